@@ -1,0 +1,221 @@
+/**
+ * The widget protocol (DESIGN.md, "Widget protocol"): the HTTP contract between `<paydesk-checkout>`
+ * and a token endpoint (the merchant's `paydesk/server`, or the sandbox's hosted form).
+ *
+ * Types plus a small hand-written validator, so the widget can check what a server sends without
+ * pulling a schema library into the browser bundle.
+ */
+
+export type OrderViewStatus = 'pending' | 'paid' | 'expired' | 'cancelled';
+export const FINAL_STATUSES: readonly OrderViewStatus[] = ['paid', 'expired', 'cancelled'];
+export type RequisitesKind = 'card' | 'phone' | 'account' | 'link';
+export type BankCode = 'sberbank' | 'tinkoff' | 'vtb' | 'alfabank';
+export type IntegrationMode = 'h2h' | 'order_with_form' | 'form';
+export const INTEGRATION_MODES: readonly IntegrationMode[] = ['h2h', 'order_with_form', 'form'];
+
+export interface OrderView {
+  id: string;
+  client_order_id: string;
+  status: OrderViewStatus;
+  /** The provider's own status string (e.g. `Unpaid`, `Completed`, `CanceledByTimeout`). */
+  provider_status: string;
+  /** What the shopper must send, exactly (adjusted when `unique_amount` moved it). */
+  amount: string;
+  currency: string;
+  fee: string;
+  method: { id: string; name: string; type: string } | null;
+  bank: BankCode | null;
+  requisites: { holder_name: string; holder_account: string; kind: RequisitesKind } | null;
+  payment_link: string | null;
+  form_url: string | null;
+  created_at: string;
+  expires_at: string;
+  redirect_url: string | null;
+  support_url: string | null;
+  return_url: string | null;
+  /** The amount the merchant asked for, when `unique_amount` changed it (optional extension). */
+  requested_amount?: string | null;
+}
+
+export interface PaymentMethodView {
+  id: string;
+  name: string;
+  type: string;
+  bank: BankCode | null;
+  /** Fee the shopper pays on top of the amount (decimal string). */
+  fee: string;
+  fixed_fee: string | null;
+  /** amount + fee. */
+  total: string;
+}
+
+export interface MethodsResponse {
+  methods: PaymentMethodView[];
+  /** The amount being paid, when the server chooses to say it (optional extension). */
+  amount?: string;
+  currency?: string;
+}
+
+export interface CreateSessionRequest {
+  order_ref: string;
+  payment_method_id?: string;
+  method_type?: string;
+  nspk_code?: string;
+  customer_bank?: string;
+  button_name?: string;
+  mode?: IntegrationMode;
+}
+
+export interface CreateSessionResponse {
+  session: string;
+  order: OrderView;
+  server_time: string;
+}
+
+export interface SessionResponse {
+  order: OrderView;
+  server_time: string;
+}
+
+/** Stable error codes of the token endpoint. Provider errors map onto the provider-client codes. */
+export type ProtocolErrorCode =
+  | 'bad_request'
+  | 'validation_failed'
+  | 'unsupported_media_type'
+  | 'missing_protocol_header'
+  | 'forbidden_origin'
+  | 'payload_too_large'
+  | 'not_found'
+  | 'order_not_found'
+  | 'session_invalid'
+  | 'session_expired'
+  | 'idempotency_conflict'
+  | 'rate_limited'
+  | 'method_unavailable'
+  | 'no_payment_method'
+  | 'payment_method_not_found'
+  | 'amount_out_of_limits'
+  | 'customer_blacklisted'
+  | 'no_traders'
+  | 'form_sell_not_allowed'
+  | 'button_not_enabled'
+  | 'form_not_activated'
+  | 'insufficient_funds'
+  | 'customer_account_required'
+  | 'unauthorized'
+  | 'provider_unavailable'
+  | 'network'
+  | 'timeout'
+  | 'invalid_response'
+  | 'internal_error'
+  | (string & {});
+
+export interface ProtocolErrorBody {
+  error: { code: ProtocolErrorCode; message: string; retryable: boolean };
+}
+
+/** Header every browser POST carries (a cross-site form cannot set it). */
+export const PROTOCOL_HEADER = 'X-Paydesk';
+/** Server-sent event name carrying an OrderView. */
+export const ORDER_EVENT = 'order';
+
+// ---------------------------------------------------------------------------------------------
+// Validation of server answers (used by the widget; the server builds these itself)
+
+export class ProtocolShapeError extends Error {
+  readonly path: string;
+  constructor(path: string, expected: string) {
+    super(`invalid answer from the token endpoint: ${path} should be ${expected}`);
+    this.name = 'ProtocolShapeError';
+    this.path = path;
+  }
+}
+
+type Json = Record<string, unknown>;
+
+function obj(v: unknown, path: string): Json {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ProtocolShapeError(path, 'an object');
+  return v as Json;
+}
+function str(o: Json, key: string, path: string): string {
+  const v = o[key];
+  if (typeof v !== 'string') throw new ProtocolShapeError(`${path}.${key}`, 'a string');
+  return v;
+}
+function strOrNull(o: Json, key: string, path: string): string | null {
+  const v = o[key];
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'string') throw new ProtocolShapeError(`${path}.${key}`, 'a string or null');
+  return v;
+}
+function oneOf<T extends string>(value: string, allowed: readonly T[], path: string): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new ProtocolShapeError(path, `one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+const STATUSES: readonly OrderViewStatus[] = ['pending', 'paid', 'expired', 'cancelled'];
+const KINDS: readonly RequisitesKind[] = ['card', 'phone', 'account', 'link'];
+const BANK_CODES: readonly BankCode[] = ['sberbank', 'tinkoff', 'vtb', 'alfabank'];
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+/** Checks an OrderView from a server; throws {@link ProtocolShapeError} naming the path. */
+export function parseOrderView(value: unknown, path = 'order'): OrderView {
+  const o = obj(value, path);
+  const amount = str(o, 'amount', path);
+  if (!DECIMAL.test(amount)) throw new ProtocolShapeError(`${path}.amount`, 'a decimal string');
+  const fee = str(o, 'fee', path);
+  if (!DECIMAL.test(fee)) throw new ProtocolShapeError(`${path}.fee`, 'a decimal string');
+  const expires = str(o, 'expires_at', path);
+  if (Number.isNaN(Date.parse(expires))) throw new ProtocolShapeError(`${path}.expires_at`, 'an ISO date-time');
+  let method: OrderView['method'] = null;
+  if (o.method != null) {
+    const m = obj(o.method, `${path}.method`);
+    method = { id: str(m, 'id', `${path}.method`), name: str(m, 'name', `${path}.method`), type: str(m, 'type', `${path}.method`) };
+  }
+  let requisites: OrderView['requisites'] = null;
+  if (o.requisites != null) {
+    const r = obj(o.requisites, `${path}.requisites`);
+    requisites = {
+      holder_name: str(r, 'holder_name', `${path}.requisites`),
+      holder_account: str(r, 'holder_account', `${path}.requisites`),
+      kind: oneOf(str(r, 'kind', `${path}.requisites`), KINDS, `${path}.requisites.kind`),
+    };
+  }
+  const bank = strOrNull(o, 'bank', path);
+  const requested = strOrNull(o, 'requested_amount', path);
+  return {
+    id: str(o, 'id', path),
+    client_order_id: str(o, 'client_order_id', path),
+    status: oneOf(str(o, 'status', path), STATUSES, `${path}.status`),
+    provider_status: str(o, 'provider_status', path),
+    amount,
+    currency: str(o, 'currency', path),
+    fee,
+    method,
+    bank: bank === null ? null : BANK_CODES.includes(bank as BankCode) ? (bank as BankCode) : null,
+    requisites,
+    payment_link: strOrNull(o, 'payment_link', path),
+    form_url: strOrNull(o, 'form_url', path),
+    created_at: str(o, 'created_at', path),
+    expires_at: expires,
+    redirect_url: strOrNull(o, 'redirect_url', path),
+    support_url: strOrNull(o, 'support_url', path),
+    return_url: strOrNull(o, 'return_url', path),
+    requested_amount: requested,
+  };
+}
+
+/** Checks a `{ error: { code, message, retryable } }` body; returns null when it is not one. */
+export function parseErrorBody(value: unknown): ProtocolErrorBody['error'] | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const e = (value as Json).error;
+  if (typeof e !== 'object' || e === null) return null;
+  const { code, message, retryable } = e as Json;
+  if (typeof code !== 'string' || typeof message !== 'string') return null;
+  return { code, message, retryable: retryable === true };
+}
+
+/** True for an OrderView status that will not change any more. */
+export function isFinalStatus(status: OrderViewStatus): boolean {
+  return status !== 'pending';
+}

@@ -1,0 +1,151 @@
+/**
+ * Facts about the provider that provider-api.md leaves "not shown", taken from provider-notes.md.
+ * Every such value lives here, in one place, so it is easy to change when the provider says more.
+ */
+
+/** Order statuses seen in the current API. */
+export const ORDER_STATUSES = ['Unpaid', 'Completed', 'CanceledByTimeout', 'CanceledByService'] as const;
+/** Statuses of an older API of the same provider; still mapped so a surprise never crashes a client. */
+export const LEGACY_ORDER_STATUSES = [
+  'Processing',
+  'Queued',
+  'Paid',
+  'CanceledByAdmin',
+  'CanceledByTrader',
+  'CanceledByMerchant',
+  'CanceledByCustomer',
+] as const;
+export type KnownOrderStatus = (typeof ORDER_STATUSES)[number] | (typeof LEGACY_ORDER_STATUSES)[number];
+/** An order status: a known value, or any other string the provider may send. */
+export type OrderStatus = KnownOrderStatus | (string & {});
+
+/** What a status means for the shopper and the merchant. `unknown` is treated as still pending. */
+export type OrderOutcome = 'pending' | 'paid' | 'expired' | 'cancelled';
+
+/** Maps any provider status (known, legacy or unknown) to a safe outcome; unknown → pending. */
+export function orderOutcome(status: string): OrderOutcome {
+  switch (status) {
+    case 'Completed':
+    case 'Paid':
+      return 'paid';
+    case 'CanceledByTimeout':
+      return 'expired';
+    case 'CanceledByService':
+    case 'CanceledByAdmin':
+    case 'CanceledByTrader':
+    case 'CanceledByMerchant':
+    case 'CanceledByCustomer':
+      return 'cancelled';
+    default:
+      return 'pending';
+  }
+}
+
+export const ORDER_SIDES = ['Buy', 'Sell'] as const;
+export type OrderSide = (typeof ORDER_SIDES)[number];
+
+/** `method_type` values seen; only `SBP` and `BankCard` are in the document itself. */
+export const METHOD_TYPES = ['BankCard', 'TransBankCard', 'SBP', 'TransSBP', 'BankAccount', 'NSPKLink'] as const;
+export type KnownMethodType = (typeof METHOD_TYPES)[number];
+export type MethodType = KnownMethodType | (string & {});
+
+export const BUTTON_NAMES = ['AlfaPay', 'SberPay', 'TPay', 'VTBPay'] as const;
+export type ButtonName = (typeof BUTTON_NAMES)[number];
+
+export const CUSTOMER_BANKS = ['sberbank', 'vtb', 'tinkoff', 'alfabank'] as const;
+export type CustomerBank = (typeof CUSTOMER_BANKS)[number];
+
+export const TRANSACTION_TYPES = ['deposit', 'withdrawal'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+export const ORDER_SORT_FIELDS = ['created_at', 'amount'] as const;
+export type OrderSortField = (typeof ORDER_SORT_FIELDS)[number];
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+
+export const CURRENCIES = ['RUB'] as const;
+
+/**
+ * Form session states. Only `requisites_found` is in the document; the sandbox defines the full set
+ * (see README): method selection → requisites search (may repeat) → requisites_found → payment
+ * confirmation → completed | expired | cancelled.
+ */
+export const FORM_SESSION_STATES = [
+  'method_selection',
+  'requisites_search',
+  'requisites_found',
+  'payment_confirmation',
+  'completed',
+  'expired',
+  'cancelled',
+] as const;
+export type FormSessionState = (typeof FORM_SESSION_STATES)[number] | (string & {});
+
+export const WEBHOOK_TYPES = ['buy_update', 'sell_update'] as const;
+export type WebhookType = (typeof WEBHOOK_TYPES)[number] | (string & {});
+
+/** Unpaid orders expire this long after creation (seen in samples). */
+export const ORDER_LIFETIME_SECONDS = 30 * 60;
+
+/** NSPK (SBP) member ids of banks. */
+export const NSPK_MEMBER_IDS = {
+  sber: '100000000111',
+  tbank: '100000000004',
+  vtb: '100000000005',
+  alfa: '100000000008',
+  raiffeisen: '100000000007',
+  gazprombank: '100000000001',
+  psb: '100000000010',
+  sovcombank: '100000000013',
+  mtsbank: '100000000017',
+  yoomoney: '100000000022',
+} as const;
+
+/** The four banks that `button_name` and `customer_bank` both name, with their SBP identities. */
+export const BANKS: ReadonlyArray<{
+  customerBank: CustomerBank;
+  buttonName: ButtonName;
+  memberId: string;
+  /** `nspk_code` as the provider writes it (the SBP scheme name of the bank). */
+  nspkCode: string;
+  name: { ru: string; en: string };
+}> = [
+  { customerBank: 'sberbank', buttonName: 'SberPay', memberId: NSPK_MEMBER_IDS.sber, nspkCode: `bank${NSPK_MEMBER_IDS.sber}`, name: { ru: 'Сбербанк', en: 'Sber' } },
+  { customerBank: 'tinkoff', buttonName: 'TPay', memberId: NSPK_MEMBER_IDS.tbank, nspkCode: `bank${NSPK_MEMBER_IDS.tbank}`, name: { ru: 'Т-Банк', en: 'T-Bank' } },
+  { customerBank: 'vtb', buttonName: 'VTBPay', memberId: NSPK_MEMBER_IDS.vtb, nspkCode: `bank${NSPK_MEMBER_IDS.vtb}`, name: { ru: 'ВТБ', en: 'VTB' } },
+  { customerBank: 'alfabank', buttonName: 'AlfaPay', memberId: NSPK_MEMBER_IDS.alfa, nspkCode: `bank${NSPK_MEMBER_IDS.alfa}`, name: { ru: 'Альфа-Банк', en: 'Alfa-Bank' } },
+];
+
+export function bankByButtonName(name: string) {
+  return BANKS.find((b) => b.buttonName === name);
+}
+export function bankByCustomerBank(name: string) {
+  return BANKS.find((b) => b.customerBank === name);
+}
+export function bankByNspkCode(code: string | null | undefined) {
+  if (!code) return undefined;
+  return BANKS.find((b) => b.nspkCode === code || b.memberId === code);
+}
+
+/**
+ * CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, xorout 0), as used by the `crc`
+ * parameter of NSPK payment links, over the UTF-8 text before `&crc=`. Upper-case hex, 4 digits.
+ */
+export function crc16ccitt(text: string): string {
+  let crc = 0xffff;
+  const bytes = new TextEncoder().encode(text);
+  for (const byte of bytes) {
+    crc ^= byte << 8;
+    for (let i = 0; i < 8; i++) {
+      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+    }
+  }
+  return crc.toString(16).toUpperCase().padStart(4, '0');
+}
+
+/** True when an NSPK link's `crc` matches its text. */
+export function verifyNspkLinkCrc(link: string): boolean {
+  const at = link.lastIndexOf('&crc=');
+  if (at < 0) return false;
+  return crc16ccitt(link.slice(0, at)) === link.slice(at + 5).toUpperCase();
+}

@@ -1,0 +1,389 @@
+/**
+ * Zod schemas of the provider API (provider-api.md), shared by the typed client (request checks
+ * before sending, response checks after) and the sandbox (request validation, OpenAPI document).
+ *
+ * Responses are lenient where the provider may grow: enums from the provider are open strings
+ * (unknown values are kept, never a crash) and extra fields pass through. Requests are strict.
+ */
+import { z } from 'zod';
+import {
+  BUTTON_NAMES,
+  CUSTOMER_BANKS,
+  METHOD_TYPES,
+  ORDER_SIDES,
+  ORDER_SORT_FIELDS,
+  SORT_DIRECTIONS,
+  TRANSACTION_TYPES,
+} from './facts.js';
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks
+
+/** A decimal number as the provider writes it in strings: `"1500.00"`, `"-3.5"`. */
+export const DecimalString = z.string().regex(/^-?\d+(\.\d+)?$/, 'expected a decimal string');
+
+/** An http(s) URL of at most 512 characters (the document's rule for webhook_url). */
+export const HttpUrl = z
+  .string()
+  .max(512, 'must be at most 512 characters')
+  .refine(isHttpUrl, 'must be a valid http(s) URL');
+
+export function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\//i.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** An amount in a request: a positive decimal string (or a JSON number, which the provider also takes). */
+export const RequestAmount = z.union([
+  z.string().regex(/^(0|[1-9]\d{0,14})(\.\d{1,2})?$/, 'must be a positive decimal with at most 2 fractional digits, e.g. "1500.00"'),
+  z.number().positive().finite(),
+]);
+
+const Page = <T extends z.ZodType>(item: T) =>
+  z.looseObject({
+    items: z.array(item),
+    total: z.number().int().nonnegative(),
+    page: z.number().int().nonnegative(),
+    size: z.number().int().nonnegative(),
+    pages: z.number().int().nonnegative(),
+  });
+
+/** An enum the provider sends: documented values for the types, any string accepted at runtime. */
+const openString = z.string();
+const nullableString = z.string().nullable();
+
+// ---------------------------------------------------------------------------------------------
+// Resources (responses)
+
+export const FormSessionSchema = z.looseObject({
+  session_id: z.string(),
+  ip_address: nullableString.optional(),
+  client_order_id: z.string(),
+  terminal_id: z.string(),
+  order_side: openString,
+  amount: DecimalString,
+  payment_method_type: nullableString,
+  nspk_code: nullableString,
+  order_id: nullableString,
+  redirect_url: nullableString,
+  support_url: nullableString,
+  return_url: nullableString,
+  search_count: z.number().int(),
+  merchant_name: z.string(),
+  currency: openString,
+  selection: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  unique_amount: z.boolean(),
+  user_id: nullableString,
+  state: openString,
+  requisites_request_starts_at: nullableString,
+  requisites_request_expires_at: nullableString,
+  payment_confirmation_starts_at: nullableString,
+  payment_confirmation_expires_at: nullableString,
+  expires_at: z.string(),
+});
+
+export const FormDataSchema = z.looseObject({
+  session_id: z.string(),
+  form_url: z.string(),
+  order_data: z.looseObject({
+    client_order_id: z.string(),
+    order_side: openString,
+    payment_method_id: nullableString,
+    amount: DecimalString,
+    customer_bank: nullableString,
+    unique_amount: z.boolean(),
+  }),
+  support_url: nullableString,
+  redirect_url: nullableString,
+  return_url: nullableString,
+});
+
+export const DisputeSchema = z.looseObject({
+  dispute_id: z.string(),
+  order_id: z.string(),
+  client_order_id: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  processed: z.boolean(),
+  created_at: z.string(),
+});
+
+export const TransactionSchema = z.looseObject({
+  id: z.string(),
+  deposit_id: z.string(),
+  amount: DecimalString,
+  transaction_type: openString,
+  created_at: z.string(),
+  terminal: z.looseObject({ id: z.string(), currency: z.string(), name: z.string() }),
+  client_description: z.string(),
+  client_id: z.string(),
+});
+
+export const FeeRangeSchema = z.looseObject({
+  fee_side: openString,
+  currency: z.string(),
+  min_amount: z.number(),
+  max_amount: z.number(),
+  fee: z.number(),
+  fixed_fee: z.number().nullable(),
+});
+
+export const PaymentMethodSchema = z.looseObject({
+  method_id: z.string(),
+  method_name: z.string(),
+  method_type: openString,
+  method_currency: z.string(),
+  nspk_code: nullableString,
+  ranges: z.array(FeeRangeSchema),
+  /** Not in the document's field table, but implied by the `active` filter; optional. */
+  active: z.boolean().optional(),
+});
+
+export const BalanceSchema = z.looseObject({
+  available: DecimalString,
+  frozen: DecimalString,
+  total: DecimalString,
+  id: z.string(),
+  currency: z.string(),
+});
+
+export const OrderSchema = z.looseObject({
+  id: z.string(),
+  client_order_id: z.string(),
+  currency: z.string(),
+  method_id: z.string(),
+  method_name: z.string(),
+  method_type: openString,
+  initial_method_id: z.string(),
+  order_side: openString,
+  amount: DecimalString,
+  fee: DecimalString,
+  fixed_fee: z.number().nullable(),
+  status: openString,
+  holder_name: z.string(),
+  holder_account: z.string(),
+  customer_name: nullableString,
+  customer_account: nullableString,
+  customer_bank: nullableString,
+  payment_link: nullableString,
+  webhook_url: nullableString,
+  form_url: nullableString.optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  expires_at: z.string(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Response envelopes
+
+export const FormSearchResponseSchema = Page(FormSessionSchema);
+export const FormCreateResponseSchema = z.looseObject({
+  success: z.boolean(),
+  message: nullableString.optional(),
+  form_data: FormDataSchema,
+});
+export const DisputeSearchResponseSchema = z.looseObject({
+  success: z.boolean(),
+  message: nullableString.optional(),
+  data: Page(DisputeSchema),
+});
+export const TransactionsResponseSchema = Page(TransactionSchema);
+export const PaymentMethodsResponseSchema = z.looseObject({
+  success: z.boolean(),
+  message: nullableString.optional(),
+  payment_methods: z.array(PaymentMethodSchema),
+});
+export const BalanceResponseSchema = z.looseObject({
+  success: z.boolean(),
+  message: nullableString.optional(),
+  deposit: BalanceSchema,
+});
+export const CreateOrderResponseSchema = OrderSchema;
+export const OrdersResponseSchema = z.looseObject({
+  success: z.boolean(),
+  message: nullableString.optional(),
+  orders: Page(OrderSchema),
+});
+export const ErrorBodySchema = z.looseObject({ success: z.literal(false), message: z.string() });
+
+/** The webhook envelope seen in public integrations (provider-notes.md). */
+export const WebhookEnvelopeSchema = z.looseObject({
+  request_id: z.string(),
+  webhook_type: openString,
+  datetime: z.string(),
+  payload: OrderSchema,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Requests (strict: unknown enum values and wrong types are refused)
+
+export const CreateOrderRequestSchema = z.strictObject({
+  client_order_id: z.string().min(1, 'must be 1 to 64 characters').max(64, 'must be 1 to 64 characters'),
+  order_side: z.enum(ORDER_SIDES),
+  payment_method_id: z.string().min(1).nullish(),
+  method_type: z.enum(METHOD_TYPES).nullish(),
+  nspk_code: z.string().min(1).max(64).nullish(),
+  amount: RequestAmount,
+  customer_name: z.string().max(256).nullish(),
+  customer_account: z.string().min(1).max(64).nullish(),
+  user_id: z.string().min(1).max(256).nullish(),
+  webhook_url: HttpUrl.nullish(),
+  unique_amount: z.boolean().nullish(),
+  // Only for integration type order_with_form (and only Buy):
+  redirect_url: HttpUrl.nullish(),
+  support_url: HttpUrl.nullish(),
+  return_url: HttpUrl.nullish(),
+  customer_bank: z.enum(CUSTOMER_BANKS).nullish(),
+});
+
+export const FormCreateRequestSchema = z.strictObject({
+  order_data: z.strictObject({
+    client_order_id: z.string().min(1, 'must be 1 to 64 characters').max(64, 'must be 1 to 64 characters'),
+    order_side: z.enum(ORDER_SIDES),
+    button_name: z.enum(BUTTON_NAMES).nullish(),
+    amount: RequestAmount,
+    user_id: z.string().min(1).max(256).nullish(),
+    unique_amount: z.boolean().nullish(),
+    // Echoed in form_data.order_data by the provider; accepted here as optional preselection.
+    payment_method_id: z.string().min(1).nullish(),
+    customer_bank: z.enum(CUSTOMER_BANKS).nullish(),
+  }),
+  redirect_url: HttpUrl.nullish(),
+  support_url: HttpUrl.nullish(),
+  return_url: HttpUrl.nullish(),
+});
+
+const PageNumber = z.coerce.number().int().min(1, 'must be at least 1');
+const PageSize = z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100');
+const BooleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
+const DateQuery = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time');
+
+export const FormSearchQuerySchema = z.strictObject({
+  page: PageNumber.optional(),
+  size: PageSize.optional(),
+  order_id: z.string().optional(),
+  client_order_id: z.string().optional(),
+  session_id: z.string().optional(),
+  state: z.string().optional(),
+  currency: z.string().optional(),
+  terminal_id: z.string().optional(),
+});
+
+export const DisputeSearchQuerySchema = z.strictObject({
+  page: PageNumber.optional(),
+  size: PageSize.optional(),
+  order_id: z.string().optional(),
+  dispute_id: z.string().optional(),
+  processed: BooleanQuery.optional(),
+  start_date: DateQuery.optional(),
+  end_date: DateQuery.optional(),
+});
+
+export const TransactionsQuerySchema = z.strictObject({
+  page: PageNumber.optional(),
+  size: PageSize.optional(),
+  transaction_type: z.enum(TRANSACTION_TYPES).optional(),
+  start_date: DateQuery.optional(),
+  end_date: DateQuery.optional(),
+});
+
+export const PaymentMethodsQuerySchema = z.strictObject({
+  active: BooleanQuery.optional(),
+  method_type: z.union([z.string(), z.array(z.string())]).optional(),
+});
+
+export const OrdersQuerySchema = z.strictObject({
+  page: PageNumber.optional(),
+  size: PageSize.optional(),
+  payment_method_id: z.string().optional(),
+  order_side: z.enum(ORDER_SIDES).optional(),
+  status: z.string().optional(),
+  sort_by: z.enum(ORDER_SORT_FIELDS).optional(),
+  sort: z.enum(SORT_DIRECTIONS).optional(),
+  start_date: DateQuery.optional(),
+  end_date: DateQuery.optional(),
+});
+
+export const OrderSearchQuerySchema = z.strictObject({
+  id: z.string().min(1, 'is required'),
+  size: PageSize.optional(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Types
+
+export type FormSession = z.infer<typeof FormSessionSchema>;
+export type FormData = z.infer<typeof FormDataSchema>;
+export type Dispute = z.infer<typeof DisputeSchema>;
+export type Transaction = z.infer<typeof TransactionSchema>;
+export type FeeRange = z.infer<typeof FeeRangeSchema>;
+export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
+export type Balance = z.infer<typeof BalanceSchema>;
+export type Order = z.infer<typeof OrderSchema>;
+export type PageOf<T> = { items: T[]; total: number; page: number; size: number; pages: number };
+
+export type FormSearchResponse = z.infer<typeof FormSearchResponseSchema>;
+export type FormCreateResponse = z.infer<typeof FormCreateResponseSchema>;
+export type DisputeSearchResponse = z.infer<typeof DisputeSearchResponseSchema>;
+export type TransactionsResponse = z.infer<typeof TransactionsResponseSchema>;
+export type PaymentMethodsResponse = z.infer<typeof PaymentMethodsResponseSchema>;
+export type BalanceResponse = z.infer<typeof BalanceResponseSchema>;
+export type OrdersResponse = z.infer<typeof OrdersResponseSchema>;
+export type WebhookEnvelope = z.infer<typeof WebhookEnvelopeSchema>;
+
+export type CreateOrderRequest = z.input<typeof CreateOrderRequestSchema>;
+export type FormCreateRequest = z.input<typeof FormCreateRequestSchema>;
+export type FormSearchQuery = z.input<typeof FormSearchQuerySchema>;
+export type DisputeSearchQuery = z.input<typeof DisputeSearchQuerySchema>;
+export type TransactionsQuery = z.input<typeof TransactionsQuerySchema>;
+export type OrdersQuery = z.input<typeof OrdersQuerySchema>;
+export type OrderSearchQuery = z.input<typeof OrderSearchQuerySchema>;
+
+/** Query of the payment method list, as a caller writes it. */
+export interface PaymentMethodsQuery {
+  active?: boolean;
+  method_type?: string | string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cross-field business rules of the document, shared by client (before sending) and sandbox.
+
+export interface RuleViolation {
+  field: string;
+  message: string;
+}
+
+/** The document's cross-field rules for H2H creation that are not shape checks. */
+export function createOrderRuleViolations(req: CreateOrderRequest): RuleViolation[] {
+  const out: RuleViolation[] = [];
+  const hasId = req.payment_method_id != null;
+  const hasType = req.method_type != null;
+  if (hasId && hasType) {
+    out.push({ field: 'payment_method_id', message: 'give exactly one of payment_method_id or method_type, not both' });
+  }
+  if (!hasId && !hasType) {
+    out.push({ field: 'payment_method_id', message: 'Payment method ID or method type is required' });
+  }
+  if (req.nspk_code != null && !hasType) {
+    out.push({ field: 'nspk_code', message: 'nspk_code is only allowed together with method_type' });
+  }
+  if (req.order_side === 'Sell' && (req.customer_account == null || req.customer_account === '')) {
+    out.push({ field: 'customer_account', message: 'Customer account is required' });
+  }
+  if (req.order_side === 'Sell' && req.method_type === 'SBP') {
+    out.push({ field: 'method_type', message: 'the aggregate method SBP works for Buy only' });
+  }
+  if (req.order_side === 'Sell') {
+    for (const field of ['redirect_url', 'support_url', 'return_url', 'customer_bank'] as const) {
+      if (req[field] != null) out.push({ field, message: `${field} is only allowed for Buy orders (order_with_form)` });
+    }
+  }
+  return out;
+}

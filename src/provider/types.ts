@@ -1,0 +1,87 @@
+/**
+ * The public shape of the provider client (`paydesk/provider`). Implemented in client.ts; the
+ * server and tests code against this interface.
+ */
+import type {
+  BalanceResponse,
+  CreateOrderRequest,
+  DisputeSearchQuery,
+  DisputeSearchResponse,
+  FormCreateRequest,
+  FormCreateResponse,
+  FormSearchQuery,
+  FormSearchResponse,
+  Order,
+  OrderSearchQuery,
+  OrdersQuery,
+  OrdersResponse,
+  PaymentMethodsQuery,
+  PaymentMethodsResponse,
+  TransactionsQuery,
+  TransactionsResponse,
+} from './schemas.js';
+
+/** Stable codes of {@link ProviderError}: one per row of the document's error tables, plus transport. */
+export type ProviderErrorCode =
+  | 'no_payment_method'
+  | 'customer_account_required'
+  | 'insufficient_funds'
+  | 'payment_method_not_found'
+  | 'amount_out_of_limits'
+  | 'customer_blacklisted'
+  | 'rate_limited'
+  | 'no_traders'
+  | 'form_sell_not_allowed'
+  | 'button_not_enabled'
+  | 'form_not_activated'
+  | 'unauthorized'
+  | 'network'
+  | 'timeout'
+  | 'invalid_response'
+  /** A request refused by the client before sending (names the field). */
+  | 'invalid_request'
+  /** Any other provider answer that is not 2xx. */
+  | 'provider_error';
+
+export interface ProviderClientOptions {
+  /** e.g. `https://provider.example` or `http://127.0.0.1:4010` (no trailing `/api/v1`). */
+  baseUrl: string;
+  apiKey: string;
+  /** Per-attempt timeout; default 15000 ms. */
+  timeoutMs?: number;
+  /** Extra attempts for reads (and for lookups after a lost create); default 2. 0 = exactly one attempt. */
+  maxRetries?: number;
+  /** Injectable fetch (default: globalThis.fetch). */
+  fetch?: typeof fetch;
+  /** Injectable sleep, for tests with fake timers (default: setTimeout based). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Integration type of the terminal, when known; `order_with_form` fields are checked against it. */
+  integrationType?: 'plain' | 'order_with_form';
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+export interface ProviderClient {
+  /** 1. `GET /api/v1/form/search` */
+  searchFormSessions(query?: FormSearchQuery, options?: RequestOptions): Promise<FormSearchResponse>;
+  /** 2. `POST /api/v1/form/create` (never blindly retried; a lost answer is resolved by lookup). */
+  createForm(body: FormCreateRequest, options?: RequestOptions): Promise<FormCreateResponse>;
+  /** 3. `GET /api/v1/disputes/search` */
+  searchDisputes(query?: DisputeSearchQuery, options?: RequestOptions): Promise<DisputeSearchResponse>;
+  /** 4. `GET /api/v1/finance/transactions` */
+  listTransactions(query?: TransactionsQuery, options?: RequestOptions): Promise<TransactionsResponse>;
+  /** 5. `GET /api/v1/finance/payment_methods` */
+  listPaymentMethods(query?: PaymentMethodsQuery, options?: RequestOptions): Promise<PaymentMethodsResponse>;
+  /** 6. `GET /api/v1/finance/balance` */
+  getBalance(options?: RequestOptions): Promise<BalanceResponse>;
+  /** 7. `POST /api/v1/order/` (never blindly retried; a lost answer is resolved by lookup). */
+  createOrder(body: CreateOrderRequest, options?: RequestOptions): Promise<Order>;
+  /** 8. `GET /api/v1/order/` */
+  listOrders(query?: OrdersQuery, options?: RequestOptions): Promise<OrdersResponse>;
+  /** 9. `GET /api/v1/order/search-by-client-order-id` */
+  searchOrdersByClientOrderId(query: OrderSearchQuery, options?: RequestOptions): Promise<OrdersResponse>;
+}
