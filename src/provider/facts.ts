@@ -149,3 +149,28 @@ export function verifyNspkLinkCrc(link: string): boolean {
   if (at < 0) return false;
   return crc16ccitt(link.slice(0, at)) === link.slice(at + 5).toUpperCase();
 }
+
+/**
+ * Error messages. The H2H ones are the document's exact texts. The form-creation, auth and
+ * rate-limit texts are not shown in the document: these are the sandbox's, and the client maps
+ * them by status and endpoint as well, so a different wording from the real provider still maps.
+ */
+export const PROVIDER_MESSAGES = {
+  no_payment_method: 'Payment method ID or method type is required',
+  customer_account_required: 'Customer account is required',
+  insufficient_funds:
+    'Insufficient funds. The order amount exceeds the available balance. Please deposit more funds and try again.',
+  payment_method_not_found: 'Payment method not found',
+  amount_out_of_limits:
+    "Expectation Failed. Amount for the chosen payment method doesn't meet limits. Check payment method limits and try again.",
+  customer_blacklisted: 'Customer account is blacklisted',
+  user_pending_limit: 'User has reached the maximum limit of pending orders. Please try again later.',
+  no_traders:
+    'No available traders that match order requirements. Please, try again later or change order parameters.',
+  // Not shown in the document (sandbox wording):
+  form_sell_not_allowed: 'The payment form accepts only order_side Buy',
+  button_not_enabled: 'button_name is not enabled in the payment method configuration of the terminal',
+  form_not_activated: 'The payment form is not activated on the terminal',
+  rate_limited: 'Request limit exceeded. Please try again later.',
+  unauthorized: 'Invalid or missing API key',
+} as const;
