@@ -40,7 +40,10 @@ export function isHttpUrl(value: string): boolean {
 
 /** An amount in a request: a positive decimal string (or a JSON number, which the provider also takes). */
 export const RequestAmount = z.union([
-  z.string().regex(/^(0|[1-9]\d{0,14})(\.\d{1,2})?$/, 'must be a positive decimal with at most 2 fractional digits, e.g. "1500.00"'),
+  z
+    .string()
+    .regex(/^(0|[1-9]\d{0,14})(\.\d{1,2})?$/, 'must be a positive decimal with at most 2 fractional digits, e.g. "1500.00"')
+    .refine((v) => /[1-9]/.test(v), 'must be greater than zero'),
   z.number().positive().finite(),
 ]);
 
@@ -260,10 +263,18 @@ export const FormCreateRequestSchema = z.strictObject({
   return_url: HttpUrl.nullish(),
 });
 
-const PageNumber = z.coerce.number().int().min(1, 'must be at least 1');
-const PageSize = z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100');
-const BooleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
-const DateQuery = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time');
+// Query parameters arrive as strings (sandbox) or as typed values from a caller (client); both parse.
+const PageNumber = z.coerce.number<string | number>().int().min(1, 'must be at least 1');
+const PageSize = z.coerce
+  .number<string | number>()
+  .int()
+  .min(1, 'must be between 1 and 100')
+  .max(100, 'must be between 1 and 100');
+const BooleanQuery = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+const DateQuery = z.union([
+  z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time'),
+  z.date().transform((d) => d.toISOString()),
+]);
 
 export const FormSearchQuerySchema = z.strictObject({
   page: PageNumber.optional(),
@@ -384,6 +395,15 @@ export function createOrderRuleViolations(req: CreateOrderRequest): RuleViolatio
     for (const field of ['redirect_url', 'support_url', 'return_url', 'customer_bank'] as const) {
       if (req[field] != null) out.push({ field, message: `${field} is only allowed for Buy orders (order_with_form)` });
     }
+  }
+  return out;
+}
+
+/** The document's rules for form creation that are not shape checks: the form exists for `Buy` only. */
+export function formCreateRuleViolations(req: FormCreateRequest): RuleViolation[] {
+  const out: RuleViolation[] = [];
+  if (req.order_data.order_side !== 'Buy') {
+    out.push({ field: 'order_data.order_side', message: 'the payment form accepts only order_side Buy' });
   }
   return out;
 }

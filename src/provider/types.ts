@@ -57,6 +57,10 @@ export interface ProviderClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Integration type of the terminal, when known; `order_with_form` fields are checked against it. */
   integrationType?: 'plain' | 'order_with_form';
+  /** Injectable source of randomness for the backoff jitter, in [0, 1) (default: Math.random). */
+  random?: () => number;
+  /** Injectable clock in epoch milliseconds, used to read a `Retry-After` HTTP-date (default: Date.now). */
+  now?: () => number;
 }
 
 export interface RequestOptions {
@@ -65,6 +69,12 @@ export interface RequestOptions {
   maxRetries?: number;
 }
 
+/**
+ * One method per endpoint. Queries send only what the caller gave; the provider then applies the
+ * document's defaults: page 1, size 10 (transactions: 20), sort_by created_at, sort desc, order list
+ * period the last 24 hours, active false. Every request is checked before sending (`invalid_request`)
+ * and every answer after (`invalid_response`).
+ */
 export interface ProviderClient {
   /** 1. `GET /api/v1/form/search` */
   searchFormSessions(query?: FormSearchQuery, options?: RequestOptions): Promise<FormSearchResponse>;
