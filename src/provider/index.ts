@@ -1,0 +1,17 @@
+/**
+ * `paydesk/provider`: the typed client of the provider API, its typed errors, the zod schemas and
+ * types of every resource and request, and the provider facts the document leaves "not shown".
+ */
+export * from './facts.js';
+export * from './schemas.js';
+export type { ProviderClient, ProviderClientOptions, ProviderErrorCode, RequestOptions } from './types.js';
+export {
+  BACKOFF_BASE_MS,
+  BACKOFF_CAP_MS,
+  createProviderClient,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  MAX_RETRY_AFTER_MS,
+} from './client.js';
+export { classifyProviderError, isProviderError, ProviderError } from './errors.js';
+export type { EndpointKind, ErrorClassification, ProviderErrorInit } from './errors.js';
