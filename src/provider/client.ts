@@ -194,7 +194,7 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
       const path = issue.path.map(String).join('.') || '(root)';
       throw new ProviderError({
         code: 'invalid_response',
-        message: `${label(call)}: unexpected answer at ${path}: ${issue.message}`,
+        message: redact(`${label(call)}: unexpected answer at ${path}: ${issue.message}`),
         status: ex.status,
         path,
         endpoint: label(call),
@@ -259,6 +259,18 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
       try {
         return interpret(call, await send(call, r), schema);
       } catch (err) {
+        if (err instanceof ProviderError && err.code === 'invalid_response') {
+          // The create took effect (2xx) but its answer is unreadable: say so, so nobody creates again.
+          throw new ProviderError({
+            code: 'invalid_response',
+            message: `${err.message}; ${subject} was probably created: look it up before creating it again`,
+            status: err.status,
+            retryable: false,
+            endpoint: label(call),
+            ...(err.path !== undefined && { path: err.path }),
+            ...(err.requestId !== undefined && { requestId: err.requestId }),
+          });
+        }
         if (!(err instanceof ProviderError) || !isLostAnswer(err)) throw err;
         lost = err;
       }

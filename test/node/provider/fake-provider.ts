@@ -49,14 +49,26 @@ export function recordingFetch(handler: Handler) {
   return { fetch: fetch as typeof globalThis.fetch, calls };
 }
 
-/** A fetch that never answers until its signal aborts, then rejects with the abort reason (like undici). */
+/**
+ * A fetch that never answers until its signal aborts, then rejects with the abort reason (like
+ * undici). It holds a ref'd handle meanwhile, as an open socket would: `AbortSignal.timeout` timers
+ * are unref'd and would not keep the process alive on their own.
+ */
 export function hangingFetch(handler?: Handler) {
   return recordingFetch((req, i) => {
     if (handler && i > 0) return handler(req, i);
     return new Promise<Response>((_, reject) => {
       const signal = req.signal!;
       if (signal.aborted) return reject(signal.reason);
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      const socket = setInterval(() => {}, 60_000);
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearInterval(socket);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
     });
   });
 }

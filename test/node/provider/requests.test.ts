@@ -1,7 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createProviderClient } from '../../../src/provider/index.js';
+import { createProviderClient, ProviderError } from '../../../src/provider/index.js';
+import type { ProviderClientOptions } from '../../../src/provider/index.js';
 import {
   API_KEY,
   balance,
@@ -293,17 +294,18 @@ describe('base URL', () => {
     assert.equal(calls[0]!.url.href, 'https://gw.test/provider/api/v1/finance/balance');
   });
 
-  for (const [name, options] of [
-    ['a base URL that is not http(s)', { baseUrl: 'ftp://provider.test' }],
-    ['a base URL that is not a URL', { baseUrl: 'provider.test' }],
-    ['an empty API key', { apiKey: '' }],
-    ['a negative timeout', { timeoutMs: -1 }],
-    ['a fractional maxRetries', { maxRetries: 1.5 }],
+  const valid: ProviderClientOptions = { baseUrl: 'http://provider.test', apiKey: API_KEY };
+  for (const [name, field, options] of [
+    ['a base URL that is not http(s)', 'baseUrl', { ...valid, baseUrl: 'ftp://provider.test' }],
+    ['a base URL that is not a URL', 'baseUrl', { ...valid, baseUrl: 'provider.test' }],
+    ['an empty API key', 'apiKey', { ...valid, apiKey: '' }],
+    ['a negative timeout', 'timeoutMs', { ...valid, timeoutMs: -1 }],
+    ['a fractional maxRetries', 'maxRetries', { ...valid, maxRetries: 1.5 }],
   ] as const) {
     test(`${name} is refused when the client is created`, () => {
       assert.throws(
-        () => createProviderClient({ baseUrl: 'http://provider.test', apiKey: API_KEY, ...options }),
-        (err: unknown) => err instanceof Error && (err as { code?: string }).code === 'invalid_request',
+        () => createProviderClient(options),
+        (err: unknown) => err instanceof ProviderError && err.code === 'invalid_request' && err.field === field,
       );
     });
   }
