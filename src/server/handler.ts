@@ -1,0 +1,418 @@
+/**
+ * `createCheckoutHandler(options)`: the merchant's token endpoint as a Web-standard fetch handler.
+ *
+ * Routes (matched by their trailing segments, so any mount path works):
+ *   GET  …/methods?order_ref=R     POST …/sessions      GET …/sessions/S
+ *   GET  …/sessions/S/events       POST …/webhooks
+ *
+ * Order of checks for browser routes: origin → preflight → per-address rate limit → the route's own
+ * checks (X-Paydesk header, JSON content type, body size, body shape; token signature before any
+ * store or provider work). Every failure is a `{"error": {"code", "message", "retryable"}}` answer.
+ */
+import { z } from 'zod';
+import { BUTTON_NAMES, CUSTOMER_BANKS } from '../provider/facts.js';
+import { createProviderClient } from '../provider/client.js';
+import type { ProviderClient } from '../provider/types.js';
+import { INTEGRATION_MODES, PROTOCOL_HEADER } from '../protocol/index.js';
+import type { IntegrationMode, MethodsResponse } from '../protocol/index.js';
+import { Checkout } from './checkout.js';
+import type { CreateSessionInput } from './checkout.js';
+import { CheckoutError, internalError } from './errors.js';
+import {
+  corsHeaders,
+  errorResponse,
+  forwardedFor,
+  getRecordedClientAddress,
+  isJsonContentType,
+  jsonResponse,
+  OriginPolicy,
+  parseJsonObject,
+  preflightHeaders,
+  readBodyText,
+} from './http.js';
+import type { OriginDecision } from './http.js';
+import { createSafeLogger } from './log.js';
+import type { CheckoutHandlerOptions } from './options.js';
+import { isHttpUrl } from '../provider/schemas.js';
+import { RateLimiter, resolveRateLimits } from './rate-limit.js';
+import { EventStreams, parseLastEventId } from './sse.js';
+import { MemoryStore } from './store.js';
+import type { CheckoutStore } from './store.js';
+import { SessionTokens } from './tokens.js';
+import { verifyWebhookRequest } from './webhooks.js';
+import type { WebhookAuthMode } from './webhooks.js';
+
+export interface CheckoutHandler {
+  (request: Request): Promise<Response>;
+  /** The store in use (the in-memory default, or the one given). */
+  readonly store: CheckoutStore;
+  /** Resolves when background work (hooks, webhook confirmations, refreshes) has finished. */
+  idle(): Promise<void>;
+  /** Ends open event streams, waits for background work, and closes the store if the handler created it. */
+  close(): Promise<void>;
+}
+
+const ORDER_REF = z
+  .string({ error: 'must be a string' })
+  .min(1, 'must not be empty')
+  .max(128, 'must be at most 128 characters')
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters');
+
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+
+const CreateBody = z.object({
+  order_ref: ORDER_REF,
+  payment_method_id: optional(z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64, 'must be at most 64 characters')),
+  method_type: optional(z.string({ error: 'must be a string' }).regex(/^[A-Za-z][A-Za-z0-9_]{0,31}$/, 'must be a method type such as "SBP"')),
+  nspk_code: optional(z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a bank code such as "bank100000000111"')),
+  customer_bank: optional(z.enum(CUSTOMER_BANKS, { error: `must be one of ${CUSTOMER_BANKS.join(', ')}` })),
+  button_name: optional(z.enum(BUTTON_NAMES, { error: `must be one of ${BUTTON_NAMES.join(', ')}` })),
+  mode: optional(z.enum(INTEGRATION_MODES as [IntegrationMode, ...IntegrationMode[]], { error: `must be one of ${INTEGRATION_MODES.join(', ')}` })),
+});
+
+function validationError(error: z.ZodError, field0 = 'body'): CheckoutError {
+  const issue = error.issues[0];
+  const field = issue?.path.join('.') || field0;
+  const detail = issue?.code === 'invalid_type' && issue.input === undefined ? 'is required' : (issue?.message ?? 'is invalid');
+  return new CheckoutError(400, 'validation_failed', `${field} ${detail}.`);
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+type Route =
+  | { kind: 'methods' }
+  | { kind: 'create' }
+  | { kind: 'session'; token: string }
+  | { kind: 'events'; token: string }
+  | { kind: 'webhooks' };
+
+/** Matches the trailing segments of a path. */
+export function matchRoute(pathname: string): Route | null {
+  const segs = pathname.split('/').filter((s) => s.length > 0);
+  const n = segs.length;
+  const last = segs[n - 1];
+  if (n >= 3 && segs[n - 3] === 'sessions' && last === 'events') return { kind: 'events', token: segs[n - 2]! };
+  if (n >= 2 && segs[n - 2] === 'sessions') return { kind: 'session', token: last! };
+  if (last === 'sessions') return { kind: 'create' };
+  if (last === 'methods') return { kind: 'methods' };
+  if (last === 'webhooks') return { kind: 'webhooks' };
+  return null;
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  const v = value ?? fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new TypeError(`paydesk/server: ${name} must be a positive number`);
+  return v;
+}
+
+/**
+ * Creates the token endpoint.
+ *
+ * @example
+ * const handler = createCheckoutHandler({
+ *   provider: { baseUrl: process.env.PAYDESK_PROVIDER_URL!, apiKey: process.env.PAYDESK_API_KEY! },
+ *   sessionSecrets: [process.env.PAYDESK_SESSION_SECRET!],
+ *   resolveOrder: async (ref) => {
+ *     const product = await db.products.find(ref);
+ *     return product ? { amount: product.price } : null;
+ *   },
+ * });
+ */
+export function createCheckoutHandler(options: CheckoutHandlerOptions): CheckoutHandler {
+  if (!options || typeof options !== 'object') throw new TypeError('paydesk/server: createCheckoutHandler needs options');
+  if (typeof options.resolveOrder !== 'function') throw new TypeError('paydesk/server: resolveOrder(order_ref, request) is required');
+  const provider = options.provider;
+  if (!provider || typeof provider !== 'object') throw new TypeError('paydesk/server: provider ({ baseUrl, apiKey } or { client }) is required');
+
+  const now = options.now ?? Date.now;
+  let client: ProviderClient;
+  let apiKey: string | undefined;
+  if ('client' in provider) {
+    client = provider.client;
+    apiKey = provider.apiKey;
+  } else {
+    apiKey = provider.apiKey;
+    const mode = options.mode ?? 'h2h';
+    client = createProviderClient({
+      baseUrl: provider.baseUrl,
+      apiKey: provider.apiKey,
+      ...(provider.timeoutMs !== undefined && { timeoutMs: provider.timeoutMs }),
+      ...(provider.maxRetries !== undefined && { maxRetries: provider.maxRetries }),
+      ...(provider.fetch !== undefined && { fetch: provider.fetch }),
+      ...(mode === 'order_with_form' && { integrationType: 'order_with_form' as const }),
+    });
+  }
+
+  const mode: IntegrationMode = options.mode ?? 'h2h';
+  if (!INTEGRATION_MODES.includes(mode)) throw new TypeError(`paydesk/server: mode must be one of ${INTEGRATION_MODES.join(', ')}`);
+  const modes = new Set<IntegrationMode>(options.modes ?? [mode]);
+  for (const m of modes) if (!INTEGRATION_MODES.includes(m)) throw new TypeError(`paydesk/server: modes has an unknown mode ${String(m)}`);
+  modes.add(mode);
+
+  const webhookUrl = options.webhookUrl ?? null;
+  if (webhookUrl !== null && (!isHttpUrl(webhookUrl) || webhookUrl.length > 512)) {
+    throw new TypeError('paydesk/server: webhookUrl must be an http(s) URL of at most 512 characters');
+  }
+  const webhookSecrets = options.webhookSecrets ?? [];
+  const webhookAuth: WebhookAuthMode = options.webhookAuth ?? (webhookSecrets.length > 0 ? 'signature' : 'api_key');
+  if (webhookAuth === 'signature' && webhookSecrets.length === 0) {
+    throw new TypeError('paydesk/server: webhookAuth "signature" needs webhookSecrets');
+  }
+  if (webhookAuth === 'api_key' && !apiKey) {
+    throw new TypeError('paydesk/server: webhookAuth "api_key" needs provider.apiKey');
+  }
+  const tokens = new SessionTokens(options.sessionSecrets);
+  const origins = new OriginPolicy(options.allowedOrigins ?? []);
+  const ownsStore = !options.store;
+  const store: CheckoutStore = options.store ?? new MemoryStore({ now });
+  const log = createSafeLogger(options.logger ?? { warn: console.warn, error: console.error }, [
+    apiKey,
+    ...webhookSecrets,
+    ...options.sessionSecrets,
+  ]);
+  const limits = resolveRateLimits(options.rateLimits);
+  const limiter = new RateLimiter(store);
+  const maxBody = positive(options.maxBodyBytes, 16 * 1024, 'maxBodyBytes');
+  const maxWebhookBody = positive(options.maxWebhookBodyBytes, 256 * 1024, 'maxWebhookBodyBytes');
+  const tolerance = positive(options.webhookToleranceSeconds, 300, 'webhookToleranceSeconds');
+
+  const core = new Checkout({
+    client,
+    store,
+    tokens,
+    log,
+    now,
+    resolveOrder: options.resolveOrder,
+    currency: (options.currency ?? 'RUB').toUpperCase(),
+    webhookUrl,
+    sessionTtlMs: positive(options.sessionTtlSeconds, 24 * 3600, 'sessionTtlSeconds') * 1000,
+    methodsCacheMs: positive(options.methodsCacheSeconds, 30, 'methodsCacheSeconds') * 1000,
+    staleMs: positive(options.statusStaleSeconds, 30, 'statusStaleSeconds') * 1000,
+    refreshIntervalMs: positive(options.refreshIntervalSeconds, 2, 'refreshIntervalSeconds') * 1000,
+    idempotencyWaitMs: positive(options.idempotencyWaitSeconds, 30, 'idempotencyWaitSeconds') * 1000,
+    idempotencyLeaseMs: positive(options.idempotencyLeaseSeconds, 90, 'idempotencyLeaseSeconds') * 1000,
+    idempotencyTtlMs: positive(options.idempotencyTtlSeconds, 24 * 3600, 'idempotencyTtlSeconds') * 1000,
+    webhookConfirmTimeoutMs: positive(options.webhookConfirmTimeoutMs, 5000, 'webhookConfirmTimeoutMs'),
+    hooks: { paid: options.onOrderPaid, closed: options.onOrderClosed, flagged: options.onOrderFlagged },
+  });
+  const streams = new EventStreams(core, {
+    heartbeatMs: positive(options.heartbeatSeconds, 15, 'heartbeatSeconds') * 1000,
+    maxMs: positive(options.streamMaxSeconds, 600, 'streamMaxSeconds') * 1000,
+  });
+
+  const clientAddress = (req: Request): string | undefined => {
+    const recorded = getRecordedClientAddress(req);
+    if (recorded) return recorded;
+    if (options.getClientAddress) {
+      try {
+        const a = options.getClientAddress(req);
+        if (typeof a === 'string' && a.length > 0) return a.slice(0, 100);
+      } catch (err) {
+        log.warn('getClientAddress threw', { err });
+      }
+    }
+    if (options.trustProxy) return forwardedFor(req)?.slice(0, 100);
+    return undefined;
+  };
+
+  const serverTime = () => new Date(now()).toISOString();
+
+  function verifyToken(token: string): string {
+    const check = tokens.verify(token, now());
+    if (check.ok) return check.sid;
+    if (check.reason === 'expired') {
+      throw new CheckoutError(401, 'session_expired', 'This payment session has expired. Please start again.');
+    }
+    throw new CheckoutError(401, 'session_invalid', 'This payment session is not valid. Please start again.');
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Routes
+
+  async function methods(req: Request, url: URL, cors: Record<string, string>): Promise<Response> {
+    const parsed = ORDER_REF.safeParse(url.searchParams.get('order_ref') ?? undefined);
+    if (!parsed.success) throw validationError(parsed.error, 'order_ref');
+    const order = await core.resolve(parsed.data, req);
+    const offers = await core.offers(order);
+    const body: MethodsResponse = { methods: offers.map((o) => o.view), amount: order.amount, currency: order.currency };
+    return jsonResponse(200, body, cors);
+  }
+
+  async function create(req: Request, cors: Record<string, string>, address: string | undefined): Promise<Response> {
+    if (req.headers.get(PROTOCOL_HEADER) !== '1') {
+      throw new CheckoutError(403, 'missing_protocol_header', `Requests must carry the header ${PROTOCOL_HEADER}: 1.`);
+    }
+    if (!isJsonContentType(req.headers.get('content-type'))) {
+      throw new CheckoutError(415, 'unsupported_media_type', 'Send the body as JSON (Content-Type: application/json).');
+    }
+    if (address) await limiter.hit(limits.createPerAddress, `c:${address}`);
+    const key = req.headers.get('idempotency-key');
+    if (key !== null && !IDEMPOTENCY_KEY.test(key)) {
+      throw new CheckoutError(400, 'validation_failed', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
+    }
+    const raw = parseJsonObject(await readBodyText(req, maxBody));
+    // Only the known fields are read: an amount (or anything else) in the body is ignored, never forwarded.
+    const parsed = CreateBody.safeParse(raw);
+    if (!parsed.success) throw validationError(parsed.error);
+    const b = parsed.data;
+    const chosenMode = b.mode ?? mode;
+    if (!modes.has(chosenMode)) {
+      throw new CheckoutError(400, 'validation_failed', `mode ${chosenMode} is not enabled here; use one of ${[...modes].join(', ')}.`);
+    }
+    const input: CreateSessionInput = {
+      order_ref: b.order_ref,
+      mode: chosenMode,
+      payment_method_id: b.payment_method_id,
+      method_type: b.method_type,
+      nspk_code: b.nspk_code,
+      customer_bank: b.customer_bank,
+      button_name: b.button_name,
+    };
+    const created = await core.createSession(input, req, key);
+    return jsonResponse(
+      201,
+      { session: created.token, order: created.record.view, server_time: serverTime() },
+      { ...cors, ...(created.replayed && { 'idempotent-replayed': 'true' }) },
+    );
+  }
+
+  async function session(token: string, url: URL, cors: Record<string, string>): Promise<Response> {
+    const sid = verifyToken(token);
+    await limiter.hit(limits.perSession, `s:${sid}`);
+    const refresh = url.searchParams.get('refresh');
+    const force = refresh === '1' || refresh === 'true';
+    if (force) await limiter.hit(limits.refreshPerSession, `r:${sid}`);
+    const rec = await core.read(sid, force);
+    return jsonResponse(200, { order: rec.view, server_time: serverTime() }, cors);
+  }
+
+  async function events(req: Request, token: string, cors: Record<string, string>): Promise<Response> {
+    const sid = verifyToken(token);
+    await limiter.hit(limits.perSession, `s:${sid}`);
+    const rec = await core.repo.get(sid);
+    if (!rec) throw new CheckoutError(404, 'not_found', 'This payment session was not found. Please start again.');
+    const lastEventId = parseLastEventId(req.headers.get('last-event-id'));
+    return streams.stream(sid, lastEventId, cors, req.signal);
+  }
+
+  async function webhooks(req: Request): Promise<Response> {
+    const text = await readBodyText(req, maxWebhookBody);
+    const auth = verifyWebhookRequest(req.headers, text, {
+      mode: webhookAuth,
+      secrets: webhookSecrets,
+      ...(apiKey !== undefined && { apiKey }),
+      toleranceSeconds: tolerance,
+      now,
+    });
+    if (!auth.ok) {
+      log.warn(`webhook refused: ${auth.reason}`);
+      throw new CheckoutError(401, 'unauthorized', 'Webhook authentication failed.');
+    }
+    if (!isJsonContentType(req.headers.get('content-type'))) {
+      throw new CheckoutError(415, 'unsupported_media_type', 'Webhooks must be JSON (Content-Type: application/json).');
+    }
+    const body = parseJsonObject(text);
+    const payload = body.payload;
+    const p = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : null;
+    const id = p?.id;
+    const coid = p?.client_order_id;
+    if (typeof id !== 'string' || id.length < 1 || id.length > 128 || typeof coid !== 'string' || coid.length < 1 || coid.length > 64) {
+      throw new CheckoutError(400, 'bad_request', 'The webhook has no payload with an order id and client_order_id.');
+    }
+    const result = await core.receiveWebhook(id, coid);
+    if (!result.known) {
+      log.info('webhook for an order this endpoint did not create; acknowledged and ignored', { order_id: id, client_order_id: coid });
+      return jsonResponse(200, { received: true, ignored: 'unknown order' });
+    }
+    return jsonResponse(result.confirmed ? 200 : 202, { received: true });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  async function route(req: Request): Promise<Response> {
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      throw new CheckoutError(400, 'bad_request', 'The request URL is invalid.');
+    }
+    const r = matchRoute(url.pathname);
+    if (!r) throw new CheckoutError(404, 'not_found', 'No such endpoint.');
+    const method = req.method.toUpperCase();
+
+    if (r.kind === 'webhooks') {
+      if (method !== 'POST') throw methodNotAllowed('POST');
+      return webhooks(req);
+    }
+
+    const origin = origins.decide(req, url);
+    if (origin.kind === 'forbidden') {
+      throw new CheckoutError(403, 'forbidden_origin', 'This origin may not use this payment endpoint.');
+    }
+    const cors = corsHeaders(origin);
+    if (method === 'OPTIONS') return new Response(null, { status: 204, headers: preflightHeaders(origin) });
+    const address = clientAddress(req);
+    try {
+      if (address) await limiter.hit(limits.perAddress, `a:${address}`);
+      switch (r.kind) {
+        case 'methods':
+          if (method !== 'GET') throw methodNotAllowed('GET');
+          return await methods(req, url, cors);
+        case 'create':
+          if (method !== 'POST') throw methodNotAllowed('POST');
+          return await create(req, cors, address);
+        case 'session':
+          if (method !== 'GET') throw methodNotAllowed('GET');
+          return await session(r.token, url, cors);
+        case 'events':
+          if (method !== 'GET') throw methodNotAllowed('GET');
+          return await events(req, r.token, cors);
+      }
+    } catch (err) {
+      throw withCors(err, origin, (e) => log.error('unexpected failure', { err: e }));
+    }
+  }
+
+  const handler = (async (req: Request): Promise<Response> => {
+    try {
+      return await route(req);
+    } catch (err) {
+      if (err instanceof CorsError) return errorResponse(err.error, corsHeaders(err.origin));
+      if (err instanceof CheckoutError) return errorResponse(err);
+      log.error('unexpected failure', { err });
+      return errorResponse(internalError(err));
+    }
+  }) as CheckoutHandler;
+
+  Object.defineProperties(handler, {
+    store: { value: store, enumerable: true },
+    idle: { value: () => core.idle() },
+    close: {
+      value: async () => {
+        streams.closeAll();
+        await core.idle();
+        if (ownsStore) await store.close();
+      },
+    },
+  });
+  return handler;
+}
+
+class CorsError extends Error {
+  constructor(
+    readonly error: CheckoutError,
+    readonly origin: OriginDecision,
+  ) {
+    super(error.message);
+  }
+}
+
+function withCors(err: unknown, origin: OriginDecision, log: (err: unknown) => void): CorsError {
+  if (err instanceof CheckoutError) return new CorsError(err, origin);
+  log(err);
+  return new CorsError(internalError(err), origin);
+}
+
+function methodNotAllowed(allow: string): CheckoutError {
+  return new CheckoutError(405, 'method_not_allowed', `Use ${allow} here.`, { headers: { allow } });
+}

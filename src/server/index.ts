@@ -1,0 +1,45 @@
+/**
+ * `paydesk/server`: the merchant's token endpoint. A Web-standard fetch handler that holds the
+ * provider key, decides the price, creates orders, receives webhooks and serves status to the widget.
+ */
+export { createCheckoutHandler, matchRoute } from './handler.js';
+export type { CheckoutHandler } from './handler.js';
+export type {
+  CheckoutHandlerOptions,
+  FlaggedOrderEvent,
+  Logger,
+  LogLevel,
+  OrderEvent,
+  ProviderOption,
+  RateLimitRule,
+  RateLimits,
+  ResolvedOrder,
+} from './options.js';
+export { CheckoutError, fromProviderError, PROVIDER_ERROR_MAP } from './errors.js';
+export { createMemoryStore, MemoryStore } from './store.js';
+export type { CheckoutStore, MemoryStoreOptions, StoredValue } from './store.js';
+// Type-only import of ioredis: this does not load ioredis unless createRedisStore is called with a client.
+export { createRedisStore, RedisStore } from './stores/redis.js';
+export type { RedisStoreOptions } from './stores/redis.js';
+export { SessionTokens } from './tokens.js';
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  parseSignatureHeader,
+  signWebhookPayload,
+  SIGNATURE_HEADER,
+  verifyWebhookRequest,
+} from './webhooks.js';
+export type { WebhookAuthMode, WebhookAuthOptions, WebhookAuthResult } from './webhooks.js';
+export { orderToView, requisitesKind, sanitizeUrl } from './order-view.js';
+export { offersFor, selectMethod } from './methods.js';
+export { DEFAULT_RATE_LIMITS } from './rate-limit.js';
+export { setClientAddress } from './http.js';
+export {
+  toExpressMiddleware,
+  toHonoHandler,
+  toNextRouteHandlers,
+  toNodeListener,
+  toWebRequest,
+  writeWebResponse,
+} from './adapters.js';
+export type { FetchHandler, NodeAdapterOptions } from './adapters.js';

@@ -1,0 +1,157 @@
+/**
+ * Options of {@link createCheckoutHandler} and the shapes of its hooks.
+ */
+import type { IntegrationMode, OrderView } from '../protocol/index.js';
+import type { Order } from '../provider/schemas.js';
+import type { ProviderClient } from '../provider/types.js';
+import type { CheckoutStore } from './store.js';
+
+/** What the merchant's `resolveOrder` answers for an `order_ref`: the price and identity, decided on the server. */
+export interface ResolvedOrder {
+  /** Decimal string, e.g. `"1500.00"` (never a float). */
+  amount: string;
+  /** Default: the handler's `currency` (default `RUB`). */
+  currency?: string;
+  /** 1–64 characters; default: generated on the server, unique per order attempt. */
+  client_order_id?: string;
+  /** Anti-fraud identifier of the shopper (the provider blocks mass requests by one user). */
+  user_id?: string | null;
+  /** Only when the real name is known. */
+  customer_name?: string | null;
+  /** http(s) only: automatic navigation 5 s after a successful payment. */
+  redirect_url?: string | null;
+  /** http(s) only: support link for the shopper. */
+  support_url?: string | null;
+  /** http(s) only: manual link back to the shop. */
+  return_url?: string | null;
+  /** Let the provider adjust the amount up by at most 9 to make it unique. */
+  unique_amount?: boolean;
+}
+
+/** How to reach the provider: a base URL and key (the handler builds the client), or a ready client. */
+export type ProviderOption =
+  | {
+      baseUrl: string;
+      apiKey: string;
+      /** Per-attempt timeout (ms) of provider calls; default 15000. */
+      timeoutMs?: number;
+      maxRetries?: number;
+      /** Injectable fetch (tests pass the sandbox's). */
+      fetch?: typeof fetch;
+    }
+  | {
+      client: ProviderClient;
+      /** The terminal's API key: needed for webhooks in `api_key` mode, and redacted from every log line. */
+      apiKey?: string;
+    };
+
+export interface RateLimitRule {
+  /** Requests allowed in one window. */
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateLimits {
+  /** Every browser-facing request, per client address (default 300 / 60 s). */
+  perAddress: RateLimitRule | false;
+  /** `POST /sessions` per client address (default 30 / 60 s). */
+  createPerAddress: RateLimitRule | false;
+  /** `GET /sessions/S` and its events, per session (default 240 / 60 s). */
+  perSession: RateLimitRule | false;
+  /** `GET /sessions/S?refresh=1` (a provider read), per session (default 12 / 60 s). */
+  refreshPerSession: RateLimitRule | false;
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** A structured logger; `console` fits. Every line goes through redaction of the provider key and secrets. */
+export interface Logger {
+  debug?(message: string, fields?: Record<string, unknown>): void;
+  info?(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Passed to the hooks. */
+export interface OrderEvent {
+  order: OrderView;
+  order_ref: string;
+  client_order_id: string;
+  /** The provider's order id (null for a form whose order does not exist yet). */
+  provider_order_id: string | null;
+  /** The provider's order as re-read before acting (null when closed without an order). */
+  provider_order: Order | null;
+  session_id: string;
+}
+
+export interface FlaggedOrderEvent extends OrderEvent {
+  reason: 'amount_mismatch' | 'currency_mismatch';
+  expected_amount: string;
+  expected_currency: string;
+}
+
+export interface CheckoutHandlerOptions {
+  provider: ProviderOption;
+  /** Price and identity of an order, from the merchant's own data; null → 404. Called for every methods and sessions request. */
+  resolveOrder(orderRef: string, request: Request): ResolvedOrder | null | Promise<ResolvedOrder | null>;
+  /** Default integration mode (default `h2h`). */
+  mode?: IntegrationMode;
+  /** Modes a browser may ask for with `mode` (default: only `mode`). */
+  modes?: IntegrationMode[];
+  /** Default currency (default `RUB`). */
+  currency?: string;
+  /** Public URL of `POST {endpoint}/webhooks`, sent to the provider as `webhook_url` (http(s), ≤ 512 characters). */
+  webhookUrl?: string | null;
+  /**
+   * How webhooks are authenticated: `signature` (X-Paydesk-Signature, HMAC with `webhookSecrets`) or
+   * `api_key` (the provider repeats X-API-Key). Default: `signature` when `webhookSecrets` is given, else `api_key`.
+   */
+  webhookAuth?: 'signature' | 'api_key';
+  /** Webhook signing secrets, the newest first. */
+  webhookSecrets?: string[];
+  /** Allowed clock skew of signed webhooks, both directions (default 300 s). */
+  webhookToleranceSeconds?: number;
+  /** Origins (besides the endpoint's own) whose pages may call the endpoint; `*` allows any. */
+  allowedOrigins?: string[];
+  /** Secrets that sign session tokens, the newest first (it signs; all verify). At least 32 characters each. */
+  sessionSecrets: string[];
+  /** Lifetime of a session and its token (default 24 h). */
+  sessionTtlSeconds?: number;
+  /** Where sessions, idempotency records, markers and events live (default: in memory, one process). */
+  store?: CheckoutStore;
+  /** Rate limits; `false` turns all off. */
+  rateLimits?: Partial<RateLimits> | false;
+  /** Largest accepted request body (default 16 KiB; webhooks 256 KiB). */
+  maxBodyBytes?: number;
+  maxWebhookBodyBytes?: number;
+  /** Client address for rate limits, when the adapter cannot record it (e.g. a platform header). */
+  getClientAddress?: (request: Request) => string | undefined;
+  /** Use the last X-Forwarded-For hop as the client address (only behind a proxy you trust). */
+  trustProxy?: boolean;
+  /** How long the provider's method list is reused (default 30 s). */
+  methodsCacheSeconds?: number;
+  /** A pending status older than this is re-read from the provider on the next request (default 30 s). */
+  statusStaleSeconds?: number;
+  /** At most one provider re-read per session in this interval, across instances (default 2 s). */
+  refreshIntervalSeconds?: number;
+  /** Heartbeat comment interval of event streams (default 15 s). */
+  heartbeatSeconds?: number;
+  /** An event stream closes after this long; EventSource reconnects with Last-Event-ID (default 10 min). */
+  streamMaxSeconds?: number;
+  /** How long a duplicate waits for the first request with the same Idempotency-Key (default 30 s). */
+  idempotencyWaitSeconds?: number;
+  /** A crashed first request's claim is taken over after this long (default 90 s). */
+  idempotencyLeaseSeconds?: number;
+  /** How long an Idempotency-Key is remembered (default 24 h). */
+  idempotencyTtlSeconds?: number;
+  /** How long a webhook waits for the confirming provider read before answering 202 (default 5 s). */
+  webhookConfirmTimeoutMs?: number;
+  logger?: Logger;
+  /** Runs exactly once per paid order (successfully), across duplicates and instances. */
+  onOrderPaid?: (event: OrderEvent) => void | Promise<void>;
+  /** Runs once when an order ends expired or cancelled. */
+  onOrderClosed?: (event: OrderEvent) => void | Promise<void>;
+  /** Runs once when the provider reports an amount or currency that does not match the order. */
+  onOrderFlagged?: (event: FlaggedOrderEvent) => void | Promise<void>;
+  /** Clock in ms (tests). */
+  now?: () => number;
+}

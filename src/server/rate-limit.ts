@@ -1,0 +1,43 @@
+/**
+ * Fixed-window rate limits kept in the store, so they hold across instances.
+ */
+import { CheckoutError } from './errors.js';
+import type { RateLimitRule, RateLimits } from './options.js';
+import type { CheckoutStore } from './store.js';
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  perAddress: { limit: 300, windowSeconds: 60 },
+  createPerAddress: { limit: 30, windowSeconds: 60 },
+  perSession: { limit: 240, windowSeconds: 60 },
+  refreshPerSession: { limit: 12, windowSeconds: 60 },
+};
+
+export function resolveRateLimits(option: Partial<RateLimits> | false | undefined): RateLimits {
+  if (option === false) return { perAddress: false, createPerAddress: false, perSession: false, refreshPerSession: false };
+  const out = { ...DEFAULT_RATE_LIMITS, ...(option ?? {}) };
+  for (const [name, rule] of Object.entries(out)) {
+    if (rule === false) continue;
+    if (!rule || !Number.isInteger(rule.limit) || rule.limit < 1 || !(rule.windowSeconds > 0)) {
+      throw new TypeError(`paydesk/server: rateLimits.${name} must be false or { limit: integer ≥ 1, windowSeconds: > 0 }`);
+    }
+  }
+  return out;
+}
+
+export class RateLimiter {
+  constructor(private readonly store: CheckoutStore) {}
+
+  /** Counts one request against `rule` for `key`; throws 429 with Retry-After beyond the limit. */
+  async hit(rule: RateLimitRule | false, key: string): Promise<void> {
+    if (rule === false) return;
+    const windowMs = rule.windowSeconds * 1000;
+    const { count, resetMs } = await this.store.increment(`rl:${key}`, windowMs);
+    if (count > rule.limit) {
+      const seconds = Math.max(1, Math.ceil(resetMs / 1000));
+      throw new CheckoutError(429, 'rate_limited', `Too many requests. Please try again in ${seconds} s.`, {
+        retryable: true,
+        headers: { 'retry-after': String(seconds) },
+      });
+    }
+  }
+}

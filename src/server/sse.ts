@@ -1,0 +1,153 @@
+/**
+ * Server-sent events of one session: the current state first, then every change published on the
+ * session's channel by any instance, `id:` lines for Last-Event-ID resume, heartbeat comments, and
+ * the end of the stream after a final state.
+ */
+import { ORDER_EVENT, isFinalStatus } from '../protocol/index.js';
+import type { OrderView } from '../protocol/index.js';
+import type { Checkout } from './checkout.js';
+import { sessionChannel } from './sessions.js';
+import type { SessionEventMessage } from './sessions.js';
+
+export interface StreamOptions {
+  heartbeatMs: number;
+  maxMs: number;
+  /** Reconnect delay suggested to EventSource (ms). */
+  retryMs?: number;
+}
+
+/** Parses Last-Event-ID (a non-negative integer); anything else → null. */
+export function parseLastEventId(value: string | null): number | null {
+  if (value === null || !/^\d{1,15}$/.test(value.trim())) return null;
+  return Number(value.trim());
+}
+
+export function formatOrderEvent(event: number, view: OrderView): string {
+  return `id: ${event}\nevent: ${ORDER_EVENT}\ndata: ${JSON.stringify(view)}\n\n`;
+}
+
+export class EventStreams {
+  private readonly open = new Set<() => void>();
+  constructor(
+    private readonly core: Checkout,
+    private readonly options: StreamOptions,
+  ) {}
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Ends every open stream (shutdown). */
+  closeAll(): void {
+    for (const finish of [...this.open]) finish();
+  }
+
+  /** A `text/event-stream` response for session `sid`, resuming after `lastEventId` when given. */
+  stream(sid: string, lastEventId: number | null, headers: Record<string, string>, signal?: AbortSignal): Response {
+    const encoder = new TextEncoder();
+    const { core, options } = this;
+    const open = this.open;
+    let lastSent = lastEventId ?? 0;
+    let closed = false;
+    let unsubscribe: (() => Promise<void>) | null = null;
+    let heartbeat: ReturnType<typeof setInterval> | undefined;
+    let lifetime: ReturnType<typeof setTimeout> | undefined;
+    let controllerRef: ReadableStreamDefaultController<Uint8Array> | null = null;
+
+    const cleanup = () => {
+      if (closed) return;
+      closed = true;
+      open.delete(finish);
+      clearInterval(heartbeat);
+      clearTimeout(lifetime);
+      signal?.removeEventListener('abort', finish);
+      const u = unsubscribe;
+      unsubscribe = null;
+      if (u) void u().catch(() => undefined);
+    };
+    function finish(): void {
+      if (closed) return;
+      cleanup();
+      try {
+        controllerRef?.close();
+      } catch {
+        // already closed or cancelled
+      }
+    }
+    const send = (text: string) => {
+      if (closed || !controllerRef) return;
+      try {
+        controllerRef.enqueue(encoder.encode(text));
+      } catch {
+        cleanup();
+      }
+    };
+    const push = (event: number, view: OrderView) => {
+      if (closed || event <= lastSent) return;
+      lastSent = event;
+      send(formatOrderEvent(event, view));
+      if (isFinalStatus(view.status)) finish();
+    };
+
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controllerRef = controller;
+        open.add(finish);
+        signal?.addEventListener('abort', finish);
+        send(`retry: ${options.retryMs ?? 3000}\n: paydesk\n\n`);
+        try {
+          const u = await core.cfg.store.subscribe(sessionChannel(sid), (message) => {
+            try {
+              const m = JSON.parse(message) as SessionEventMessage;
+              if (typeof m.event === 'number' && m.view) push(m.event, m.view);
+            } catch {
+              // not ours
+            }
+          });
+          if (closed) {
+            void u().catch(() => undefined);
+            return;
+          }
+          unsubscribe = u;
+          // Read after subscribing, so no change falls between the two.
+          const rec = await core.repo.get(sid);
+          if (!rec) return finish();
+          if (lastEventId !== null && lastEventId > rec.event) lastSent = 0; // an id from elsewhere: start over
+          if (rec.event > lastSent) push(rec.event, rec.view);
+          else if (isFinalStatus(rec.view.status)) return finish();
+          if (closed) return;
+          if (core.needsRefresh(rec)) void core.track(core.refreshIfNeeded(rec, false));
+          heartbeat = setInterval(() => {
+            send(': heartbeat\n\n');
+            void core.track(
+              core.repo.get(sid).then((cur) => {
+                if (!cur) return finish();
+                if (cur.event > lastSent) push(cur.event, cur.view); // a missed message never stalls a stream
+                if (!closed && core.needsRefresh(cur)) return core.refreshIfNeeded(cur, false).then(() => undefined);
+                return undefined;
+              }),
+            );
+          }, options.heartbeatMs);
+          lifetime = setTimeout(finish, options.maxMs);
+        } catch (err) {
+          core.cfg.log.error('event stream failed', { session: sid, err });
+          finish();
+        }
+      },
+      cancel() {
+        cleanup();
+      },
+    });
+
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+        'x-content-type-options': 'nosniff',
+        ...headers,
+      },
+    });
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * Redis store for several instances behind a load balancer. It takes an `ioredis` client the
+ * merchant creates (ioredis is imported for its types only, so `paydesk/server` never loads it
+ * unless this store is used), and a second connection for pub/sub (by default `client.duplicate()`).
+ *
+ * Each key is a hash `{v: value, n: version}`; the conditional writes are Lua scripts, so they are
+ * atomic across instances.
+ *
+ * @example
+ *   import { Redis } from 'ioredis';
+ *   import { createRedisStore } from 'paydesk/server';
+ *   const store = createRedisStore({ client: new Redis(process.env.REDIS_URL!) });
+ */
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { CheckoutStore, StoredValue } from '../store.js';
+
+export interface RedisStoreOptions {
+  /** Connection for commands. Not closed by {@link CheckoutStore.close} (you own it). */
+  client: Redis;
+  /** Connection for SUBSCRIBE (a subscribed connection cannot run commands). Default: `client.duplicate()`, closed by `close()`. */
+  subscriber?: Redis;
+  /** Prefix of every key and channel (default `paydesk:`). */
+  prefix?: string;
+}
+
+const CREATE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'n', 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
+const REPLACE = `
+local n = redis.call('HGET', KEYS[1], 'n')
+if not n or tonumber(n) ~= tonumber(ARGV[1]) then return 0 end
+local next = tonumber(n) + 1
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'n', next)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return next`;
+
+const SET = `
+local next = redis.call('HINCRBY', KEYS[1], 'n', 1)
+redis.call('HSET', KEYS[1], 'v', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return next`;
+
+const DELETE = `
+if ARGV[1] == '' then return redis.call('DEL', KEYS[1]) end
+local n = redis.call('HGET', KEYS[1], 'n')
+if not n or tonumber(n) ~= tonumber(ARGV[1]) then return 0 end
+return redis.call('DEL', KEYS[1])`;
+
+const INCREMENT = `
+local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local t = redis.call('PTTL', KEYS[1])
+if t < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); t = tonumber(ARGV[1]) end
+return {c, t}`;
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+
+export class RedisStore implements CheckoutStore {
+  private readonly client: Redis;
+  private readonly subscriber: Redis;
+  private readonly ownsSubscriber: boolean;
+  private readonly prefix: string;
+  private readonly listeners = new Map<string, { set: Set<(message: string) => void>; ready: Promise<void> }>();
+  private readonly shas = new Map<string, string>();
+
+  constructor(options: RedisStoreOptions) {
+    if (!options || typeof options.client !== 'object' || options.client === null) {
+      throw new TypeError('paydesk/server: createRedisStore needs { client: an ioredis Redis instance }');
+    }
+    this.client = options.client;
+    this.prefix = options.prefix ?? 'paydesk:';
+    this.ownsSubscriber = !options.subscriber;
+    this.subscriber = options.subscriber ?? options.client.duplicate();
+    this.subscriber.on('message', (channel: string, message: string) => {
+      const entry = this.listeners.get(channel);
+      if (!entry) return;
+      for (const listener of [...entry.set]) {
+        try {
+          listener(message);
+        } catch {
+          // One listener's failure does not stop the others.
+        }
+      }
+    });
+  }
+
+  private k(key: string): string {
+    return this.prefix + key;
+  }
+
+  private async script(lua: string, key: string, args: Array<string | number>): Promise<unknown> {
+    let sha = this.shas.get(lua);
+    if (!sha) this.shas.set(lua, (sha = sha1(lua)));
+    try {
+      return await this.client.evalsha(sha, 1, this.k(key), ...args);
+    } catch (err) {
+      if (err instanceof Error && err.message.includes('NOSCRIPT')) {
+        return this.client.eval(lua, 1, this.k(key), ...args);
+      }
+      throw err;
+    }
+  }
+
+  async get(key: string): Promise<StoredValue | null> {
+    const [value, version] = await this.client.hmget(this.k(key), 'v', 'n');
+    if (value === null || value === undefined || version === null || version === undefined) return null;
+    return { value, version: Number(version) };
+  }
+
+  async create(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return (await this.script(CREATE, key, [value, ttl(ttlMs)])) === 1;
+  }
+
+  async replace(key: string, version: number, value: string, ttlMs: number): Promise<number | null> {
+    const next = Number(await this.script(REPLACE, key, [version, value, ttl(ttlMs)]));
+    return next > 0 ? next : null;
+  }
+
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    await this.script(SET, key, [value, ttl(ttlMs)]);
+  }
+
+  async delete(key: string, version?: number): Promise<boolean> {
+    return Number(await this.script(DELETE, key, [version === undefined ? '' : version])) > 0;
+  }
+
+  async increment(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
+    const [count, resetMs] = (await this.script(INCREMENT, key, [ttl(windowMs)])) as [number, number];
+    return { count: Number(count), resetMs: Number(resetMs) };
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.client.publish(this.k(channel), message);
+  }
+
+  async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+    const name = this.k(channel);
+    const wrapped = (m: string) => listener(m);
+    let entry = this.listeners.get(name);
+    if (!entry) {
+      // Commands on one connection run in order, so a SUBSCRIBE after an UNSUBSCRIBE is safe.
+      entry = { set: new Set(), ready: this.subscriber.subscribe(name).then(() => undefined) };
+      this.listeners.set(name, entry);
+    }
+    entry.set.add(wrapped);
+    try {
+      await entry.ready;
+    } catch (err) {
+      entry.set.delete(wrapped);
+      if (entry.set.size === 0 && this.listeners.get(name) === entry) this.listeners.delete(name);
+      throw err;
+    }
+    return async () => {
+      const e = this.listeners.get(name);
+      if (!e || !e.set.delete(wrapped)) return;
+      if (e.set.size === 0) {
+        this.listeners.delete(name);
+        await this.subscriber.unsubscribe(name).catch(() => undefined);
+      }
+    };
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    if (this.ownsSubscriber) {
+      await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+    } else {
+      await this.subscriber.unsubscribe().catch(() => undefined);
+    }
+  }
+}
+
+function ttl(ms: number): number {
+  return Math.max(1, Math.ceil(ms));
+}
+
+export function createRedisStore(options: RedisStoreOptions): RedisStore {
+  return new RedisStore(options);
+}

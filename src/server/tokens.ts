@@ -1,0 +1,62 @@
+/**
+ * Session tokens (`S` of the widget protocol): opaque, unguessable and signed.
+ *
+ * Format: `<sid>.<exp>.<sig>` where `sid` is 16 random bytes (base64url), `exp` the expiry in unix
+ * seconds (base 36) and `sig` = base64url(HMAC-SHA256(secret, "paydesk.session.v1." + sid + "." + exp)).
+ * Several secrets are accepted (rotation): the first one signs, every one verifies. A token is
+ * checked here before any store or provider work, so a tampered or foreign one costs one HMAC.
+ */
+import { hmacSha256, randomId, safeEqual } from './crypto.js';
+
+const PREFIX = 'paydesk.session.v1.';
+const TOKEN = /^([A-Za-z0-9_-]{22})\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{43})$/;
+/** Minimum length of a session secret (characters). */
+export const MIN_SECRET_LENGTH = 32;
+
+export type TokenCheck =
+  | { ok: true; sid: string; expiresAt: number }
+  | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' };
+
+export class SessionTokens {
+  private readonly secrets: readonly string[];
+  constructor(secrets: readonly string[]) {
+    if (!Array.isArray(secrets) || secrets.length === 0) {
+      throw new TypeError('paydesk/server: sessionSecrets must list at least one secret (the newest first)');
+    }
+    for (const s of secrets) {
+      if (typeof s !== 'string' || s.length < MIN_SECRET_LENGTH) {
+        throw new TypeError(`paydesk/server: every session secret must be a string of at least ${MIN_SECRET_LENGTH} characters`);
+      }
+    }
+    this.secrets = [...secrets];
+  }
+
+  /** A fresh session id. */
+  newSessionId(): string {
+    return randomId(16);
+  }
+
+  /** Signs `sid` until `expiresAt` (ms since epoch) with the newest secret. */
+  sign(sid: string, expiresAt: number): string {
+    const exp = Math.ceil(expiresAt / 1000).toString(36);
+    return `${sid}.${exp}.${hmacSha256(this.secrets[0]!, PREFIX + sid + '.' + exp).toString('base64url')}`;
+  }
+
+  /** Checks shape, signature (against every secret) and expiry, in that order. */
+  verify(token: string, now: number): TokenCheck {
+    if (typeof token !== 'string' || token.length > 100) return { ok: false, reason: 'malformed' };
+    const m = TOKEN.exec(token);
+    if (!m) return { ok: false, reason: 'malformed' };
+    const [, sid, exp, sig] = m as unknown as [string, string, string, string];
+    let valid = false;
+    for (const secret of this.secrets) {
+      // Compare the canonical text (a non-canonical base64 spelling of the right bytes is refused),
+      // against every secret with no early exit so timing does not reveal which one matched.
+      if (safeEqual(hmacSha256(secret, PREFIX + sid + '.' + exp).toString('base64url'), sig)) valid = true;
+    }
+    if (!valid) return { ok: false, reason: 'bad_signature' };
+    const expiresAt = parseInt(exp, 36) * 1000;
+    if (!Number.isFinite(expiresAt) || expiresAt <= now) return { ok: false, reason: 'expired' };
+    return { ok: true, sid, expiresAt };
+  }
+}
