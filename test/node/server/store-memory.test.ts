@@ -1,0 +1,39 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryStore } from '../../../src/server/index.js';
+import { storeContract } from './store-contract.js';
+
+let n = 0;
+const shared = new MemoryStore();
+storeContract('memory', { make: async () => shared, unique: () => `t${++n}:` });
+
+describe('memory store expiry', () => {
+  test('entries and counters expire with their ttl (fake clock)', async () => {
+    let now = 1_000_000;
+    const s = new MemoryStore({ now: () => now });
+    await s.create('k', 'v', 1000);
+    await s.increment('c', 1000);
+    now += 999;
+    assert.notEqual(await s.get('k'), null);
+    assert.equal((await s.increment('c', 1000)).count, 2);
+    now += 1;
+    assert.equal(await s.get('k'), null);
+    assert.equal(await s.create('k', 'again', 1000), true);
+    assert.equal((await s.increment('c', 1000)).count, 1);
+  });
+
+  test('memory stays bounded: beyond maxEntries the soonest-expiring entries go first', async () => {
+    const s = new MemoryStore({ maxEntries: 10 });
+    for (let i = 0; i < 20; i++) await s.set(`k${i}`, 'v', 1000 + i);
+    assert.equal(await s.get('k0'), null);
+    assert.notEqual(await s.get('k19'), null);
+  });
+
+  test('an unsubscribed channel leaves nothing behind', async () => {
+    const s = new MemoryStore();
+    const u = await s.subscribe('x', () => undefined);
+    assert.equal(s.channelCount, 1);
+    await u();
+    assert.equal(s.channelCount, 0);
+  });
+});
