@@ -1,0 +1,91 @@
+/** The sandbox's Hono app: auth, rate limit, one error handler, and the route modules. */
+import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { MAX_BODY_BYTES } from './constants.js';
+import { SandboxHttpError, providerError } from './errors.js';
+import { openApiDocument } from './openapi.js';
+import { registerApiRoutes } from './routes/api.js';
+import { registerControlRoutes } from './routes/controls.js';
+import { protocolErrorResponse, registerPayRoutes } from './routes/pay.js';
+import type { AppContext, SandboxEnv } from './routes/context.js';
+
+const ORDER_CREATE_PATH = /^\/api\/v1\/order\/?$/;
+
+export function createApp(ctx: AppContext): Hono<SandboxEnv> {
+  const app = new Hono<SandboxEnv>();
+  const { engine, logger } = ctx;
+
+  if (ctx.logRequests) {
+    app.use('*', async function requestLog(c, next) {
+      const started = performance.now();
+      await next();
+      const key = c.get('terminal')?.apiKey;
+      const url = new URL(c.req.url);
+      logger.info(
+        `${new Date().toISOString()} ${c.req.method} ${url.pathname}${url.search} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms${key ? ` key=${key}` : ''}`,
+      );
+    });
+  }
+
+  const limit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => c.json({ success: false, message: `Request body is larger than ${MAX_BODY_BYTES} bytes` }, 413),
+  });
+  app.use('/api/*', limit);
+  app.use('/sandbox/*', limit);
+
+  /** X-API-Key → terminal; due expiries of that terminal are applied before anything reads it. */
+  const auth: MiddlewareHandler<SandboxEnv> = async function auth(c, next) {
+    const key = c.req.header('X-API-Key');
+    const terminal = key ? engine.terminals.get(key) : undefined;
+    if (!terminal) throw providerError('unauthorized');
+    c.set('terminal', terminal);
+    engine.processDue(terminal);
+    await next();
+  };
+  const rateLimit: MiddlewareHandler<SandboxEnv> = async function rateLimit(c, next) {
+    engine.checkRateLimit(c.get('terminal'), c.req.method === 'POST' && ORDER_CREATE_PATH.test(c.req.path));
+    await next();
+  };
+  app.use('/api/v1/*', auth, rateLimit);
+  app.use('/sandbox/*', auth);
+
+  registerApiRoutes(app, ctx);
+  registerControlRoutes(app, ctx);
+  registerPayRoutes(app, ctx);
+
+  app.get('/openapi.json', (c) => c.json(openApiDocument(new URL(ctx.baseUrl(c.req.url)).origin)));
+  app.get('/', (c) =>
+    c.json({
+      name: 'paydesk sandbox',
+      api: '/api/v1',
+      openapi: '/openapi.json',
+      hosted_form: '/pay?session_id=…',
+      controls: '/sandbox/…',
+    }),
+  );
+
+  app.notFound((c) => {
+    if (c.req.path.startsWith('/pay/api')) {
+      return c.json({ error: { code: 'not_found', message: `No such endpoint: ${c.req.method} ${c.req.path}`, retryable: false } }, 404);
+    }
+    return c.json({ success: false, message: `Not found: ${c.req.method} ${c.req.path}` }, 404);
+  });
+
+  app.onError((err, c) => {
+    const protocol = protocolErrorResponse(c, err);
+    if (protocol) return protocol;
+    if (err instanceof SandboxHttpError) return c.json(err.body(), err.status as 400, err.headers);
+    if (err instanceof HTTPException) {
+      return c.json({ success: false, message: err.message || 'Bad request' }, err.status);
+    }
+    // Never a bare 500 for a bug: log it and answer a clear, distinct error (500 is the document's "no traders").
+    logger.error(`unexpected error on ${c.req.method} ${c.req.path}`, err);
+    const message = `The sandbox failed to handle this request (${err instanceof Error ? err.message : String(err)}); this is a sandbox bug, see its log`;
+    if (c.req.path.startsWith('/pay/api')) return c.json({ error: { code: 'internal_error', message, retryable: true } }, 503);
+    return c.json({ success: false, message }, 503);
+  });
+
+  return app;
+}

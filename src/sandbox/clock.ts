@@ -1,0 +1,26 @@
+/**
+ * The sandbox clock: an injectable time source plus an offset that scenario controls move forward
+ * (`POST /sandbox/clock/advance`). Every timestamp, expiry and default list period follows it.
+ */
+export interface SandboxClock {
+  /** Current sandbox time in epoch milliseconds. */
+  now(): number;
+  /** Moves the sandbox time forward; negative or non-finite values are refused. */
+  advance(seconds: number): void;
+  /** Total milliseconds added by {@link advance} so far. */
+  readonly offsetMs: number;
+}
+
+export function createClock(base: () => number = Date.now): SandboxClock {
+  let offsetMs = 0;
+  return {
+    now: () => base() + offsetMs,
+    advance(seconds: number) {
+      if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError('seconds must be a finite, non-negative number');
+      offsetMs += Math.round(seconds * 1000);
+    },
+    get offsetMs() {
+      return offsetMs;
+    },
+  };
+}

@@ -1,0 +1,258 @@
+/**
+ * `paydesk/sandbox`: a stateful emulator of the provider (provider-api.md) for the demo, tests and
+ * merchants without an account. All nine endpoints under `/api/v1`, per-key terminals, the hosted
+ * form at `/pay`, signed webhooks with retries, scenario controls under `/sandbox`, an injectable clock.
+ *
+ * @example
+ * const sandbox = createSandbox({ apiKey: 'test_key', now: () => fakeNow });
+ * const res = await sandbox.fetch(new Request('http://sandbox/api/v1/finance/balance', { headers: { 'X-API-Key': 'test_key' } }));
+ * const { url, close } = await sandbox.listen({ port: 0 });
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { createApp } from './app.js';
+import { createClock, type SandboxClock } from './clock.js';
+import {
+  ALL_BUTTONS,
+  DEFAULT_ANTI_FRAUD_PENDING_LIMIT,
+  DEFAULT_OPENING_BALANCE,
+  DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  PRESET_KEYS,
+  RATE_LIMITED_PER_MINUTE,
+  SWEEP_INTERVAL_MS,
+} from './constants.js';
+import { SandboxEngine } from './engine.js';
+import { silentLogger, type SandboxLogger } from './logger.js';
+import { seedOrders as seedOrdersInto, seedTerminal, type SeedOrdersOptions } from './seed.js';
+import { Terminal, deriveWebhookSecret, type IntegrationType, type TerminalSettings } from './terminal.js';
+import { WebhookDispatcher, type WebhookDelivery } from './webhooks.js';
+import type { SandboxEnv } from './routes/context.js';
+
+export { PRESET_KEYS, BLACKLISTED_CUSTOMER_ACCOUNTS, NO_TRADERS_FRACTION, DEFAULT_ANTI_FRAUD_PENDING_LIMIT } from './constants.js';
+export { signWebhook, SIGNATURE_HEADER, type WebhookDelivery, type WebhookAttempt } from './webhooks.js';
+export { CATALOG as PAYMENT_METHODS, methodJson } from './catalog.js';
+export type { SandboxClock } from './clock.js';
+export type { SandboxLogger } from './logger.js';
+export { consoleLogger, silentLogger } from './logger.js';
+export type { IntegrationType, TerminalSettings } from './terminal.js';
+export type { SeedOrdersOptions } from './seed.js';
+export { openApiDocument } from './openapi.js';
+
+export interface SandboxOptions {
+  /** Key of the main terminal (plain H2H, form activated, all four button_names). Default: random. */
+  apiKey?: string;
+  /** Webhook URL of the terminals (orders may override it with their own `webhook_url`). */
+  webhookUrl?: string | null;
+  /** Webhook secret of the main terminal; preset terminals derive theirs from it. Default: random. */
+  webhookSecret?: string;
+  /** Integration type of the main terminal (default `plain`). */
+  integrationType?: IntegrationType;
+  /** Merchant name of the main terminal. */
+  merchantName?: string;
+  /** Injectable time source in epoch ms (default Date.now); the sandbox clock adds its offset. */
+  now?: () => number;
+  /** Base of `form_url` (default: the listening URL, else the request's origin). */
+  publicUrl?: string;
+  /** fetch used to deliver webhooks (default globalThis.fetch). */
+  fetch?: typeof fetch;
+  /** Delays before webhook attempts 2, 3, … (default 1, 2, 4, 8, 16 s). */
+  webhookRetryDelaysMs?: readonly number[];
+  /** Per-attempt webhook timeout (default 5 s). */
+  webhookTimeoutMs?: number;
+  /** Wall clock for webhook signatures and attempt times (default Date.now). */
+  wallNow?: () => number;
+  /** Unpaid orders complete by themselves this many (sandbox) seconds after creation (demos). */
+  autoPayAfterSeconds?: number | null;
+  /** Seed a history of orders, sessions, disputes and transactions (default true). */
+  seed?: boolean;
+  logger?: SandboxLogger;
+  /** One log line per request (default false; the CLI turns it on). */
+  logRequests?: boolean;
+  /** Text of the widget's ES module served at `/pay/paydesk.js` (null or absent: 404, plain page). */
+  widgetScript?: () => Promise<string | null>;
+  /** Real milliseconds between expiry sweeps; 0 turns the timer off (default 1000). */
+  sweepIntervalMs?: number;
+}
+
+export interface ListenOptions {
+  port?: number;
+  /** Loopback only: 127.0.0.1 (default), ::1 or localhost. */
+  host?: string;
+}
+
+export interface ListeningSandbox {
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface Sandbox {
+  /** The Hono app (`app.request('/api/v1/…', init)` in tests). */
+  readonly app: Hono<SandboxEnv>;
+  /** Web-standard handler. */
+  fetch(request: Request): Promise<Response>;
+  listen(options?: ListenOptions): Promise<ListeningSandbox>;
+  /** Stops the sweep, pending webhook retries and any listening server. */
+  close(): Promise<void>;
+  readonly clock: SandboxClock;
+  /** Key of the main terminal. */
+  readonly apiKey: string;
+  /** Keys of the preset terminals. */
+  readonly presetKeys: typeof PRESET_KEYS;
+  /** URL once listening, else null. */
+  readonly url: string | null;
+  /** The webhook secret of a terminal (default: the main one). */
+  webhookSecret(apiKey?: string): string;
+  /** Adds `count` orders to a terminal at once (benchmarks); returns the count. */
+  seedOrders(apiKey: string, count: number, options?: SeedOrdersOptions): number;
+  /** Adds another terminal (settings default to the main terminal's). */
+  addTerminal(apiKey: string, settings?: Partial<TerminalSettings>): void;
+  /** Applies due expiries and auto-payments now (the sweep does it every second anyway). */
+  sweep(): void;
+  webhooks: {
+    /** Resolves when no webhook delivery is in flight or waiting for a retry. */
+    idle(): Promise<void>;
+    /** The delivery log of a terminal, oldest first (default: the main one). */
+    log(apiKey?: string): readonly WebhookDelivery[];
+  };
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const apiKey = options.apiKey ?? `sk_sandbox_${randomBytes(12).toString('hex')}`;
+  if (!apiKey || apiKey.length > 256) throw new RangeError('apiKey must be 1 to 256 characters');
+  if ((Object.values(PRESET_KEYS) as string[]).includes(apiKey)) {
+    throw new RangeError(`apiKey ${apiKey} is the key of a preset terminal; choose another`);
+  }
+  const logger = options.logger ?? silentLogger;
+  const clock = createClock(options.now);
+  const wallNow = options.wallNow ?? Date.now;
+  const webhooks = new WebhookDispatcher({
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+    timeoutMs: options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+    wallNow,
+    logger,
+  });
+  const engine = new SandboxEngine({ clock, webhooks });
+  const master = Buffer.from(options.webhookSecret ?? randomBytes(32).toString('hex'));
+  const seed = options.seed ?? true;
+
+  const base: TerminalSettings = {
+    name: options.merchantName ?? 'Paydesk Demo Shop',
+    integrationType: options.integrationType ?? 'plain',
+    formActivated: true,
+    enabledButtons: [...ALL_BUTTONS],
+    webhookUrl: options.webhookUrl ?? null,
+    rateLimitPerMinute: null,
+    antiFraudPendingLimit: DEFAULT_ANTI_FRAUD_PENDING_LIMIT,
+    autoPayAfterSeconds: options.autoPayAfterSeconds ?? null,
+    openingBalance: DEFAULT_OPENING_BALANCE,
+    seedHistory: seed,
+    seedCompleted: true,
+  };
+  const presets: Record<string, Partial<TerminalSettings>> = {
+    [PRESET_KEYS.withForm]: { name: 'Sandbox: order_with_form', integrationType: 'order_with_form' },
+    [PRESET_KEYS.formOff]: { name: 'Sandbox: form off', formActivated: false },
+    [PRESET_KEYS.sberOnly]: { name: 'Sandbox: SberPay only', enabledButtons: ['SberPay'] },
+    [PRESET_KEYS.emptyBalance]: { name: 'Sandbox: empty balance', openingBalance: '0.00', seedCompleted: false },
+    [PRESET_KEYS.rateLimited]: { name: 'Sandbox: rate limited', rateLimitPerMinute: RATE_LIMITED_PER_MINUTE },
+  };
+
+  const addTerminal = (key: string, settings: Partial<TerminalSettings>, secret?: string) => {
+    if (!key || key.length > 256) throw new RangeError('apiKey must be 1 to 256 characters');
+    const full: TerminalSettings = { ...base, ...settings, enabledButtons: [...(settings.enabledButtons ?? base.enabledButtons)] };
+    const terminal = new Terminal(key, full, secret ?? deriveWebhookSecret(master, key));
+    engine.addTerminal(terminal);
+    seedTerminal(engine, terminal);
+  };
+  addTerminal(apiKey, {}, options.webhookSecret);
+  for (const [key, settings] of Object.entries(presets)) addTerminal(key, settings);
+
+  let listeningUrl: string | null = null;
+  const servers = new Set<ServerType>();
+
+  const app = createApp({
+    engine,
+    clock,
+    logger,
+    logRequests: options.logRequests ?? false,
+    baseUrl: (requestUrl) => options.publicUrl ?? listeningUrl ?? new URL(requestUrl).origin,
+    widgetScript: options.widgetScript,
+    reseed: (terminal) => seedTerminal(engine, terminal),
+    seedOrders: (terminal, count, opts) => seedOrdersInto(engine, terminal, count, opts),
+  });
+
+  const sweepMs = options.sweepIntervalMs ?? SWEEP_INTERVAL_MS;
+  const sweepTimer = sweepMs > 0 ? setInterval(() => safeSweep(), sweepMs) : null;
+  sweepTimer?.unref();
+  function safeSweep() {
+    try {
+      engine.sweep();
+    } catch (err) {
+      logger.error('expiry sweep failed', err);
+    }
+  }
+
+  const terminalOf = (key: string) => {
+    const t = engine.terminals.get(key);
+    if (!t) throw new RangeError(`no terminal with API key ${key}`);
+    return t;
+  };
+
+  const closeServer = (server: ServerType) =>
+    new Promise<void>((resolve) => {
+      servers.delete(server);
+      server.close(() => resolve());
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+    });
+
+  return {
+    app,
+    fetch: async (request: Request) => app.fetch(request),
+    async listen(listenOptions: ListenOptions = {}) {
+      const host = listenOptions.host ?? '127.0.0.1';
+      if (!LOOPBACK.has(host)) throw new RangeError('the sandbox listens on loopback only (127.0.0.1, ::1 or localhost)');
+      const server = await new Promise<ServerType>((resolve, reject) => {
+        const s = serve({ fetch: app.fetch, port: listenOptions.port ?? 0, hostname: host }, () => resolve(s));
+        s.once('error', reject);
+      });
+      servers.add(server);
+      const port = (server.address() as AddressInfo).port;
+      const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      listeningUrl ??= url;
+      return {
+        port,
+        url,
+        close: async () => {
+          if (listeningUrl === url) listeningUrl = null;
+          await closeServer(server);
+        },
+      };
+    },
+    async close() {
+      if (sweepTimer) clearInterval(sweepTimer);
+      webhooks.close();
+      await Promise.all([...servers].map(closeServer));
+      listeningUrl = null;
+    },
+    clock,
+    apiKey,
+    presetKeys: PRESET_KEYS,
+    get url() {
+      return listeningUrl;
+    },
+    webhookSecret: (key = apiKey) => terminalOf(key).webhookSecret,
+    seedOrders: (key, count, opts) => seedOrdersInto(engine, terminalOf(key), count, opts),
+    addTerminal: (key, settings = {}) => addTerminal(key, settings),
+    sweep: () => engine.sweep(),
+    webhooks: {
+      idle: () => webhooks.idle(),
+      log: (key = apiKey) => terminalOf(key).data.webhookLog,
+    },
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * The read-only endpoints' queries: filters, defaults, sort and pagination, over per-terminal lists
+ * kept sorted by creation time (a date range is a binary search; filters one pass over it).
+ */
+import type { DisputeRecord, OrderRecord, SessionRecord, Terminal, Timed, TransactionRecord } from './terminal.js';
+import { lowerBound, upperBound } from './terminal.js';
+
+export interface PageResult<T> {
+  items: T[];
+  total: number;
+  page: number;
+  size: number;
+  pages: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Parses a date-time query value; a value without a zone is read as UTC (as the provider does). */
+export function dateQueryMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value) ? `${value}Z` : value;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+function pagesOf(total: number, size: number): number {
+  return Math.ceil(total / size);
+}
+
+/** Records of `list` created within [start, end] (inclusive), oldest first. */
+function window<T extends Timed>(list: readonly T[], start: number | undefined, end: number | undefined): { lo: number; hi: number } {
+  return {
+    lo: start === undefined ? 0 : lowerBound(list, start),
+    hi: end === undefined ? list.length : upperBound(list, end),
+  };
+}
+
+/** Newest first: page `page` of the matches (which are oldest first). */
+function newestFirst<T>(matches: readonly T[], page: number, size: number): T[] {
+  const out: T[] = [];
+  const first = matches.length - 1 - (page - 1) * size;
+  for (let i = first; i >= 0 && out.length < size; i--) out.push(matches[i]!);
+  return out;
+}
+
+function collect<T extends Timed>(list: readonly T[], lo: number, hi: number, keep: ((x: T) => boolean) | null): T[] {
+  if (!keep) return list.slice(lo, hi);
+  const out: T[] = [];
+  for (let i = lo; i < hi; i++) if (keep(list[i]!)) out.push(list[i]!);
+  return out;
+}
+
+function all<T>(...tests: (((x: T) => boolean) | null)[]): ((x: T) => boolean) | null {
+  const active = tests.filter((t): t is (x: T) => boolean => t !== null);
+  if (active.length === 0) return null;
+  return (x) => active.every((t) => t(x));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export interface OrdersFilter {
+  page: number;
+  size: number;
+  payment_method_id?: string;
+  order_side?: string;
+  status?: string;
+  sort_by: 'created_at' | 'amount';
+  sort: 'asc' | 'desc';
+  start?: number;
+  end?: number;
+}
+
+/** `GET /api/v1/order/`: period defaults to the last 24 hours up to now (sandbox clock). */
+export function listOrders(t: Terminal, f: OrdersFilter, now: number): PageResult<OrderRecord> {
+  const start = f.start ?? now - DAY_MS;
+  const end = f.end ?? now;
+  const list = t.data.orders;
+  const { lo, hi } = start > end ? { lo: 0, hi: 0 } : window(list, start, end);
+  const keep = all<OrderRecord>(
+    f.payment_method_id !== undefined ? (o) => o.method.id === f.payment_method_id || o.initialMethodId === f.payment_method_id : null,
+    f.order_side !== undefined ? (o) => o.side === f.order_side : null,
+    f.status !== undefined ? (o) => o.status === f.status : null,
+  );
+  const matches = collect(list, lo, hi, keep);
+  const offset = (f.page - 1) * f.size;
+  let items: OrderRecord[];
+  if (f.sort_by === 'created_at') {
+    items = f.sort === 'desc' ? newestFirst(matches, f.page, f.size) : matches.slice(offset, offset + f.size);
+  } else {
+    const sign = f.sort === 'asc' ? 1 : -1;
+    const cmp = (a: OrderRecord, b: OrderRecord) => sign * (a.amountKey - b.amountKey || a.seq - b.seq);
+    items = smallest(matches, offset + f.size, cmp).slice(offset);
+  }
+  return { items, total: matches.length, page: f.page, size: f.size, pages: pagesOf(matches.length, f.size) };
+}
+
+/**
+ * The first `k` of `items` in `cmp` order without sorting everything when `k` is small (a page near
+ * the start of a big list): one pass keeping a sorted buffer of the best `k`.
+ */
+export function smallest<T>(items: readonly T[], k: number, cmp: (a: T, b: T) => number): T[] {
+  if (k <= 0) return [];
+  if (k * 8 >= items.length) return [...items].sort(cmp).slice(0, k);
+  const best: T[] = [];
+  for (const item of items) {
+    if (best.length === k && cmp(item, best[k - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cmp(best[mid]!, item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, item);
+    if (best.length > k) best.pop();
+  }
+  return best;
+}
+
+/** `GET /api/v1/order/search-by-client-order-id`: one page, newest first; `page` is always 1. */
+export function ordersByClientId(t: Terminal, clientOrderId: string, size: number): PageResult<OrderRecord> {
+  const matches = t.data.ordersByClientId.get(clientOrderId) ?? [];
+  return { items: newestFirst(matches, 1, size), total: matches.length, page: 1, size, pages: pagesOf(matches.length, size) };
+}
+
+export interface SessionsFilter {
+  page: number;
+  size: number;
+  order_id?: string;
+  client_order_id?: string;
+  session_id?: string;
+  state?: string;
+  currency?: string;
+  terminal_id?: string;
+}
+
+export function listSessions(t: Terminal, f: SessionsFilter): PageResult<SessionRecord> {
+  const list = t.data.sessions;
+  const foreign = f.terminal_id !== undefined && f.terminal_id !== t.id;
+  const keep = all<SessionRecord>(
+    foreign ? () => false : null,
+    f.order_id !== undefined ? (s) => s.order?.id === f.order_id : null,
+    f.client_order_id !== undefined ? (s) => s.clientOrderId === f.client_order_id : null,
+    f.session_id !== undefined ? (s) => s.id === f.session_id : null,
+    f.state !== undefined ? (s) => s.state === f.state : null,
+    f.currency !== undefined ? () => f.currency === 'RUB' : null,
+  );
+  const matches = collect(list, 0, list.length, keep);
+  return { items: newestFirst(matches, f.page, f.size), total: matches.length, page: f.page, size: f.size, pages: pagesOf(matches.length, f.size) };
+}
+
+export interface DisputesFilter {
+  page: number;
+  size: number;
+  order_id?: string;
+  dispute_id?: string;
+  processed?: boolean;
+  start?: number;
+  end?: number;
+}
+
+export function listDisputes(t: Terminal, f: DisputesFilter): PageResult<DisputeRecord> {
+  const list = t.data.disputes;
+  const { lo, hi } = window(list, f.start, f.end);
+  const keep = all<DisputeRecord>(
+    f.order_id !== undefined ? (d) => d.order.id === f.order_id : null,
+    f.dispute_id !== undefined ? (d) => d.id === f.dispute_id : null,
+    f.processed !== undefined ? (d) => d.processed === f.processed : null,
+  );
+  const matches = lo < hi ? collect(list, lo, hi, keep) : [];
+  return { items: newestFirst(matches, f.page, f.size), total: matches.length, page: f.page, size: f.size, pages: pagesOf(matches.length, f.size) };
+}
+
+export interface TransactionsFilter {
+  page: number;
+  size: number;
+  transaction_type?: string;
+  start?: number;
+  end?: number;
+}
+
+export function listTransactions(t: Terminal, f: TransactionsFilter): PageResult<TransactionRecord> {
+  const list = t.data.transactions;
+  const { lo, hi } = window(list, f.start, f.end);
+  const keep = f.transaction_type !== undefined ? (x: TransactionRecord) => x.type === f.transaction_type : null;
+  const matches = lo < hi ? collect(list, lo, hi, keep) : [];
+  return { items: newestFirst(matches, f.page, f.size), total: matches.length, page: f.page, size: f.size, pages: pagesOf(matches.length, f.size) };
+}

@@ -1,0 +1,158 @@
+/**
+ * Scenario controls under `/sandbox` (same `X-API-Key` as the API; each acts on the caller's terminal,
+ * except the clock, which is the whole sandbox's).
+ */
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { BUTTON_NAMES } from '../../provider/facts.js';
+import { HttpUrl, RequestAmount } from '../../provider/schemas.js';
+import { SandboxHttpError } from '../errors.js';
+import { isoMillis } from '../format.js';
+import { normalizeAmount } from '../engine.js';
+import { balanceJson, disputeJson, orderJson, sessionJson } from '../serialize.js';
+import type { Terminal } from '../terminal.js';
+import { parseBody, readJsonObject, type AppContext, type SandboxContext, type SandboxEnv } from './context.js';
+
+const EmptyBody = z.strictObject({});
+const AdvanceBody = z.strictObject({
+  seconds: z.number().finite().min(0, 'must be zero or more').max(10 * 365 * 24 * 3600, 'must be at most ten years'),
+});
+const TopUpBody = z.strictObject({ amount: RequestAmount });
+const ProcessDisputeBody = z.strictObject({ accepted: z.boolean().optional() });
+const SeedBody = z.strictObject({
+  count: z.number().int().min(1).max(200_000),
+  hours: z.number().positive().max(24 * 365).optional(),
+});
+export const TerminalUpdateBody = z.strictObject({
+  name: z.string().min(1).max(100).optional(),
+  webhook_url: HttpUrl.nullable().optional(),
+  integration_type: z.enum(['plain', 'order_with_form']).optional(),
+  form_activated: z.boolean().optional(),
+  enabled_buttons: z.array(z.enum(BUTTON_NAMES)).optional(),
+  auto_pay_after_seconds: z.number().int().min(1).max(86_400).nullable().optional(),
+  rate_limit_per_minute: z.number().int().min(1).max(100_000).nullable().optional(),
+  anti_fraud_pending_limit: z.number().int().min(1).max(1_000).optional(),
+});
+
+/** An optional JSON body: empty means `{}`. */
+function optionalBody(c: SandboxContext): Promise<Record<string, unknown>> {
+  return readJsonObject(c, { optional: true });
+}
+
+export function terminalJson(t: Terminal) {
+  const s = t.settings;
+  return {
+    terminal_id: t.id,
+    name: s.name,
+    currency: 'RUB',
+    integration_type: s.integrationType,
+    form_activated: s.formActivated,
+    enabled_buttons: s.enabledButtons,
+    webhook_url: s.webhookUrl,
+    webhook_secret: t.webhookSecret,
+    rate_limit_per_minute: s.rateLimitPerMinute,
+    anti_fraud_pending_limit: s.antiFraudPendingLimit,
+    auto_pay_after_seconds: s.autoPayAfterSeconds,
+    deposit_id: t.depositId,
+    client_id: t.clientId,
+  };
+}
+
+export function registerControlRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void {
+  const { engine, clock } = ctx;
+
+  const orderAction = (action: 'complete' | 'cancel' | 'expire') => async (c: SandboxContext) => {
+    parseBody(EmptyBody, await optionalBody(c));
+    const t = c.get('terminal');
+    const order = engine.findOrder(t, c.req.param('id')!);
+    const status = action === 'complete' ? 'Completed' : action === 'cancel' ? 'CanceledByService' : 'CanceledByTimeout';
+    engine.transition(t, order, status, engine.now());
+    return c.json({ success: true, message: `Order ${status}`, order: orderJson(order) });
+  };
+  app.post('/sandbox/orders/:id/complete', orderAction('complete'));
+  app.post('/sandbox/orders/:id/cancel', orderAction('cancel'));
+  app.post('/sandbox/orders/:id/expire', orderAction('expire'));
+
+  app.post('/sandbox/orders/:id/dispute', async (c) => {
+    parseBody(EmptyBody, await optionalBody(c));
+    const t = c.get('terminal');
+    const dispute = engine.openDispute(t, engine.findOrder(t, c.req.param('id')));
+    return c.json({ success: true, message: 'Dispute opened', dispute: disputeJson(dispute) }, 201);
+  });
+
+  app.post('/sandbox/disputes/:id/process', async (c) => {
+    const body = parseBody(ProcessDisputeBody, await optionalBody(c));
+    const t = c.get('terminal');
+    const dispute = t.data.disputesById.get(c.req.param('id'));
+    if (!dispute) throw new SandboxHttpError(404, `Dispute ${c.req.param('id')} not found on this terminal`);
+    engine.processDispute(t, dispute, body.accepted === true);
+    return c.json({ success: true, message: 'Dispute processed', dispute: disputeJson(dispute), deposit: balanceJson(t) });
+  });
+
+  const sessionAction = (action: 'confirm' | 'cancel') => async (c: SandboxContext) => {
+    parseBody(EmptyBody, await optionalBody(c));
+    const t = c.get('terminal');
+    const session = t.data.sessionsById.get(c.req.param('id')!);
+    if (!session) throw new SandboxHttpError(404, `Form session ${c.req.param('id')} not found on this terminal`);
+    if (action === 'confirm') engine.confirmSession(t, session);
+    else engine.cancelSession(t, session);
+    return c.json({ success: true, message: `Session ${session.state}`, session: sessionJson(t, session) });
+  };
+  app.post('/sandbox/sessions/:id/confirm', sessionAction('confirm'));
+  app.post('/sandbox/sessions/:id/cancel', sessionAction('cancel'));
+
+  const clockJson = () => ({ success: true, message: 'Success', now: isoMillis(clock.now()), offset_seconds: clock.offsetMs / 1000 });
+  app.get('/sandbox/clock', (c) => c.json(clockJson()));
+  app.post('/sandbox/clock/advance', async (c) => {
+    const body = parseBody(AdvanceBody, await readJsonObject(c));
+    clock.advance(body.seconds);
+    engine.sweep(); // expiries fall due now, and their webhooks go out
+    return c.json(clockJson());
+  });
+
+  app.post('/sandbox/balance/top-up', async (c) => {
+    const body = parseBody(TopUpBody, await readJsonObject(c));
+    const t = c.get('terminal');
+    engine.topUp(t, normalizeAmount(body.amount));
+    return c.json({ success: true, message: 'Balance topped up', deposit: balanceJson(t) });
+  });
+
+  app.get('/sandbox/webhooks', (c) => {
+    const orderId = c.req.query('order_id');
+    const status = c.req.query('status');
+    const log = c.get('terminal').data.webhookLog;
+    const deliveries = log.filter((d) => (orderId === undefined || d.order_id === orderId) && (status === undefined || d.status === status)).reverse();
+    return c.json({ success: true, message: 'Success', deliveries });
+  });
+
+  app.post('/sandbox/reset', async (c) => {
+    parseBody(EmptyBody, await optionalBody(c));
+    const t = c.get('terminal');
+    engine.clearTerminal(t);
+    ctx.reseed(t);
+    return c.json({ success: true, message: 'Terminal reset', terminal: terminalJson(t) });
+  });
+
+  app.get('/sandbox/terminal', (c) => c.json({ success: true, message: 'Success', terminal: terminalJson(c.get('terminal')) }));
+  app.post('/sandbox/terminal', async (c) => {
+    const body = parseBody(TerminalUpdateBody, await readJsonObject(c));
+    const s = c.get('terminal').settings;
+    if (body.name !== undefined) s.name = body.name;
+    if (body.webhook_url !== undefined) s.webhookUrl = body.webhook_url;
+    if (body.integration_type !== undefined) s.integrationType = body.integration_type;
+    if (body.form_activated !== undefined) s.formActivated = body.form_activated;
+    if (body.enabled_buttons !== undefined) s.enabledButtons = [...new Set(body.enabled_buttons)];
+    if (body.auto_pay_after_seconds !== undefined) s.autoPayAfterSeconds = body.auto_pay_after_seconds;
+    if (body.rate_limit_per_minute !== undefined) s.rateLimitPerMinute = body.rate_limit_per_minute;
+    if (body.anti_fraud_pending_limit !== undefined) s.antiFraudPendingLimit = body.anti_fraud_pending_limit;
+    return c.json({ success: true, message: 'Terminal updated', terminal: terminalJson(c.get('terminal')) });
+  });
+
+  app.post('/sandbox/orders/seed', async (c) => {
+    const body = parseBody(SeedBody, await readJsonObject(c));
+    const t = c.get('terminal');
+    const started = performance.now();
+    const count = ctx.seedOrders(t, body.count, body.hours === undefined ? {} : { hours: body.hours });
+    return c.json({ success: true, message: `Seeded ${count} orders`, count, ms: Math.round(performance.now() - started) }, 201);
+  });
+}

@@ -1,0 +1,298 @@
+/**
+ * Seeded data: a terminal's history (orders, form sessions, disputes, transactions that follow from
+ * them) so every list has several pages, and {@link seedOrders} for benchmarks (N orders at once).
+ * Deterministic per terminal key, relative to the sandbox clock.
+ */
+import { ORDER_LIFETIME_SECONDS, type OrderSide } from '../provider/facts.js';
+import { addAmounts, compareAmounts, fromMinor, toMinor } from '../money/index.js';
+import { CATALOG, rangeFor, type FeeRangeDef, type MethodDef } from './catalog.js';
+import { feeFor, isNoTradersAmount, type SandboxEngine } from './engine.js';
+import { createRng, intBetween, pick, seedFrom, type Rng } from './random.js';
+import { sortByTime, type OrderRecord, type SessionRecord, type Terminal } from './terminal.js';
+import { randomUUID } from 'node:crypto';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const LIFETIME_MS = ORDER_LIFETIME_SECONDS * 1000;
+
+/** Orders of the seeded history in the last 24 hours (the default order list period) and before. */
+const RECENT_ORDERS = 25;
+const OLDER_ORDERS = 35;
+const SEEDED_DISPUTES = 24;
+const SEEDED_SESSIONS_WITH_ORDER = 12;
+const SEEDED_SESSIONS_WITHOUT_ORDER = 13;
+const SEEDED_TOP_UP = '50000.00';
+
+interface HistoricOptions {
+  allowCompleted: boolean;
+  now: number;
+  clientOrderId: string;
+  userId: string | null;
+}
+
+const methodsBySide: Record<OrderSide, MethodDef[]> = {
+  Buy: CATALOG.filter((m) => m.active && m.ranges.some((r) => r.side === 'Buy')),
+  Sell: CATALOG.filter((m) => m.active && m.ranges.some((r) => r.side === 'Sell')),
+};
+
+/** A random amount inside a range, whole roubles most of the time, never the "no traders" fraction. */
+function amountIn(rng: Rng, r: FeeRangeDef): string {
+  const min = Number(toMinor(r.min, 2));
+  const max = Math.min(Number(toMinor(r.max, 2)), Math.max(min, 5_000_000)); // at most 50 000.00 for realism
+  let kopecks = intBetween(rng, min, max);
+  if (rng() < 0.8) kopecks = Math.min(max, Math.max(min, Math.round(kopecks / 10_000) * 10_000)); // round to 100 ₽
+  let amount = fromMinor(BigInt(kopecks), 2);
+  if (isNoTradersAmount(amount)) amount = addAmounts(amount, '0.01', 2);
+  return amount;
+}
+
+/** One past order with its consequences (transactions, frozen money), inserted into the terminal. */
+function historicOrder(
+  engine: SandboxEngine,
+  terminal: Terminal,
+  rng: Rng,
+  createdMs: number,
+  o: HistoricOptions,
+  insert: (order: OrderRecord) => void,
+): OrderRecord {
+  const side: OrderSide = rng() < 0.75 ? 'Buy' : 'Sell';
+  const method = pick(rng, methodsBySide[side]);
+  const range = pick(rng, method.ranges.filter((r) => r.side === side));
+  const amount = amountIn(rng, range);
+  const routes = method.routes.filter((m) => m.active && rangeFor(m, side, amount));
+  const concrete = routes.length > 0 ? pick(rng, routes) : method;
+  const order = engine.buildOrder(terminal, {
+    clientOrderId: o.clientOrderId,
+    side,
+    method: concrete,
+    initialMethodId: method.id,
+    amount,
+    requestedAmount: amount,
+    fee: feeFor(amount, range),
+    fixedFee: range.fixed === null ? null : Number(range.fixed),
+    requisite: pick(rng, concrete.requisites),
+    customerName: side === 'Sell' ? pick(rng, ['Сидоров Павел', 'Орлова Ирина', null]) : null,
+    customerAccount: side === 'Sell' ? sellAccount(rng, concrete) : null,
+    customerBank: null,
+    webhookUrl: null,
+    createdMs,
+    userId: o.userId,
+    uniqueAmount: false,
+    sessionId: null,
+  });
+  const needed = addAmounts(order.amount, order.fee, 2);
+  if (createdMs + LIFETIME_MS > o.now) {
+    // Still within its lifetime: stays Unpaid (a Sell one freezes its money, if there is enough).
+    if (side === 'Sell') {
+      const minor = toMinor(needed, 2);
+      if (terminal.data.availableMinor >= minor) {
+        terminal.data.availableMinor -= minor;
+        terminal.data.frozenMinor += minor;
+        order.frozen = needed;
+      } else {
+        finish(order, 'CanceledByService', createdMs + MINUTE);
+      }
+    }
+    insert(order);
+    return order;
+  }
+  const roll = rng();
+  if (o.allowCompleted && roll < 0.65) {
+    const at = Math.min(createdMs + intBetween(rng, 1, 25) * MINUTE, o.now);
+    if (side === 'Buy') {
+      finish(order, 'Completed', at);
+      engine.credit(terminal, subtract(order.amount, order.fee), at, `Payment of order ${order.clientOrderId}`);
+    } else if (engine.debit(terminal, needed, at, `Payout of order ${order.clientOrderId}`)) {
+      finish(order, 'Completed', at);
+    } else {
+      finish(order, 'CanceledByService', at);
+    }
+  } else if (roll < 0.9) {
+    finish(order, 'CanceledByTimeout', order.expiresMs);
+  } else {
+    finish(order, 'CanceledByService', Math.min(createdMs + intBetween(rng, 1, 20) * MINUTE, o.now));
+  }
+  insert(order);
+  return order;
+}
+
+function finish(order: OrderRecord, status: string, atMs: number): void {
+  order.status = status;
+  order.updatedMs = atMs;
+}
+
+function subtract(a: string, b: string): string {
+  const minor = toMinor(a, 2) - toMinor(b, 2);
+  return fromMinor(minor < 0n ? 0n : minor, 2);
+}
+
+function sellAccount(rng: Rng, method: MethodDef): string {
+  const d = (n: number) => Array.from({ length: n }, () => Math.floor(rng() * 10)).join('');
+  switch (method.type) {
+    case 'SBP':
+      return `+79${d(9)}`;
+    case 'BankAccount':
+      return `40817810${d(12)}`;
+    default:
+      return `2200${d(12)}`;
+  }
+}
+
+/** Seeds a terminal: opening balance, and (when its settings say so) a history of several pages. */
+export function seedTerminal(engine: SandboxEngine, terminal: Terminal): void {
+  const now = engine.now();
+  const rng = createRng(seedFrom(`history:${terminal.apiKey}`));
+  const settings = terminal.settings;
+  if (compareAmounts(settings.openingBalance, '0') > 0) {
+    engine.credit(terminal, settings.openingBalance, now - 30 * DAY, 'Opening deposit');
+  }
+  if (!settings.seedHistory) return;
+  if (settings.seedCompleted) {
+    for (const daysAgo of [21, 14, 7, 2]) engine.credit(terminal, SEEDED_TOP_UP, now - daysAgo * DAY, 'Deposit top-up');
+  }
+
+  const times: number[] = [];
+  for (let i = 0; i < OLDER_ORDERS; i++) times.push(now - intBetween(rng, 25 * HOUR, 30 * DAY));
+  for (let i = 0; i < RECENT_ORDERS; i++) times.push(now - intBetween(rng, HOUR, 23 * HOUR));
+  times.sort((a, b) => a - b);
+  const orders: OrderRecord[] = [];
+  times.forEach((t, i) => {
+    historicOrder(
+      engine,
+      terminal,
+      rng,
+      t,
+      {
+        allowCompleted: settings.seedCompleted,
+        now,
+        clientOrderId: `shop-${String(1000 + i)}`,
+        userId: rng() < 0.5 ? `customer-${intBetween(rng, 1, 40)}` : null,
+      },
+      (order) => {
+        engine.insertOrder(terminal, order);
+        orders.push(order);
+      },
+    );
+  });
+
+  // Disputes on distinct orders, opened after the order, the older ones processed.
+  const disputed = [...orders].sort(() => rng() - 0.5).slice(0, SEEDED_DISPUTES);
+  for (const order of disputed) {
+    const at = Math.min(order.createdMs + intBetween(rng, 10 * MINUTE, 3 * DAY), now - MINUTE);
+    const dispute = engine.openDispute(terminal, order, at);
+    if (now - at > 7 * DAY || rng() < 0.5) dispute.processed = true;
+  }
+
+  // Form sessions: some led to (Buy) orders, the others were left in method selection.
+  const buys = orders.filter((o) => o.side === 'Buy').slice(-SEEDED_SESSIONS_WITH_ORDER);
+  for (const order of buys) {
+    const created = order.createdMs - intBetween(rng, 5_000, 90_000);
+    const session = pastSession(terminal, order.clientOrderId, order.requestedAmount, created);
+    session.order = order;
+    session.amount = order.amount;
+    session.paymentMethodType = order.method.type;
+    session.nspkCode = order.method.nspkCode;
+    session.searchCount = 1;
+    session.requisitesStartMs = order.createdMs;
+    session.requisitesExpiresMs = order.createdMs + 5 * MINUTE;
+    session.expiresMs = order.expiresMs;
+    session.state = order.status === 'Completed' ? 'completed' : order.status === 'CanceledByTimeout' ? 'expired' : 'cancelled';
+    if (order.status === 'Completed') {
+      session.confirmationStartMs = Math.max(order.createdMs, order.updatedMs - 2 * MINUTE);
+      session.confirmationExpiresMs = session.confirmationStartMs + 20 * MINUTE;
+    }
+    session.updatedMs = order.updatedMs;
+    session.ipAddress = `203.0.113.${intBetween(rng, 1, 254)}`;
+    order.sessionId = session.id;
+    engine.insertSession(terminal, session);
+  }
+  for (let i = 0; i < SEEDED_SESSIONS_WITHOUT_ORDER; i++) {
+    const created = now - intBetween(rng, HOUR, 20 * DAY);
+    const session = pastSession(terminal, `shop-form-${i + 1}`, fromMinor(BigInt(intBetween(rng, 10, 500)) * 1000n, 2), created);
+    session.state = rng() < 0.7 ? 'expired' : 'cancelled';
+    session.updatedMs = session.state === 'expired' ? session.expiresMs : created + intBetween(rng, 1, 10) * MINUTE;
+    engine.insertSession(terminal, session);
+  }
+}
+
+function pastSession(terminal: Terminal, clientOrderId: string, amount: string, createdMs: number): SessionRecord {
+  return {
+    seq: terminal.data.nextSeq(),
+    id: randomUUID(),
+    clientOrderId,
+    side: 'Buy',
+    requestedAmount: amount,
+    amount,
+    paymentMethodType: null,
+    nspkCode: null,
+    buttonName: null,
+    customerBank: null,
+    paymentMethodId: null,
+    order: null,
+    redirectUrl: 'https://shop.example/thanks',
+    supportUrl: 'https://shop.example/support',
+    returnUrl: 'https://shop.example/cart',
+    searchCount: 0,
+    selection: true,
+    createdMs,
+    updatedMs: createdMs,
+    uniqueAmount: false,
+    userId: null,
+    state: 'method_selection',
+    requisitesStartMs: null,
+    requisitesExpiresMs: null,
+    confirmationStartMs: null,
+    confirmationExpiresMs: null,
+    expiresMs: createdMs + 30 * MINUTE,
+    ipAddress: null,
+  };
+}
+
+export interface SeedOrdersOptions {
+  /** Spread the orders over this many hours before now (default 23: inside the default list period). */
+  hours?: number;
+  /** Seed of the generator (default: derived from the key and the count). */
+  seed?: number;
+}
+
+/**
+ * Adds `count` orders to a terminal at once (for benchmarks), spread over the last `hours`: older
+ * ones final (with their transactions), those within the order lifetime still Unpaid.
+ */
+export function seedOrders(engine: SandboxEngine, terminal: Terminal, count: number, options: SeedOrdersOptions = {}): number {
+  if (!Number.isInteger(count) || count < 0) throw new RangeError('count must be a non-negative integer');
+  const now = engine.now();
+  const hours = options.hours ?? 23;
+  const rng = createRng(options.seed ?? seedFrom(`bulk:${terminal.apiKey}:${count}:${terminal.data.seq}`));
+  const span = Math.max(1, Math.round(hours * HOUR));
+  const times = new Float64Array(count);
+  for (let i = 0; i < count; i++) times[i] = now - 1000 - Math.floor(rng() * span);
+  times.sort();
+  const data = terminal.data;
+  const prefix = `bulk-${data.seq}-`;
+  const touchedClientIds: OrderRecord[][] = [];
+  for (let i = 0; i < count; i++) {
+    historicOrder(
+      engine,
+      terminal,
+      rng,
+      times[i]!,
+      { allowCompleted: true, now, clientOrderId: `${prefix}${i}`, userId: null },
+      (order) => {
+        // Appended here and sorted once below: inserting 100 000 orders one by one would be quadratic.
+        data.orders.push(order);
+        data.ordersById.set(order.id, order);
+        const list = data.ordersByClientId.get(order.clientOrderId);
+        if (list) {
+          list.push(order);
+          touchedClientIds.push(list);
+        } else data.ordersByClientId.set(order.clientOrderId, [order]);
+        if (order.status === 'Unpaid') engine.trackUnpaid(terminal, order);
+      },
+    );
+  }
+  sortByTime(data.orders);
+  for (const list of touchedClientIds) sortByTime(list);
+  return count;
+}
