@@ -65,7 +65,6 @@ interface Job {
 export class WebhookDispatcher {
   private readonly options: WebhookDispatcherOptions;
   private readonly jobs = new Set<Job>();
-  private inFlight = 0;
   private waiters: (() => void)[] = [];
   private closed = false;
 
@@ -123,13 +122,15 @@ export class WebhookDispatcher {
     };
     let statusCode: number | null = null;
     let error: string | null = null;
-    this.inFlight++;
+    // A ref'd timer (unlike AbortSignal.timeout): a delivery in flight is work that keeps the process up.
+    const abort = new AbortController();
+    const timeout = setTimeout(() => abort.abort(new DOMException('webhook attempt timed out', 'TimeoutError')), this.options.timeoutMs);
     try {
       const response = await this.options.fetch(delivery.url!, {
         method: 'POST',
         headers,
         body,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: abort.signal,
         redirect: 'manual',
       });
       statusCode = response.status;
@@ -139,7 +140,7 @@ export class WebhookDispatcher {
     } catch (err) {
       error = describe(err, this.options.timeoutMs);
     } finally {
-      this.inFlight--;
+      clearTimeout(timeout);
     }
     if (!this.jobs.has(job)) return; // cancelled meanwhile
     delivery.attempts.push({
@@ -155,8 +156,8 @@ export class WebhookDispatcher {
       return this.finish(job, 'failed');
     }
     delivery.next_attempt_at = new Date(this.options.wallNow() + delay).toISOString();
+    // Not unref()ed: a bounded retry is pending work; close() cancels it.
     job.timer = setTimeout(() => void this.attempt(job), delay);
-    job.timer.unref?.();
   }
 
   private finish(job: Job, status: WebhookDeliveryStatus): void {
