@@ -1,0 +1,137 @@
+/**
+ * Bundle sizes of the built package (`dist/`), raw, gzip (level 9) and brotli (quality 11), and the
+ * size budget checked by `npm test` (test/node/pack/size.test.ts) and reported by `npm run bench`.
+ *
+ *   cdn-iife          dist/cdn/paydesk.iife.js: what a classic <script> tag downloads (budget 30 KB gzip)
+ *   cdn-es            dist/cdn/paydesk.js: what an import map / <script type=module> downloads
+ *   language chunk    one of dist/cdn/chunks/<lang>.js, fetched only for that language
+ *   element           the npm build of `paydesk` (dist/index.js) bundled and minified the way an
+ *                     app's bundler would, with Lit and the other npm dependencies left out: the
+ *                     element's own code, i.e. what paydesk adds on top of Lit (budget 12 KB gzip);
+ *                     lazy language tables are separate chunks and not counted
+ *   element + qrcode  the same with the QR encoder (an npm dependency) counted in
+ *
+ * KB here is 1000 bytes.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+export const KB = 1000;
+
+/** The size budget (gzip bytes). */
+export const BUDGETS = {
+  cdnIifeGzip: 30 * KB,
+  elementWithoutLitGzip: 12 * KB,
+} as const;
+
+export interface SizeFigure {
+  name: string;
+  /** What was measured (files, or how the bundle was made). */
+  what: string;
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
+
+export interface PackageSizes {
+  cdnIife: SizeFigure;
+  cdnEs: SizeFigure;
+  /** One entry per language chunk. */
+  languageChunks: SizeFigure[];
+  element: SizeFigure;
+  elementWithQrcode: SizeFigure;
+}
+
+export function measureBytes(name: string, what: string, bytes: Uint8Array): SizeFigure {
+  return {
+    name,
+    what,
+    raw: bytes.byteLength,
+    gzip: gzipSync(bytes, { level: 9 }).byteLength,
+    brotli: brotliCompressSync(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength },
+    }).byteLength,
+  };
+}
+
+async function measureFile(root: string, name: string, rel: string): Promise<SizeFigure> {
+  return measureBytes(name, rel, await readFile(join(root, rel)));
+}
+
+/**
+ * The element's initial code as an app bundler would emit it from the npm build: `dist/index.js`,
+ * minified, `external` packages left out, dynamic imports split off (and not counted).
+ */
+export async function bundleElement(root: string, external: readonly string[]): Promise<Uint8Array> {
+  const esbuild = await import('esbuild');
+  const entry = join(root, 'dist', 'index.js');
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2021',
+    minify: true,
+    charset: 'utf8',
+    legalComments: 'none',
+    external: external.flatMap((p) => [p, `${p}/*`]),
+    define: { 'process.env.NODE_ENV': '"production"' },
+    outdir: join(root, '.size-out'),
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  const outputs = result.metafile.outputs;
+  const entryOut = Object.keys(outputs).find((k) => outputs[k]?.entryPoint === 'dist/index.js');
+  if (!entryOut) throw new Error('esbuild produced no entry chunk for dist/index.js');
+  // The entry chunk and whatever it imports statically: the code that loads before first render.
+  const initial = new Set<string>();
+  const visit = (out: string) => {
+    if (initial.has(out)) return;
+    initial.add(out);
+    for (const imp of outputs[out]?.imports ?? []) if (imp.kind === 'import-statement' && !imp.external) visit(imp.path);
+  };
+  visit(entryOut);
+  const chunks = result.outputFiles.filter((f) => [...initial].some((rel) => f.path === join(root, rel)));
+  if (chunks.length !== initial.size) throw new Error('esbuild output and metafile disagree');
+  return Buffer.concat(chunks.map((f) => f.contents));
+}
+
+export async function measurePackageSizes(root: string): Promise<PackageSizes> {
+  const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const deps = Object.keys(pkg.dependencies ?? {});
+  const litPackages = ['lit', 'lit-html', 'lit-element', '@lit/reactive-element'];
+  const chunkDir = join(root, 'dist', 'cdn', 'chunks');
+  const chunkFiles = (await readdir(chunkDir)).filter((f) => f.endsWith('.js')).sort();
+  return {
+    cdnIife: await measureFile(root, 'CDN classic script', 'dist/cdn/paydesk.iife.js'),
+    cdnEs: await measureFile(root, 'CDN ES module', 'dist/cdn/paydesk.js'),
+    languageChunks: await Promise.all(
+      chunkFiles.map((f) => measureFile(root, `language chunk ${f.replace(/\.js$/, '')}`, `dist/cdn/chunks/${f}`)),
+    ),
+    element: measureBytes(
+      'element without Lit',
+      `dist/index.js bundled, minified; external: ${[...new Set([...litPackages, ...deps])].join(', ')}`,
+      await bundleElement(root, [...new Set([...litPackages, ...deps])]),
+    ),
+    elementWithQrcode: measureBytes(
+      'element without Lit, with qrcode',
+      `dist/index.js bundled, minified; external: ${litPackages.join(', ')}`,
+      await bundleElement(root, litPackages),
+    ),
+  };
+}
+
+/** `31.4 KB` */
+export function kb(bytes: number): string {
+  return `${(bytes / KB).toFixed(1)} KB`;
+}
+
+/** One line per figure, for test output and the console. */
+export function sizeLines(sizes: PackageSizes): string[] {
+  const row = (f: SizeFigure) => `${f.name.padEnd(34)} ${kb(f.raw).padStart(9)} raw ${kb(f.gzip).padStart(8)} gzip ${kb(f.brotli).padStart(8)} brotli`;
+  return [sizes.cdnIife, sizes.cdnEs, sizes.element, sizes.elementWithQrcode, ...sizes.languageChunks].map(row);
+}

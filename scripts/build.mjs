@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: writes dist/ from scratch.
+ *   1. the npm build: `tsc -p tsconfig.build.json` → dist/**.js + .d.ts (ES modules, dependencies external)
+ *   2. the CDN files: Vite, once as an ES module and once as a classic script (IIFE), each with a source map
+ *   3. dist/cdn/paydesk.sri.json: sha384 integrity values of both CDN files
+ *   4. dist/custom-elements.json: `cem analyze --litelement`
+ * Any failing step stops the build with a non-zero exit code and says which step failed.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const quiet = process.argv.includes('--quiet');
+
+function run(label, command, args, env = {}) {
+  const started = Date.now();
+  const result = spawnSync(command, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) {
+    if (quiet) process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+    const why = result.error ? result.error.message : `exit code ${result.status ?? result.signal}`;
+    console.error(`build failed at "${label}" (${why})`);
+    process.exit(1);
+  }
+  if (!quiet) console.log(`✓ ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+/** The `integrity` attribute value of a file: `sha384-<base64>`. */
+function sri(file) {
+  return `sha384-${createHash('sha384').update(readFileSync(file)).digest('base64')}`;
+}
+
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+
+run('npm build (tsc -p tsconfig.build.json)', bin('tsc'), ['-p', 'tsconfig.build.json']);
+run('CDN ES module (vite)', bin('vite'), ['build', '--logLevel', 'warn'], { PAYDESK_CDN_FORMAT: 'es' });
+run('CDN classic script (vite)', bin('vite'), ['build', '--logLevel', 'warn'], { PAYDESK_CDN_FORMAT: 'iife' });
+
+const cdn = join(root, 'dist', 'cdn');
+const cdnFiles = ['paydesk.js', 'paydesk.iife.js'];
+for (const f of cdnFiles) {
+  for (const needed of [f, `${f}.map`]) {
+    if (!existsSync(join(cdn, needed))) {
+      console.error(`build failed: dist/cdn/${needed} was not written`);
+      process.exit(1);
+    }
+  }
+}
+const integrity = Object.fromEntries(cdnFiles.map((f) => [f, sri(join(cdn, f))]));
+writeFileSync(join(cdn, 'paydesk.sri.json'), `${JSON.stringify(integrity, null, 2)}\n`);
+if (!quiet) console.log('✓ dist/cdn/paydesk.sri.json (sha384)');
+
+run('custom-elements.json (cem analyze --litelement)', bin('cem'), [
+  'analyze',
+  '--litelement',
+  '--quiet',
+  '--config',
+  'custom-elements-manifest.config.mjs',
+]);
+if (!existsSync(join(root, 'dist', 'custom-elements.json'))) {
+  console.error('build failed: dist/custom-elements.json was not written');
+  process.exit(1);
+}
+
+if (!quiet) console.log('dist/ is ready');

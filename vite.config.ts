@@ -1,0 +1,144 @@
+/**
+ * Vite builds the CDN files (self-contained: Lit, the QR encoder, English and Russian bundled in):
+ *   dist/cdn/paydesk.js          ES module that registers <paydesk-checkout>
+ *   dist/cdn/paydesk.iife.js     classic script that registers <paydesk-checkout> (global `Paydesk`)
+ *   dist/cdn/chunks/<lang>.js    the optional language tables (kk, uz, hy, az, ky, be, uk, tg), one ES
+ *                                module each, fetched only when a page asks for that language
+ * `npm run build` (scripts/build.mjs) runs this twice, `PAYDESK_CDN_FORMAT=es` then `=iife`, after
+ * `tsc -p tsconfig.build.json` (the npm build).
+ *
+ * Language tables: the element loads them with `import('./kk.js')`. The ES build turns each into
+ * `chunks/kk.js` beside `paydesk.js`. A classic script cannot be split, and inlining all eight tables
+ * would cost the IIFE ~15 KB gzip (its budget is 30 KB), so the IIFE build rewrites those imports to load
+ * the very same `chunks/<lang>.js` files from beside the script's own URL (`document.currentScript.src`,
+ * read when the script runs). Where that URL is unknown (the script text was inlined or eval'ed) or the
+ * chunk cannot be fetched, the element falls back along its language chain to English, as it does
+ * for any table that fails to load.
+ *
+ * Output is ASCII-only (`charset: 'ascii'`), so the classic script reads the same on a page served
+ * as windows-1251. The dev server (`npx vite`) serves the repository on 127.0.0.1 with `/api` proxied
+ * to `npm start`.
+ */
+import { defineConfig, type Plugin } from 'vite';
+
+const format = process.env.PAYDESK_CDN_FORMAT ?? 'es';
+if (format !== 'es' && format !== 'iife') {
+  throw new Error(`PAYDESK_CDN_FORMAT must be "es" or "iife", not ${JSON.stringify(format)}`);
+}
+
+/** Where the lazy chunks go, relative to the main file (same path in both builds). */
+const CHUNK_DIR = 'chunks';
+/** The module whose `import('./<lang>.js')` calls load the optional language tables. */
+const LANGUAGE_LOADER = /[\\/]src[\\/]element[\\/]i18n[\\/]index\.ts$/;
+const LANGUAGE_IMPORT = /\bimport\(\s*(['"])\.\/([a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.js\1\s*\)/g;
+/**
+ * A function defined in the IIFE's intro, before any module code runs: the URL of a chunk beside the
+ * script (read from `document.currentScript` at that moment), or a throw when the URL is unknown.
+ */
+const CHUNK_URL_FN = '__paydeskChunkUrl';
+const IIFE_INTRO =
+  `var ${CHUNK_URL_FN}=(function(b){return function(p){` +
+  `if(!b)throw new Error("paydesk: the script's URL is unknown; cannot load "+p);` +
+  `return new URL(p,b).href}})(typeof document<"u"&&document.currentScript&&document.currentScript.src||"");`;
+
+/** IIFE only: `import('./kk.js')` → `import(<script URL>/../chunks/kk.js)` (see the file comment). */
+function languagesBesideScript(): Plugin {
+  let rewritten = 0;
+  return {
+    name: 'paydesk-languages-beside-script',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!LANGUAGE_LOADER.test(id)) return null;
+      const out = code.replace(LANGUAGE_IMPORT, (_m, _q, lang: string) => {
+        rewritten++;
+        return `import(/* @vite-ignore */ ${CHUNK_URL_FN}(${JSON.stringify(`${CHUNK_DIR}/${lang}.js`)}))`;
+      });
+      return { code: out, map: null };
+    },
+    buildEnd(error) {
+      if (!error && rewritten === 0) {
+        this.error('paydesk: no `import(\'./<lang>.js\')` found in src/element/i18n/index.ts; update vite.config.ts');
+      }
+    },
+  };
+}
+
+/**
+ * IIFE only: non-ASCII characters inside `html`/`svg` templates become numeric character references
+ * and inside `css` templates CSS escapes, so the classic script is pure ASCII (rolldown's
+ * `charset: 'ascii'` escapes everything else but leaves tagged templates alone, their raw text being
+ * observable). A classic script without a `charset` in its Content-Type is decoded in the page's
+ * encoding, and many shops still serve windows-1251.
+ */
+function asciiTemplates(): Plugin {
+  const nonAscii = /[^\x00-\x7f]/gu;
+  const escapers: Record<string, (ch: string) => string> = {
+    html: (ch) => `&#${ch.codePointAt(0)};`,
+    svg: (ch) => `&#${ch.codePointAt(0)};`,
+    css: (ch) => `\\\\${ch.codePointAt(0)!.toString(16)} `,
+  };
+  type Node = { type: string; start: number; end: number; [k: string]: unknown };
+  return {
+    name: 'paydesk-ascii-templates',
+    transform(code, id) {
+      if (!/[\\/]src[\\/].*\.ts$/.test(id) || !/[^\x00-\x7f]/.test(code)) return null;
+      const edits: { start: number; end: number; text: string }[] = [];
+      const visit = (node: unknown): void => {
+        if (Array.isArray(node)) return node.forEach(visit);
+        if (!node || typeof node !== 'object') return;
+        const n = node as Node;
+        if (n.type === 'TaggedTemplateExpression') {
+          const tag = n.tag as Node & { name?: string };
+          const quasi = n.quasi as Node & { quasis: (Node & { value: { raw: string } })[] };
+          for (const q of quasi.quasis) {
+            const raw = q.value.raw;
+            if (!/[^\x00-\x7f]/.test(raw)) continue;
+            const escape = tag.type === 'Identifier' && tag.name ? escapers[tag.name] : undefined;
+            if (!escape) this.error(`paydesk: non-ASCII text in a template tagged \`${code.slice(tag.start, tag.end)}\` (${id}); write it as an escape`);
+            const at = code.indexOf(raw, q.start);
+            if (at < 0 || at > q.end) this.error(`paydesk: cannot locate a template part in ${id}`);
+            edits.push({ start: at, end: at + raw.length, text: raw.replace(nonAscii, escape) });
+          }
+        }
+        for (const [key, value] of Object.entries(n)) if (key !== 'type' && value && typeof value === 'object') visit(value);
+      };
+      visit(this.parse(code));
+      if (edits.length === 0) return null;
+      let out = code;
+      for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+      return { code: out, map: null };
+    },
+  };
+}
+
+export default defineConfig({
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  plugins: format === 'iife' ? [languagesBesideScript(), asciiTemplates()] : [],
+  build: {
+    outDir: 'dist/cdn',
+    emptyOutDir: false,
+    sourcemap: true,
+    target: 'es2021',
+    minify: true,
+    reportCompressedSize: false,
+    lib: {
+      entry: 'src/index.ts',
+      name: 'Paydesk',
+      formats: [format],
+      fileName: () => (format === 'es' ? 'paydesk.js' : 'paydesk.iife.js'),
+    },
+    rolldownOptions: {
+      output:
+        format === 'es'
+          ? // Vite keeps whitespace in library ES output (for consumers' minifiers); a CDN file is final.
+            { minify: true, charset: 'ascii', chunkFileNames: `${CHUNK_DIR}/[name].js` }
+          : {
+              minify: true,
+              charset: 'ascii',
+              codeSplitting: false,
+              intro: IIFE_INTRO,
+            },
+    },
+  },
+  server: { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000' } },
+});
