@@ -562,7 +562,6 @@ export class Checkout {
       flagged: null,
       hooks: { paid: false, closed: false, flagged: false },
     };
-    await this.cfg.store.create(`lock:r:${record.sid}`, '1', this.cfg.refreshIntervalMs).catch(() => false);
     await this.repo.create(record);
     this.cfg.log.info('session created', {
       session: record.sid,

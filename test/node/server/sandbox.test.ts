@@ -1,0 +1,417 @@
+/**
+ * The token endpoint against the in-process sandbox: the real provider client talks to the
+ * sandbox's fetch (no port), and the sandbox delivers its signed webhooks straight into the handler.
+ * Every route end to end, the preset terminals' refusals, and provider faults injected in between.
+ */
+import { test, describe, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyFee } from '../../../src/money/index.js';
+import { createProviderClient } from '../../../src/provider/index.js';
+import type { Order, PaymentMethod } from '../../../src/provider/index.js';
+import { createSandbox, PRESET_KEYS } from '../../../src/sandbox/index.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { createCheckoutHandler } from '../../../src/server/index.js';
+import type { CheckoutHandler, CheckoutHandlerOptions, OrderEvent } from '../../../src/server/index.js';
+import type { OrderView } from '../../../src/protocol/index.js';
+import { createRequest, SseReader } from './fake-provider.js';
+
+const MERCHANT_KEY = 'merchant_integration_key_0123456789';
+const PROVIDER = 'http://sandbox.test';
+const ENDPOINT = 'http://merchant.test/api/paydesk';
+const SECRET = 'integration-session-secret-0123456789abcdef';
+const PRODUCTS: Record<string, { amount: string; user_id?: string }> = {
+  tee: { amount: '1500.00' },
+  hoodie: { amount: '4200.00' },
+  no_traders: { amount: '1500.13' },
+  fraud: { amount: '900.00', user_id: 'mass-buyer' },
+};
+
+type Fault = (req: Request, forward: () => Promise<Response>) => Promise<Response>;
+
+interface World {
+  sandbox: Sandbox;
+  handler: CheckoutHandler;
+  paid: OrderEvent[];
+  closed: OrderEvent[];
+  logs: string[];
+  /** Replace to inject faults between the client and the sandbox. */
+  fault: Fault | null;
+  providerRequests: Request[];
+}
+
+const worlds: World[] = [];
+after(async () => {
+  for (const w of worlds) {
+    await w.handler.close();
+    await w.sandbox.close();
+  }
+});
+
+/** A sandbox and a handler wired to each other in process. */
+function world(opts: { key?: string; handler?: Partial<CheckoutHandlerOptions>; fastClient?: boolean } = {}): World {
+  const key = opts.key ?? MERCHANT_KEY;
+  const w = { paid: [], closed: [], logs: [], fault: null, providerRequests: [] } as unknown as World;
+  w.sandbox = createSandbox({
+    apiKey: MERCHANT_KEY,
+    seed: false,
+    sweepIntervalMs: 0,
+    webhookUrl: `${ENDPOINT}/webhooks`,
+    webhookRetryDelaysMs: [],
+    fetch: (input, init) => w.handler(new Request(input, init)),
+  });
+  const toSandbox = (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = new Request(input, init);
+    w.providerRequests.push(req.clone());
+    const forward = () => w.sandbox.fetch(req.clone());
+    return w.fault ? w.fault(req, forward) : forward();
+  };
+  const client = createProviderClient({
+    baseUrl: PROVIDER,
+    apiKey: key,
+    fetch: toSandbox,
+    timeoutMs: 200,
+    maxRetries: opts.fastClient === false ? 2 : 0,
+    sleep: async () => undefined,
+  });
+  const log = (level: string) => (message: string, fields?: unknown) => w.logs.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
+  w.handler = createCheckoutHandler({
+    provider: { client, apiKey: key },
+    sessionSecrets: [SECRET],
+    webhookSecrets: [w.sandbox.webhookSecret(key)],
+    resolveOrder: (ref) => PRODUCTS[ref] ?? null,
+    logger: { info: log('info'), warn: log('warn'), error: log('error') },
+    onOrderPaid: (e) => void w.paid.push(e),
+    onOrderClosed: (e) => void w.closed.push(e),
+    rateLimits: false,
+    ...opts.handler,
+  });
+  worlds.push(w);
+  return w;
+}
+
+const post = (w: World, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  w.handler(new Request(`${ENDPOINT}/sessions`, createRequestInit(body, headers)));
+function createRequestInit(body: unknown, headers: Record<string, string>): RequestInit {
+  const r = createRequest(body, { origin: 'http://merchant.test', ...headers });
+  return { method: 'POST', headers: r.headers, body: JSON.stringify(body) };
+}
+async function created(w: World, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const res = await post(w, body, headers);
+  const json = (await res.json()) as { session: string; order: OrderView; error?: unknown };
+  assert.equal(res.status, 201, JSON.stringify(json));
+  return json;
+}
+const control = (w: World, path: string, key = MERCHANT_KEY) =>
+  w.sandbox.fetch(new Request(`${PROVIDER}${path}`, { method: 'POST', headers: { 'X-API-Key': key } }));
+const read = async (w: World, token: string, query = '') =>
+  ((await (await w.handler(new Request(`${ENDPOINT}/sessions/${token}${query}`))).json()) as { order: OrderView }).order;
+const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string; retryable: boolean } }).error;
+async function sandboxOrders(w: World, key = MERCHANT_KEY): Promise<Order[]> {
+  const res = await w.sandbox.fetch(new Request(`${PROVIDER}/api/v1/order/?size=100`, { headers: { 'X-API-Key': key } }));
+  return ((await res.json()) as { orders: { items: Order[] } }).orders.items;
+}
+
+describe('against the sandbox: methods and sessions', () => {
+  test('GET /methods: the active Buy methods of the terminal with applyFee fees', async () => {
+    const w = world();
+    const res = await w.handler(new Request(`${ENDPOINT}/methods?order_ref=tee`));
+    assert.equal(res.status, 200);
+    const { methods } = (await res.json()) as { methods: Array<{ id: string; fee: string; total: string; bank: string | null }> };
+    const listed = await w.sandbox.fetch(new Request(`${PROVIDER}/api/v1/finance/payment_methods?active=true`, { headers: { 'X-API-Key': MERCHANT_KEY } }));
+    const all = ((await listed.json()) as { payment_methods: PaymentMethod[] }).payment_methods;
+    assert.ok(methods.length > 0);
+    for (const m of methods) {
+      const pm = all.find((x) => x.method_id === m.id)!;
+      const range = pm.ranges.find((r) => r.fee_side === 'Buy' && r.min_amount <= 1500 && r.max_amount >= 1500)!;
+      const expected = applyFee('1500.00', { percent: range.fee, fixed: range.fixed_fee }, 'RUB');
+      assert.equal(m.fee, expected.fee, pm.method_name);
+      assert.equal(m.total, expected.total);
+    }
+    assert.ok(methods.some((m) => m.bank === 'sberbank'));
+  });
+
+  test('H2H: requisites from the sandbox; complete → signed webhook → paid on the stream → stream closes; onOrderPaid once', async () => {
+    const w = world();
+    const { session, order } = await created(w, { order_ref: 'tee', method_type: 'SBP' });
+    assert.equal(order.status, 'pending');
+    assert.equal(order.amount, '1500.00');
+    assert.equal(order.requisites?.kind, 'phone');
+    const sse = new SseReader(await w.handler(new Request(`${ENDPOINT}/sessions/${session}/events`)));
+    assert.equal(JSON.parse((await sse.next())!.data!).status, 'pending');
+    assert.equal((await control(w, `/sandbox/orders/${order.id}/complete`)).status, 200);
+    const ev = await sse.next();
+    assert.equal(JSON.parse(ev!.data!).status, 'paid');
+    assert.equal(await sse.next(), null);
+    await w.sandbox.webhooks.idle();
+    await w.handler.idle();
+    const log = w.sandbox.webhooks.log();
+    assert.ok(log.length >= 1);
+    assert.ok(log.every((d) => d.status === 'delivered'), JSON.stringify(log.map((d) => d.status)));
+    assert.equal(w.paid.length, 1);
+    assert.equal(w.paid[0]!.provider_order_id, order.id);
+    assert.equal((await read(w, session)).status, 'paid');
+  });
+
+  test('expire and cancel controls end the session expired / cancelled, with onOrderClosed', async () => {
+    const w = world();
+    const a = await created(w, { order_ref: 'tee', payment_method_id: (await firstMethod(w, 'BankCard')).method_id });
+    const b = await created(w, { order_ref: 'tee', button_name: 'SberPay' });
+    await control(w, `/sandbox/orders/${a.order.id}/expire`);
+    await control(w, `/sandbox/orders/${b.order.id}/cancel`);
+    await w.sandbox.webhooks.idle();
+    await w.handler.idle();
+    assert.equal((await read(w, a.session)).status, 'expired');
+    assert.equal((await read(w, b.session)).status, 'cancelled');
+    assert.equal(w.closed.length, 2);
+    assert.equal(w.paid.length, 0);
+  });
+
+  test('the requisites kind follows the method type (card, phone, account, link)', async () => {
+    const w = world();
+    for (const [type, kind] of [
+      ['BankCard', 'card'],
+      ['SBP', 'phone'],
+      ['BankAccount', 'account'],
+      ['NSPKLink', 'link'],
+    ] as const) {
+      const { order } = await created(w, { order_ref: 'hoodie', method_type: type });
+      assert.equal(order.requisites?.kind ?? 'link', kind, type);
+      if (type === 'NSPKLink') assert.match(order.payment_link ?? '', /^https:\/\/qr\.nspk\.ru\//);
+    }
+  });
+
+  test('order_with_form terminal: the H2H answer carries the sandbox form_url', async () => {
+    const w = world({ key: PRESET_KEYS.withForm, handler: { mode: 'order_with_form' } });
+    const { order } = await created(w, { order_ref: 'tee', customer_bank: 'sberbank' });
+    assert.match(order.form_url ?? '', /\/pay\?session_id=/);
+    assert.equal(order.bank, 'sberbank');
+  });
+
+  test('form mode: pending with form_url; the shopper picks a method on the hosted form; the order is followed to paid', async () => {
+    const w = world({ handler: { mode: 'form' } });
+    const { session, order } = await created(w, { order_ref: 'tee' });
+    assert.equal(order.status, 'pending');
+    const formUrl = new URL(order.form_url!);
+    const formSession = formUrl.searchParams.get('session_id')!;
+    // The shopper on the provider's form (the same widget protocol, served by the sandbox).
+    const pick = await w.sandbox.fetch(
+      new Request(`${PROVIDER}/pay/api/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-paydesk': '1' },
+        body: JSON.stringify({ order_ref: formSession, method_type: 'SBP' }),
+      }),
+    );
+    assert.equal(pick.status, 201, await pick.clone().text());
+    await w.sandbox.webhooks.idle();
+    await w.handler.idle();
+    const followed = await read(w, session, '?refresh=1');
+    assert.notEqual(followed.id, '');
+    assert.equal(followed.requisites?.kind, 'phone');
+    await control(w, `/sandbox/orders/${followed.id}/complete`);
+    await w.sandbox.webhooks.idle();
+    await w.handler.idle();
+    assert.equal((await read(w, session)).status, 'paid');
+    assert.equal(w.paid.length, 1);
+  });
+
+  test('the same Idempotency-Key twice and ten at once: one sandbox order', async () => {
+    const w = world();
+    const first = await created(w, { order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'int-1' });
+    const again = await created(w, { order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'int-1' });
+    assert.equal(first.session, again.session);
+    const burst = await Promise.all(Array.from({ length: 10 }, () => post(w, { order_ref: 'hoodie', method_type: 'SBP' }, { 'idempotency-key': 'int-2' })));
+    assert.deepEqual(
+      burst.map((r) => r.status),
+      Array(10).fill(201),
+    );
+    assert.equal((await sandboxOrders(w)).length, 2);
+  });
+});
+
+describe('against the sandbox: refusals map to stable codes', () => {
+  test('form on a terminal without the form: 409 form_not_activated', async () => {
+    const w = world({ key: PRESET_KEYS.formOff, handler: { mode: 'form' } });
+    const res = await post(w, { order_ref: 'tee' });
+    assert.equal(res.status, 409);
+    assert.equal((await errorOf(res)).code, 'form_not_activated');
+  });
+
+  test('a button the terminal has not enabled: 409 button_not_enabled', async () => {
+    const w = world({ key: PRESET_KEYS.sberOnly, handler: { mode: 'form' } });
+    const res = await post(w, { order_ref: 'tee', button_name: 'TPay' });
+    assert.equal(res.status, 409);
+    assert.equal((await errorOf(res)).code, 'button_not_enabled');
+    assert.equal((await post(w, { order_ref: 'tee', button_name: 'SberPay' })).status, 201);
+  });
+
+  test('no available traders (an amount ending in .13): 503 no_traders, retryable, no session', async () => {
+    const w = world();
+    const res = await post(w, { order_ref: 'no_traders', method_type: 'SBP' });
+    assert.equal(res.status, 503);
+    const e = await errorOf(res);
+    assert.equal(e.code, 'no_traders');
+    assert.equal(e.retryable, true);
+    assert.ok(!e.message.includes('traders that match'), 'the shopper gets our message, not the provider text');
+  });
+
+  test('anti-fraud: a user_id with three unpaid orders gets 429 rate_limited on the fourth', async () => {
+    const w = world();
+    for (let i = 0; i < 3; i++) await created(w, { order_ref: 'fraud', method_type: 'SBP' });
+    const res = await post(w, { order_ref: 'fraud', method_type: 'SBP' });
+    assert.equal(res.status, 429);
+    assert.ok(res.headers.get('retry-after'));
+    const e = await errorOf(res);
+    assert.equal(e.code, 'rate_limited');
+    assert.equal(e.retryable, true);
+  });
+
+  test('a rate-limited terminal: 429 with Retry-After once the provider limits', async () => {
+    const w = world({ key: PRESET_KEYS.rateLimited });
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await post(w, { order_ref: 'tee', method_type: 'SBP' })).status);
+    assert.ok(statuses.includes(429), statuses.join(','));
+    assert.ok(statuses.slice(0, 2).every((s) => s === 201));
+  });
+});
+
+describe('against the sandbox: webhooks', () => {
+  test('a webhook signed with another terminal\'s secret is refused', async () => {
+    const w = world();
+    const { order } = await created(w, { order_ref: 'tee', method_type: 'SBP' });
+    const { signWebhook } = await import('../../../src/sandbox/index.js');
+    const body = JSON.stringify({ request_id: 'x', webhook_type: 'buy_update', datetime: 'x', payload: { ...order, status: 'Completed', client_order_id: order.client_order_id } });
+    const res = await w.handler(
+      new Request(`${ENDPOINT}/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-paydesk-signature': signWebhook(w.sandbox.webhookSecret(PRESET_KEYS.withForm), body, Math.floor(Date.now() / 1000)) },
+        body,
+      }),
+    );
+    assert.equal(res.status, 401);
+  });
+
+  test('API-key mode against the sandbox: its repeated X-API-Key is accepted', async () => {
+    const w = world({ handler: { webhookSecrets: [], webhookAuth: 'api_key' } });
+    const { session, order } = await created(w, { order_ref: 'tee', method_type: 'SBP' });
+    await control(w, `/sandbox/orders/${order.id}/complete`);
+    await w.sandbox.webhooks.idle();
+    await w.handler.idle();
+    assert.equal((await read(w, session)).status, 'paid');
+  });
+});
+
+describe('against the sandbox: provider faults', () => {
+  const isCreate = (req: Request) => req.method === 'POST' && new URL(req.url).pathname === '/api/v1/order/';
+
+  test('provider down: a clear retryable error, and the retry with the same key creates one order', async () => {
+    const w = world();
+    await w.handler(new Request(`${ENDPOINT}/methods?order_ref=tee`)); // methods cached
+    w.fault = async () => {
+      throw new TypeError('fetch failed: connect ECONNREFUSED');
+    };
+    const res = await post(w, { order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'down' });
+    assert.equal(res.status, 503);
+    const e = await errorOf(res);
+    assert.deepEqual([e.code, e.retryable], ['provider_unavailable', true]);
+    w.fault = null;
+    assert.equal((await post(w, { order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'down' })).status, 201);
+    assert.equal((await sandboxOrders(w)).length, 1);
+  });
+
+  test('slow beyond the timeout: 504 timeout, retryable', async () => {
+    const w = world();
+    await w.handler(new Request(`${ENDPOINT}/methods?order_ref=tee`));
+    w.fault = (req) =>
+      new Promise((_, reject) => {
+        req.signal.addEventListener('abort', () => reject(req.signal.reason));
+      });
+    // The client's timeout timer is unref'd (it never holds a server open); keep this test's loop alive.
+    const keepAlive = setInterval(() => undefined, 1000);
+    const res = await post(w, { order_ref: 'tee', method_type: 'SBP' }).finally(() => clearInterval(keepAlive));
+    assert.equal(res.status, 504);
+    const e = await errorOf(res);
+    assert.deepEqual([e.code, e.retryable], ['timeout', true]);
+  });
+
+  test('5xx, 429 and garbage from the provider are retryable errors with stable codes', async () => {
+    const cases: Array<[Response, number, string]> = [
+      [new Response('<html>502 Bad Gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }), 502, 'provider_unavailable'],
+      [new Response(JSON.stringify({ success: false, message: 'Too many requests' }), { status: 429, headers: { 'retry-after': '7' } }), 429, 'rate_limited'],
+      [new Response('this is not json', { status: 200 }), 502, 'invalid_response'],
+      [new Response(JSON.stringify({ id: 42 }), { status: 201, headers: { 'content-type': 'application/json' } }), 502, 'invalid_response'],
+    ];
+    for (const [answer, status, code] of cases) {
+      const w = world();
+      await w.handler(new Request(`${ENDPOINT}/methods?order_ref=tee`));
+      w.fault = async (req, forward) => (isCreate(req) ? answer.clone() : forward());
+      const res = await post(w, { order_ref: 'tee', method_type: 'SBP' });
+      assert.equal(res.status, status, code);
+      const e = await errorOf(res);
+      assert.equal(e.code, code);
+      assert.equal(e.retryable, true, code);
+      if (status === 429) assert.equal(res.headers.get('retry-after'), '7');
+    }
+  });
+
+  test('the order is created but the answer is lost: the client finds it; exactly one order', async () => {
+    const w = world();
+    await w.handler(new Request(`${ENDPOINT}/methods?order_ref=tee`));
+    let dropped = false;
+    w.fault = async (req, forward) => {
+      if (isCreate(req) && !dropped) {
+        dropped = true;
+        await forward(); // the provider creates the order...
+        throw new TypeError('fetch failed: socket hang up'); // ...and the answer never arrives
+      }
+      return forward();
+    };
+    const res = await post(w, { order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'lost-1' });
+    assert.equal(res.status, 201);
+    const orders = await sandboxOrders(w);
+    assert.equal(orders.length, 1);
+    assert.equal(((await res.json()) as { order: OrderView }).order.id, orders[0]!.id);
+  });
+
+  test('answer lost and the lookup fails too: a retryable error; the retry with the same key reuses the order', async () => {
+    const w = world();
+    await w.handler(new Request(`${ENDPOINT}/methods?order_ref=tee`));
+    let phase: 'lose' | 'fail-lookup' | 'ok' = 'lose';
+    w.fault = async (req, forward) => {
+      if (phase === 'lose' && isCreate(req)) {
+        phase = 'fail-lookup';
+        await forward();
+        throw new TypeError('fetch failed: socket hang up');
+      }
+      if (phase === 'fail-lookup' && req.method === 'GET') {
+        phase = 'ok';
+        throw new TypeError('fetch failed: connect ECONNREFUSED');
+      }
+      return forward();
+    };
+    const first = await post(w, { order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'lost-2' });
+    assert.ok(first.status >= 500, String(first.status));
+    assert.equal((await errorOf(first)).retryable, true);
+    const retry = await post(w, { order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'lost-2' });
+    assert.equal(retry.status, 201);
+    const orders = await sandboxOrders(w);
+    assert.equal(orders.length, 1, 'never a duplicate order');
+    assert.equal(((await retry.json()) as { order: OrderView }).order.id, orders[0]!.id);
+  });
+
+  test('the provider key appears in no answer and no log line through all of this', async () => {
+    const texts: string[] = [];
+    const w = world();
+    w.fault = async (req, forward) => (isCreate(req) ? new Response(`internal error for key ${MERCHANT_KEY}`, { status: 500 }) : forward());
+    for (const r of [await post(w, { order_ref: 'tee', method_type: 'SBP' }), await w.handler(new Request(`${ENDPOINT}/methods?order_ref=tee`))]) {
+      texts.push(await r.text());
+    }
+    await w.handler.idle();
+    assert.ok(w.logs.length > 0);
+    assert.ok(!(texts.join('') + w.logs.join('')).includes(MERCHANT_KEY));
+  });
+});
+
+async function firstMethod(w: World, type: string): Promise<PaymentMethod> {
+  const res = await w.sandbox.fetch(new Request(`${PROVIDER}/api/v1/finance/payment_methods?active=true`, { headers: { 'X-API-Key': MERCHANT_KEY } }));
+  return ((await res.json()) as { payment_methods: PaymentMethod[] }).payment_methods.find((m) => m.method_type === type && m.nspk_code === null)!;
+}
