@@ -1,9 +1,20 @@
+import { createHash } from 'node:crypto';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { fromRollup } from '@web/dev-server-rollup';
+import rollupCommonjs from '@rollup/plugin-commonjs';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { findChromium, CHROMIUM_ARGS } from './scripts/chromium.mjs';
+import { fakeEndpoint } from './test/browser/fake-endpoint.mjs';
+
+// `qrcode` (with `dijkstrajs`) and `jsqr` are CommonJS; the dev server serves ES modules.
+// `strictRequires: false`: emit plain `export default` instead of lazy `require` wrappers that only a
+// full Rollup build links up. `requireReturnsDefault: true`: a `require()` of another converted file
+// gets its `module.exports` (the dev server cannot tell the plugin that file is CommonJS, so it
+// would otherwise hand over an ES namespace without the exports).
+const commonjs = fromRollup(rollupCommonjs);
 
 /** Writes pass/fail totals to test-output/browser.json for the CI summary line. */
 function countingReporter() {
@@ -31,8 +42,40 @@ function countingReporter() {
   };
 }
 
+/** Marker of the test page that is served under a strict Content Security Policy. */
+const CSP_MARKER = 'data-paydesk-csp';
+
+/**
+ * Sets a strict CSP (no 'unsafe-inline', no 'unsafe-eval') on the CSP group's test page. The test
+ * runner's own inline bootstrap scripts are allowed by their sha256 hashes only.
+ */
+function strictCspMiddleware() {
+  return async function strictCsp(ctx, next) {
+    await next();
+    if (ctx.path !== '/' || !ctx.response.is('html')) return;
+    const body = typeof ctx.body === 'string' ? ctx.body : Buffer.isBuffer(ctx.body) ? ctx.body.toString('utf8') : null;
+    if (!body || !body.includes(CSP_MARKER)) return;
+    const hashes = [...body.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+      (m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`,
+    );
+    ctx.set(
+      'Content-Security-Policy',
+      [
+        "default-src 'none'",
+        `script-src 'self' ${hashes.join(' ')}`,
+        "style-src 'self'",
+        "connect-src 'self'",
+        "img-src 'self'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+      ].join('; '),
+    );
+  };
+}
+
 export default {
-  files: ['test/browser/**/*.test.ts'],
+  files: ['test/browser/**/*.test.ts', '!test/browser/csp/**'],
   nodeResolve: { exportConditions: ['browser'] },
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },
@@ -42,7 +85,21 @@ export default {
       launchOptions: { executablePath: findChromium() ?? undefined, args: CHROMIUM_ARGS },
     }),
   ],
+  groups: [
+    {
+      name: 'strict-csp',
+      files: ['test/browser/csp/**/*.test.ts'],
+      testRunnerHtml: (testFramework) =>
+        `<!DOCTYPE html><html lang="en" ${CSP_MARKER}><head><title>paydesk under a strict CSP</title></head><body><script type="module" src="${testFramework}"></script></body></html>`,
+    },
+  ],
+  middleware: [strictCspMiddleware(), fakeEndpoint()],
   plugins: [
+    commonjs({
+      include: ['**/node_modules/qrcode/**', '**/node_modules/dijkstrajs/**', '**/node_modules/jsqr/**'],
+      strictRequires: false,
+      requireReturnsDefault: true,
+    }),
     esbuildPlugin({
       ts: true,
       target: 'es2022',

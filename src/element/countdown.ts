@@ -1,0 +1,78 @@
+/**
+ * Countdown math on server time. The server says what time it is (`server_time`); we keep that
+ * instant together with a monotonic reading (`performance.now()`), so the countdown neither depends
+ * on a device clock that is minutes off nor jumps when somebody changes it. After the machine sleeps
+ * (the monotonic clock may pause) or the wall clock jumps, the caller re-syncs from the server.
+ */
+
+/** A server instant paired with the monotonic reading taken when it arrived. */
+export interface TimeSync {
+  serverMs: number;
+  monoMs: number;
+}
+
+/** A clock the element reads; tests inject a fake one. */
+export interface Clock {
+  /** Wall time, ms since the epoch (`Date.now()`). */
+  now(): number;
+  /** Monotonic time in ms (`performance.now()`). */
+  mono(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  mono: () => performance.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
+};
+
+/** A sync from a `server_time` string; null when it is not a date. */
+export function syncFrom(serverTime: string | null | undefined, monoNow: number): TimeSync | null {
+  if (!serverTime) return null;
+  const ms = Date.parse(serverTime);
+  return Number.isNaN(ms) ? null : { serverMs: ms, monoMs: monoNow };
+}
+
+/** The server's current time, by the last sync (or the wall clock without one). */
+export function serverNow(sync: TimeSync | null, monoNow: number, wallNow: number): number {
+  return sync ? sync.serverMs + (monoNow - sync.monoMs) : wallNow;
+}
+
+/** Milliseconds left until `expiresAt` (never negative); 0 for a malformed date. */
+export function remainingMs(expiresAt: string, sync: TimeSync | null, monoNow: number, wallNow: number): number {
+  const end = Date.parse(expiresAt);
+  if (Number.isNaN(end)) return 0;
+  return Math.max(0, end - serverNow(sync, monoNow, wallNow));
+}
+
+/** Delay until the displayed whole second changes (between 1 and 1000 ms). */
+export function msToNextSecond(remaining: number): number {
+  const r = remaining % 1000;
+  return r === 0 ? 1000 : r;
+}
+
+/** Minutes at which the countdown is announced to screen readers (plus the last minute). */
+export const ANNOUNCE_MINUTES = [10, 5, 1] as const;
+
+/**
+ * The threshold (in minutes) crossed when the remaining time went from `before` to `after`, or null.
+ * Crossing several at once (after a sleep) reports the smallest.
+ */
+export function crossedThreshold(before: number, after: number, minutes: readonly number[] = ANNOUNCE_MINUTES): number | null {
+  let hit: number | null = null;
+  for (const m of minutes) {
+    const t = m * 60_000;
+    if (before > t && after <= t) hit = hit === null ? m : Math.min(hit, m);
+  }
+  return hit;
+}
+
+/**
+ * True when the wall clock and the monotonic clock disagree by more than `toleranceMs` over the same
+ * interval: the device slept (monotonic time paused) or the device clock was changed.
+ */
+export function clocksDiverged(wallDelta: number, monoDelta: number, toleranceMs = 2000): boolean {
+  return Math.abs(wallDelta - monoDelta) > toleranceMs;
+}

@@ -1,0 +1,176 @@
+/**
+ * Live order status for one session: server-sent events first; when the stream fails, polling with
+ * backoff. Never more than one status request in flight. Paused while the page is hidden; checked at
+ * once (`?refresh=1`) when the shopper comes back (from the bank app: `visibilitychange`, `pageshow`).
+ */
+import { toErrorInfo, parseOrderEvent, type Api, type ErrorInfo, type OrderAnswer } from './api.js';
+import type { Clock } from './countdown.js';
+
+export interface LiveOptions {
+  api: Api;
+  session: string;
+  clock: Clock;
+  onOrder(answer: OrderAnswer): void;
+  /** A status request was refused for good (e.g. the session is no longer valid). */
+  onFatal(error: ErrorInfo): void;
+  /** `EventSource` constructor; polling only when absent. */
+  EventSource?: typeof EventSource | undefined;
+  /** The page: `hidden` and `visibilitychange` (default: `document`). */
+  document?: EventTarget & { readonly hidden: boolean };
+  /** Receives `pageshow` (default: `window`). */
+  window?: EventTarget;
+  pollMs?: number;
+  maxPollMs?: number;
+}
+
+export type LiveMode = 'stream' | 'poll' | 'paused' | 'stopped';
+
+export class LiveStatus {
+  mode: LiveMode = 'paused';
+  private readonly o: LiveOptions;
+  private es: EventSource | null = null;
+  private opens = 0;
+  private timer: unknown = null;
+  private delay: number;
+  private inFlight: Promise<void> | null = null;
+  private again = false;
+  private abort: AbortController | null = null;
+  private lastOk = true;
+  private readonly doc: LiveOptions['document'];
+  private readonly win: EventTarget | undefined;
+
+  constructor(options: LiveOptions) {
+    this.o = options;
+    this.delay = options.pollMs ?? 3000;
+    this.doc = options.document ?? (globalThis.document as LiveOptions['document']);
+    this.win = options.window ?? (globalThis as { window?: EventTarget }).window;
+  }
+
+  get session(): string {
+    return this.o.session;
+  }
+
+  start(): void {
+    if (this.mode !== 'paused' || this.es || this.timer) return;
+    this.doc?.addEventListener('visibilitychange', this.onVisibility);
+    this.win?.addEventListener('pageshow', this.onPageShow);
+    if (!this.doc?.hidden) this.openStream();
+  }
+
+  stop(): void {
+    this.mode = 'stopped';
+    this.closeStream();
+    this.clearTimer();
+    this.abort?.abort();
+    this.doc?.removeEventListener('visibilitychange', this.onVisibility);
+    this.win?.removeEventListener('pageshow', this.onPageShow);
+  }
+
+  /** Asks for the status now; joins the request in flight (and asks once more after it when `refresh`). */
+  check(refresh = false): Promise<void> {
+    if (this.mode === 'stopped') return Promise.resolve();
+    if (this.inFlight) {
+      if (refresh) this.again = true;
+      return this.inFlight;
+    }
+    const ctrl = new AbortController();
+    this.abort = ctrl;
+    this.inFlight = this.o.api
+      .session(this.o.session, refresh, ctrl.signal)
+      .then(
+        (answer) => {
+          this.lastOk = true;
+          if (this.mode !== 'stopped') this.o.onOrder(answer);
+        },
+        (e: unknown) => {
+          const info = toErrorInfo(e);
+          this.lastOk = false;
+          if (this.mode !== 'stopped' && info.code !== 'aborted' && !info.retryable) this.o.onFatal(info);
+        },
+      )
+      .finally(() => {
+        this.inFlight = null;
+        if (this.again && this.mode !== 'stopped') {
+          this.again = false;
+          void this.check(true);
+        }
+      });
+    return this.inFlight;
+  }
+
+  private openStream(): void {
+    const ES = this.o.EventSource;
+    if (!ES) return this.poll(0);
+    this.mode = 'stream';
+    this.opens = 0;
+    const es = new ES(this.o.api.eventsUrl(this.o.session));
+    this.es = es;
+    es.addEventListener('order', (ev) => {
+      try {
+        this.o.onOrder(parseOrderEvent((ev as MessageEvent<string>).data));
+      } catch {
+        // A malformed event is ignored; the next one, or a poll, brings the truth.
+      }
+    });
+    es.addEventListener('open', () => {
+      // A reconnect may have missed changes and brings no server time: ask once.
+      if (this.opens++ > 0) void this.check(false);
+    });
+    es.onerror = () => {
+      if (this.es !== es) return;
+      this.closeStream();
+      void this.check(false);
+      this.poll(this.o.pollMs ?? 3000);
+    };
+  }
+
+  private closeStream(): void {
+    this.es?.close();
+    this.es = null;
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== null) this.o.clock.clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Polls after `delay`; the delay doubles after a failed poll (up to `maxPollMs`) and resets after a good one. */
+  private poll(delay: number): void {
+    this.mode = 'poll';
+    this.clearTimer();
+    this.timer = this.o.clock.setTimeout(() => {
+      this.timer = null;
+      void this.check(false).then(() => {
+        if (this.mode !== 'poll' || this.timer !== null) return;
+        const base = this.o.pollMs ?? 3000;
+        this.delay = this.lastOk ? base : Math.min(this.delay * 2, this.o.maxPollMs ?? 30_000);
+        this.poll(this.delay);
+      });
+    }, delay);
+  }
+
+  /** Current polling delay (for tests and diagnostics). */
+  get pollDelay(): number {
+    return this.delay;
+  }
+
+  private pause(): void {
+    if (this.mode === 'stopped') return;
+    this.closeStream();
+    this.clearTimer();
+    this.mode = 'paused';
+  }
+
+  private wake(): void {
+    if (this.mode === 'stopped' || this.doc?.hidden) return;
+    void this.check(true);
+    if (this.mode === 'paused') this.openStream();
+  }
+
+  private readonly onVisibility = (): void => {
+    if (this.doc?.hidden) this.pause();
+    else this.wake();
+  };
+
+  private readonly onPageShow = (): void => this.wake();
+}

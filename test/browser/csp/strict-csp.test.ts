@@ -1,0 +1,50 @@
+// Runs on a page served with a strict Content-Security-Policy (web-test-runner.config.mjs,
+// strictCspMiddleware): no 'unsafe-inline', no 'unsafe-eval', connections to 'self' only.
+// The element talks to the fake token endpoint of the dev server with real fetch and EventSource.
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import '../../../src/index.js';
+import type { PaydeskCheckout } from '../../../src/element/index.js';
+
+const violations: SecurityPolicyViolationEvent[] = [];
+document.addEventListener('securitypolicyviolation', (e) => violations.push(e), true);
+
+describe('<paydesk-checkout> under a strict Content Security Policy', () => {
+  it('the page really has the policy: inline styles and eval are refused', async () => {
+    const before = violations.length;
+    const probe = document.createElement('div');
+    probe.setAttribute('style', 'color: red');
+    document.body.appendChild(probe);
+    await waitUntil(() => violations.length > before, 'an inline style attribute should be reported');
+    expect(violations.at(-1)!.violatedDirective).to.match(/^style-src/);
+    // eslint-disable-next-line no-eval
+    expect(() => (0, eval)('1 + 1')).to.throw();
+    await waitUntil(() => violations.some((v) => v.violatedDirective.startsWith('script-src')), 'eval should be reported');
+    probe.remove();
+    violations.length = 0;
+  });
+
+  it('runs the whole flow (methods, requisites, QR, live status, paid) without a single violation', async () => {
+    const ns = `csp-${Math.random().toString(36).slice(2)}`;
+    const el = await fixture<PaydeskCheckout>(
+      html`<paydesk-checkout endpoint="/fake-api/${ns}" order-ref="sku-csp" locale="ru" .env=${{ navigate: () => {}, copy: async () => {} }}></paydesk-checkout>`,
+    );
+    el.addEventListener('paydesk-redirect', (e) => e.preventDefault());
+    await waitUntil(() => el.state === 'choose', 'methods', { timeout: 5000 });
+    await el.updateComplete;
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="method"]')!.click();
+    await waitUntil(() => el.state === 'pay', 'requisites', { timeout: 5000 });
+    await el.updateComplete;
+    const canvas = el.shadowRoot!.querySelector('canvas')!;
+    expect(canvas.dataset.text).to.match(/^https:\/\/qr\.nspk\.ru\//);
+    el.shadowRoot!.querySelector<HTMLButtonElement>('button.copy')!.click();
+    const session = JSON.parse(sessionStorage.getItem(`paydesk:v1:/fake-api/${ns}|sku-csp`)!).session as string;
+    // Let the event stream connect, then have the "provider" confirm the payment.
+    await new Promise((r) => setTimeout(r, 200));
+    await fetch(`/fake-api/${ns}/__complete/${session}`, { method: 'POST' });
+    await waitUntil(() => el.state === 'paid', 'paid through the event stream', { timeout: 5000 });
+    await el.updateComplete;
+    expect(el.shadowRoot!.textContent).to.include('Оплата получена');
+    expect(violations.map((v) => `${v.violatedDirective} ${v.blockedURI}`)).to.deep.equal([]);
+    el.remove();
+  });
+});
