@@ -1,0 +1,121 @@
+/**
+ * `npm start`: the sandbox provider + the merchant server (storefront, token endpoint, webhooks,
+ * console) in one process on loopback. Prints the URLs, the sandbox key and the console password;
+ * stops cleanly on Ctrl-C or SIGTERM.
+ *
+ * Environment:
+ *   PORT                      merchant server port (default 3000)
+ *   SANDBOX_PORT              sandbox port (default 4010)
+ *   PAYDESK_PROVIDER_URL      with PAYDESK_API_KEY: use that provider, start no sandbox
+ *   PAYDESK_API_KEY
+ *   PAYDESK_SANDBOX_API_KEY   the demo terminal's key (random when unset)
+ *   PAYDESK_ALLOWED_ORIGINS   comma-separated origins allowed to call the token endpoint besides its own
+ *   PAYDESK_CONSOLE_PASSWORD  the merchant console's password (random when unset)
+ *   PAYDESK_SESSION_SECRET    signs session tokens, 32+ characters (random when unset: sessions end with the process)
+ *   PAYDESK_WEBHOOK_URL       public URL of /api/paydesk/webhooks, for a real provider
+ */
+import { PortInUseError, startDemo, type DemoOptions, type RunningDemo } from './app.js';
+
+const env = process.env;
+
+function fail(message: string): never {
+  console.error(`paydesk demo: ${message}`);
+  process.exit(1);
+}
+
+function port(name: 'PORT' | 'SANDBOX_PORT', fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) fail(`${name} must be a port number from 0 to 65535, got "${text}"`);
+  return Number(text);
+}
+
+function origins(): string[] {
+  const list = (env.PAYDESK_ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const o of list) {
+    if (o === '*') continue;
+    let u: URL;
+    try {
+      u = new URL(o);
+    } catch {
+      fail(`PAYDESK_ALLOWED_ORIGINS has an invalid origin "${o}" (expected e.g. https://shop.example)`);
+    }
+    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== o.replace(/\/$/, '')) {
+      fail(`PAYDESK_ALLOWED_ORIGINS has "${o}", which is not an origin (scheme://host[:port], no path)`);
+    }
+  }
+  return list;
+}
+
+const providerUrl = env.PAYDESK_PROVIDER_URL?.trim();
+const apiKey = env.PAYDESK_API_KEY?.trim();
+if (Boolean(providerUrl) !== Boolean(apiKey)) {
+  fail('set both PAYDESK_PROVIDER_URL and PAYDESK_API_KEY to use a real provider (or neither, for the sandbox)');
+}
+
+const options: DemoOptions = {
+  port: port('PORT', 3000),
+  sandboxPort: port('SANDBOX_PORT', 4010),
+  provider: providerUrl && apiKey ? { url: providerUrl, apiKey } : null,
+  allowedOrigins: origins(),
+  ...(env.PAYDESK_SANDBOX_API_KEY ? { sandboxApiKey: env.PAYDESK_SANDBOX_API_KEY } : {}),
+  ...(env.PAYDESK_CONSOLE_PASSWORD ? { consolePassword: env.PAYDESK_CONSOLE_PASSWORD } : {}),
+  ...(env.PAYDESK_SESSION_SECRET ? { sessionSecret: env.PAYDESK_SESSION_SECRET } : {}),
+  ...(env.PAYDESK_WEBHOOK_URL ? { webhookUrl: env.PAYDESK_WEBHOOK_URL } : {}),
+};
+
+let demo: RunningDemo;
+try {
+  demo = await startDemo(options);
+} catch (err) {
+  if (err instanceof PortInUseError) fail(err.message);
+  fail(err instanceof Error ? err.message : String(err));
+}
+
+const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[22m` : s);
+const lines = [
+  '',
+  `  ${bold('paydesk demo')} is running`,
+  '',
+  `  Storefront        ${bold(demo.storefrontUrl)}`,
+  `  Merchant console  ${demo.consoleUrl}   password: ${demo.consolePassword}`,
+  `  Token endpoint    ${demo.merchantUrl}${demo.endpoint}`,
+];
+if (demo.sandboxUrl) {
+  lines.push(
+    `  Sandbox provider  ${demo.sandboxUrl}   (API: ${demo.sandboxUrl}/api/v1, OpenAPI: ${demo.sandboxUrl}/openapi.json)`,
+    `  Sandbox key       ${demo.sandboxApiKey}`,
+  );
+} else {
+  lines.push(`  Provider          ${providerUrl} (no sandbox)`);
+}
+lines.push('', '  Press Ctrl-C to stop.', '');
+console.log(lines.join('\n'));
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) {
+    // A second Ctrl-C: leave at once.
+    process.exit(130);
+  }
+  stopping = true;
+  console.log(`\n  ${signal}: stopping…`);
+  const timer = setTimeout(() => {
+    console.error('  still closing after 5 s; exiting');
+    process.exit(1);
+  }, 5000);
+  timer.unref();
+  try {
+    await demo.close();
+    console.log('  stopped.');
+    process.exit(0);
+  } catch (err) {
+    console.error('  error while stopping:', err);
+    process.exit(1);
+  }
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
