@@ -392,6 +392,9 @@ export class Checkout {
   ): Promise<SessionRecord> {
     const { client, log } = this.cfg;
     const mode = input.mode;
+    // Bound the whole creation (the client's own retries and lookups included) within the
+    // idempotency lease, so a claim is only ever taken over from an owner that has stopped.
+    const signal = AbortSignal.timeout(Math.max(1000, this.cfg.idempotencyLeaseMs - 5000));
     const ctx: ViewContext = {
       currency: order.currency,
       requested_amount: order.amount,
@@ -424,7 +427,7 @@ export class Checkout {
       };
       let res;
       try {
-        res = await client.createForm(body);
+        res = await client.createForm(body, { signal });
       } catch (err) {
         this.logProviderFailure('form creation failed', err, { client_order_id: coid });
         throw fromProviderError(err);
@@ -453,7 +456,7 @@ export class Checkout {
 
     let created: Order | undefined;
     if (opts.recover) {
-      created = await this.findLostOrder(coid, base, opts.generated ? undefined : opts.since);
+      created = await this.findLostOrder(coid, base, opts.generated ? undefined : opts.since, signal);
       if (created) log.info('an order created by an earlier attempt with a lost answer was found and reused', { client_order_id: coid, order_id: created.id });
     }
     if (!created) {
@@ -478,7 +481,7 @@ export class Checkout {
           : {}),
       };
       try {
-        created = await client.createOrder(body);
+        created = await client.createOrder(body, { signal });
       } catch (err) {
         this.logProviderFailure('order creation failed', err, { client_order_id: coid });
         throw fromProviderError(err);
@@ -512,10 +515,11 @@ export class Checkout {
     coid: string,
     base: { requested_amount: string; currency: string; unique_amount: boolean },
     since: number | undefined,
+    signal: AbortSignal,
   ): Promise<Order | undefined> {
     let page;
     try {
-      page = await this.cfg.client.searchOrdersByClientOrderId({ id: coid, size: 100 });
+      page = await this.cfg.client.searchOrdersByClientOrderId({ id: coid, size: 100 }, { signal });
     } catch (err) {
       this.logProviderFailure('looking up an order after a lost answer failed', err, { client_order_id: coid });
       throw fromProviderError(err);

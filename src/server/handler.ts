@@ -192,7 +192,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     idempotencyWaitMs: positive(options.idempotencyWaitSeconds, 30, 'idempotencyWaitSeconds') * 1000,
     idempotencyLeaseMs: positive(options.idempotencyLeaseSeconds, 90, 'idempotencyLeaseSeconds') * 1000,
     idempotencyTtlMs: positive(options.idempotencyTtlSeconds, 24 * 3600, 'idempotencyTtlSeconds') * 1000,
-    webhookConfirmTimeoutMs: positive(options.webhookConfirmTimeoutMs, 5000, 'webhookConfirmTimeoutMs'),
+    webhookConfirmTimeoutMs: positive(options.webhookConfirmTimeoutMs, 2000, 'webhookConfirmTimeoutMs'),
     hooks: { paid: options.onOrderPaid, closed: options.onOrderClosed, flagged: options.onOrderFlagged },
   });
   const streams = new EventStreams(core, {

@@ -143,7 +143,7 @@ export interface CheckoutHandlerOptions {
   idempotencyLeaseSeconds?: number;
   /** How long an Idempotency-Key is remembered (default 24 h). */
   idempotencyTtlSeconds?: number;
-  /** How long a webhook waits for the confirming provider read before answering 202 (default 5 s). */
+  /** How long a webhook waits for the confirming provider read before answering 202 (default 2000 ms). */
   webhookConfirmTimeoutMs?: number;
   logger?: Logger;
   /** Runs exactly once per paid order (successfully), across duplicates and instances. */

@@ -61,8 +61,9 @@ const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
 export class RedisStore implements CheckoutStore {
   private readonly client: Redis;
-  private readonly subscriber: Redis;
-  private readonly ownsSubscriber: boolean;
+  private readonly givenSubscriber: Redis | undefined;
+  /** Opened on the first subscribe (a store that only reads and writes needs one connection). */
+  private sub: Redis | null = null;
   private readonly prefix: string;
   private readonly listeners = new Map<string, { set: Set<(message: string) => void>; ready: Promise<void> }>();
   private readonly shas = new Map<string, string>();
@@ -73,9 +74,13 @@ export class RedisStore implements CheckoutStore {
     }
     this.client = options.client;
     this.prefix = options.prefix ?? 'paydesk:';
-    this.ownsSubscriber = !options.subscriber;
-    this.subscriber = options.subscriber ?? options.client.duplicate();
-    this.subscriber.on('message', (channel: string, message: string) => {
+    this.givenSubscriber = options.subscriber;
+  }
+
+  private get subscriber(): Redis {
+    if (this.sub) return this.sub;
+    const sub = this.givenSubscriber ?? this.client.duplicate();
+    sub.on('message', (channel: string, message: string) => {
       const entry = this.listeners.get(channel);
       if (!entry) return;
       for (const listener of [...entry.set]) {
@@ -86,6 +91,8 @@ export class RedisStore implements CheckoutStore {
         }
       }
     });
+    this.sub = sub;
+    return sub;
   }
 
   private k(key: string): string {
@@ -159,17 +166,20 @@ export class RedisStore implements CheckoutStore {
       if (!e || !e.set.delete(wrapped)) return;
       if (e.set.size === 0) {
         this.listeners.delete(name);
-        await this.subscriber.unsubscribe(name).catch(() => undefined);
+        await this.sub?.unsubscribe(name).catch(() => undefined);
       }
     };
   }
 
   async close(): Promise<void> {
     this.listeners.clear();
-    if (this.ownsSubscriber) {
-      await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+    const sub = this.sub;
+    this.sub = null;
+    if (!sub) return;
+    if (this.givenSubscriber) {
+      await sub.unsubscribe().catch(() => undefined);
     } else {
-      await this.subscriber.unsubscribe().catch(() => undefined);
+      await sub.quit().catch(() => sub.disconnect());
     }
   }
 }
