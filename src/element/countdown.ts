@@ -58,9 +58,11 @@ export const ANNOUNCE_MINUTES = [10, 5, 1] as const;
 
 /**
  * The threshold (in minutes) crossed when the remaining time went from `before` to `after`, or null.
- * Crossing several at once (after a sleep) reports the smallest.
+ * Crossing several at once (after a sleep) reports the smallest; a first reading (`before` not finite)
+ * reports nothing.
  */
 export function crossedThreshold(before: number, after: number, minutes: readonly number[] = ANNOUNCE_MINUTES): number | null {
+  if (!Number.isFinite(before)) return null; // a first reading is not a crossing
   let hit: number | null = null;
   for (const m of minutes) {
     const t = m * 60_000;

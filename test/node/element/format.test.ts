@@ -1,0 +1,68 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { changedFrom, copyValue, formatAccount, formatCountdown, russianPhoneDigits } from '../../../src/element/format.js';
+
+describe('requisites formatting', () => {
+  test('a card number is shown in groups of four and copied as digits', () => {
+    assert.equal(formatAccount('4627100101654724', 'card'), '4627 1001 0165 4724');
+    assert.equal(formatAccount('4627 1001-0165 4724', 'card'), '4627 1001 0165 4724');
+    assert.equal(copyValue('4627 1001 0165 4724', 'card'), '4627100101654724');
+  });
+
+  test('a 19-digit card keeps its last group short', () => {
+    assert.equal(formatAccount('2200123456789012345', 'card'), '2200 1234 5678 9012 345');
+  });
+
+  test('a Russian phone is shown as +7 (999) 123-45-67 and copied as +7 and ten digits', () => {
+    for (const input of ['+79991234567', '79991234567', '89991234567', '+7 999 123-45-67', '9991234567']) {
+      assert.equal(formatAccount(input, 'phone'), '+7 (999) 123-45-67', input);
+      assert.equal(copyValue(input, 'phone'), '+79991234567', input);
+    }
+  });
+
+  test('a foreign phone is shown as sent', () => {
+    assert.equal(formatAccount('+998901234567', 'phone'), '+998901234567');
+    assert.equal(russianPhoneDigits('+998901234567'), null);
+    assert.equal(copyValue(' +998901234567 ', 'phone'), '+998901234567');
+  });
+
+  test('a 20-digit account is grouped by its structure (balance, currency, key, branch, number)', () => {
+    assert.equal(formatAccount('40817810099991234567', 'account'), '40817 810 0 9999 1234567');
+    assert.equal(copyValue('40817 810 0 9999 1234567', 'account'), '40817810099991234567');
+  });
+
+  test('values that do not fit their kind are shown unchanged', () => {
+    assert.equal(formatAccount('1234', 'card'), '1234');
+    assert.equal(formatAccount('ACC-12', 'account'), 'ACC-12');
+    assert.equal(formatAccount('https://pay.example/x', 'link'), 'https://pay.example/x');
+    assert.equal(copyValue('IBAN KZ12', 'account'), 'IBAN KZ12');
+  });
+});
+
+describe('amount changed by unique_amount', () => {
+  test('reports the requested amount when it differs', () => {
+    assert.equal(changedFrom({ amount: '1503.00', requested_amount: '1500.00' }), '1500.00');
+  });
+
+  test('nothing when equal (also at different scales), absent or malformed', () => {
+    assert.equal(changedFrom({ amount: '1500.00', requested_amount: '1500' }), null);
+    assert.equal(changedFrom({ amount: '1500.00' }), null);
+    assert.equal(changedFrom({ amount: '1500.00', requested_amount: null }), null);
+    assert.equal(changedFrom({ amount: '1500.00', requested_amount: 'abc' }), null);
+  });
+});
+
+describe('countdown text', () => {
+  test('minutes and seconds, rounded up to the displayed second', () => {
+    assert.equal(formatCountdown(30 * 60_000), '30:00');
+    assert.equal(formatCountdown(29 * 60_000 + 59_001), '30:00');
+    assert.equal(formatCountdown(61_000), '1:01');
+    assert.equal(formatCountdown(999), '0:01');
+  });
+
+  test('hours when over an hour; zero and negative read 0:00', () => {
+    assert.equal(formatCountdown(3_600_000 + 65_000), '1:01:05');
+    assert.equal(formatCountdown(0), '0:00');
+    assert.equal(formatCountdown(-5000), '0:00');
+  });
+});

@@ -1,0 +1,341 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  initialState,
+  isOrderOpen,
+  isWatching,
+  transition,
+  type Effect,
+  type MachineEvent,
+  type MachineState,
+  type Step,
+} from '../../../src/element/machine.js';
+import { orderView, METHODS } from '../../browser/helpers/orders.js';
+
+const T0 = Date.parse('2026-03-02T10:00:00.000Z');
+const at = (ms = 0) => ({ mono: 1000 + ms, wall: T0 + ms });
+
+function run(events: MachineEvent[], from: MachineState = initialState()): Step {
+  let step: Step = { state: from, effects: [] };
+  for (const e of events) step = transition(step.state, e);
+  return step;
+}
+const emits = (effects: Effect[]) => effects.filter((e) => e.type === 'emit').map((e) => (e as { event: string }).event);
+const types = (effects: Effect[]) => effects.map((e) => e.type);
+
+const start = (over: Partial<Extract<MachineEvent, { type: 'start' }>> = {}): MachineEvent => ({
+  type: 'start',
+  resume: null,
+  preselected: null,
+  canCreate: true,
+  key: 'k1',
+  ...over,
+});
+const created = (order = orderView(), serverTime: string | null = new Date(T0).toISOString(), ms = 0): MachineEvent => ({
+  type: 'created',
+  session: 'S1',
+  order,
+  serverTime,
+  ...at(ms),
+});
+const update = (patch: Parameters<typeof orderView>[0], ms = 0, serverTime: string | null = null): MachineEvent => ({
+  type: 'order',
+  order: orderView(patch),
+  serverTime,
+  ...at(ms),
+});
+const toPay = [start(), { type: 'methods', methods: METHODS } as MachineEvent, { type: 'choose', selection: { payment_method_id: 'm-sbp' }, key: 'k2' } as MachineEvent, created()];
+
+describe('checkout state machine: starting', () => {
+  test('start without preselection loads the methods', () => {
+    const { state, effects } = run([start()]);
+    assert.equal(state.name, 'loading');
+    assert.equal(state.op, 'methods');
+    assert.deepEqual(types(effects), ['fetchMethods', 'emit']);
+  });
+
+  test('start with a preselection skips the choice and creates at once with the start key', () => {
+    const { state, effects } = run([start({ preselected: { method_type: 'SBP', nspk_code: 'bank100000000111' } })]);
+    assert.equal(state.name, 'searching');
+    assert.deepEqual(effects[0], { type: 'create', selection: { method_type: 'SBP', nspk_code: 'bank100000000111' }, key: 'k1' });
+  });
+
+  test('start with a session resumes it instead of creating an order', () => {
+    const { state, effects } = run([start({ resume: { session: 'S9', from: 'storage' } })]);
+    assert.equal(state.name, 'loading');
+    assert.equal(state.op, 'resume');
+    assert.deepEqual(effects[0], { type: 'resume', session: 'S9' });
+    assert.ok(!types(effects).includes('create'));
+  });
+
+  test('start without order ref and without session is a configuration error', () => {
+    const { state, effects } = run([start({ canCreate: false })]);
+    assert.equal(state.name, 'error');
+    assert.equal(state.error?.code, 'config');
+    assert.equal(state.error?.retryable, false);
+    assert.deepEqual(emits(effects), ['error', 'status']);
+  });
+
+  test('a second start while running is ignored', () => {
+    const first = run([start()]);
+    const again = transition(first.state, start({ key: 'other' }));
+    assert.equal(again.state, first.state);
+    assert.deepEqual(again.effects, []);
+  });
+});
+
+describe('checkout state machine: choosing', () => {
+  test('several methods are offered for choice', () => {
+    const { state } = run([start(), { type: 'methods', methods: METHODS }]);
+    assert.equal(state.name, 'choose');
+    assert.equal(state.methods.length, 2);
+  });
+
+  test('a single method is chosen automatically with the start key', () => {
+    const { state, effects } = run([start(), { type: 'methods', methods: [METHODS[0]!] }]);
+    assert.equal(state.name, 'searching');
+    assert.deepEqual(effects[0], { type: 'create', selection: { payment_method_id: 'm-sbp' }, key: 'k1' });
+  });
+
+  test('no method at all is an error that retrying cannot fix', () => {
+    const { state } = run([start(), { type: 'methods', methods: [] }]);
+    assert.equal(state.name, 'error');
+    assert.equal(state.error?.code, 'method_unavailable');
+    assert.equal(state.error?.retryable, false);
+  });
+
+  test('choosing creates a session with the chosen method and the new key', () => {
+    const { state, effects } = run([start(), { type: 'methods', methods: METHODS }, { type: 'choose', selection: { payment_method_id: 'm-card' }, key: 'k2' }]);
+    assert.equal(state.name, 'searching');
+    assert.deepEqual(effects[0], { type: 'create', selection: { payment_method_id: 'm-card' }, key: 'k2' });
+  });
+
+  test('a methods answer arriving outside loading is ignored', () => {
+    const pay = run(toPay).state;
+    assert.equal(transition(pay, { type: 'methods', methods: METHODS }).state, pay);
+  });
+});
+
+describe('checkout state machine: the order', () => {
+  test('a created pending order shows the requisites, stores the session and announces it', () => {
+    const { state, effects } = run(toPay);
+    assert.equal(state.name, 'pay');
+    assert.equal(state.session, 'S1');
+    assert.deepEqual(effects.slice(0, 2), [{ type: 'store', session: 'S1', paid: false }, { type: 'emit', event: 'session' }]);
+    assert.ok(emits(effects).includes('status'));
+    assert.deepEqual(state.sync, { serverMs: T0, monoMs: 1000 });
+  });
+
+  test('"I have paid" moves to confirming and asks the server at once', () => {
+    const { state, effects } = run([...toPay, { type: 'paidPressed' }]);
+    assert.equal(state.name, 'confirming');
+    assert.deepEqual(types(effects), ['emit', 'check']);
+  });
+
+  test('pending updates keep confirming (the shopper said they paid)', () => {
+    const { state } = run([...toPay, { type: 'paidPressed' }, update({ provider_status: 'Unpaid' }, 5000)]);
+    assert.equal(state.name, 'confirming');
+  });
+
+  test('paid from the server: paid screen, paid event once, session stored as notified', () => {
+    const { state, effects } = run([...toPay, update({ status: 'paid', provider_status: 'Completed' })]);
+    assert.equal(state.name, 'paid');
+    assert.deepEqual(emits(effects), ['status', 'paid']);
+    assert.ok(effects.some((e) => e.type === 'store' && e.paid));
+  });
+
+  test('paid fires exactly once, whatever repeats', () => {
+    const paid = update({ status: 'paid', provider_status: 'Completed' });
+    let step = run(toPay);
+    let count = 0;
+    for (const e of [paid, paid, update({ status: 'paid' }, 10), paid]) {
+      step = transition(step.state, e);
+      count += emits(step.effects).filter((x) => x === 'paid').length;
+    }
+    assert.equal(count, 1);
+  });
+
+  test('a resumed session whose paid event already fired does not fire it again', () => {
+    const { state, effects } = run([
+      start({ resume: { session: 'S1', from: 'storage', paidNotified: true } }),
+      update({ status: 'paid', provider_status: 'Completed' }),
+    ]);
+    assert.equal(state.name, 'paid');
+    assert.ok(!emits(effects).includes('paid'));
+  });
+
+  test('the server final word is final: pending after expired is ignored', () => {
+    const expired = run([...toPay, update({ status: 'expired', provider_status: 'CanceledByTimeout' })]);
+    assert.equal(expired.state.name, 'expired');
+    assert.deepEqual(emits(expired.effects), ['status', 'expired']);
+    const after = transition(expired.state, update({ status: 'pending' }));
+    assert.equal(after.state, expired.state);
+  });
+
+  test('cancelled by the service shows the cancelled screen', () => {
+    const { state } = run([...toPay, update({ status: 'cancelled', provider_status: 'CanceledByService' })]);
+    assert.equal(state.name, 'cancelled');
+  });
+
+  test('an update about another order is ignored', () => {
+    const pay = run(toPay).state;
+    assert.equal(transition(pay, update({ id: 'someone-else', status: 'paid' })).state, pay);
+  });
+
+  test('a status update re-syncs the server time', () => {
+    const { state } = run([...toPay, update({}, 60_000, new Date(T0 + 90_000).toISOString())]);
+    assert.deepEqual(state.sync, { serverMs: T0 + 90_000, monoMs: 61_000 });
+  });
+
+  test('an update without server time keeps the last sync', () => {
+    const { state } = run([...toPay, update({}, 60_000, null)]);
+    assert.deepEqual(state.sync, { serverMs: T0, monoMs: 1000 });
+  });
+});
+
+describe('checkout state machine: time', () => {
+  test('the countdown running out shows expired locally and asks the server', () => {
+    const { state, effects } = run([...toPay, { type: 'timeUp' }]);
+    assert.equal(state.name, 'expired');
+    assert.equal(state.localExpiry, true);
+    assert.ok(types(effects).includes('check'));
+    assert.ok(!emits(effects).includes('expired'), 'paydesk-expired waits for the server');
+    assert.equal(isWatching(state), true, 'keeps listening for the server');
+  });
+
+  test('paid after a local expiry is still shown as paid', () => {
+    const { state, effects } = run([...toPay, { type: 'timeUp' }, update({ status: 'paid', provider_status: 'Completed' })]);
+    assert.equal(state.name, 'paid');
+    assert.ok(emits(effects).includes('paid'));
+  });
+
+  test('a pending order already past expires_at by server time arrives as expired locally', () => {
+    const { state, effects } = run([start(), { type: 'methods', methods: METHODS }, { type: 'choose', selection: {}, key: 'k' }, created(orderView(), new Date(T0 + 31 * 60_000).toISOString())]);
+    assert.equal(state.name, 'expired');
+    assert.equal(state.localExpiry, true);
+    assert.ok(types(effects).includes('check'));
+  });
+
+  test('after a local expiry, the server with time left (clock was off) brings the requisites back', () => {
+    const { state } = run([...toPay, { type: 'timeUp' }, update({}, 0, new Date(T0 + 60_000).toISOString())]);
+    assert.equal(state.name, 'pay');
+    assert.equal(state.localExpiry, false);
+  });
+
+  test('time up while confirming does not hide the confirmation', () => {
+    const confirming = run([...toPay, { type: 'paidPressed' }]).state;
+    assert.equal(transition(confirming, { type: 'timeUp' }).state, confirming);
+  });
+});
+
+describe('checkout state machine: failures and retries', () => {
+  const failure = (code: string, retryable: boolean): MachineEvent => ({ type: 'failed', error: { code, message: code, retryable } });
+
+  test('a failed create is an error that retries with the same idempotency key', () => {
+    const failed = run([start(), { type: 'methods', methods: METHODS }, { type: 'choose', selection: { payment_method_id: 'm-sbp' }, key: 'k2' }, failure('no_traders', true)]);
+    assert.equal(failed.state.name, 'error');
+    assert.equal(failed.state.op, 'create');
+    assert.deepEqual(emits(failed.effects), ['error', 'status']);
+    const retried = transition(failed.state, { type: 'retry' });
+    assert.equal(retried.state.name, 'searching');
+    assert.deepEqual(retried.effects[0], { type: 'create', selection: { payment_method_id: 'm-sbp' }, key: 'k2' });
+  });
+
+  test('a failed methods request retries the methods', () => {
+    const failed = run([start(), failure('network', true)]);
+    assert.equal(failed.state.op, 'methods');
+    assert.deepEqual(transition(failed.state, { type: 'retry' }).effects[0], { type: 'fetchMethods' });
+  });
+
+  test('retry is refused for an error that is not retryable', () => {
+    const failed = run([start(), { type: 'methods', methods: METHODS }, { type: 'choose', selection: {}, key: 'k2' }, failure('amount_out_of_limits', false)]);
+    assert.equal(transition(failed.state, { type: 'retry' }).state, failed.state);
+  });
+
+  test('starting over after a refused create offers the methods again with a new key', () => {
+    const failed = run([start({ preselected: { payment_method_id: 'gone' } }), failure('payment_method_not_found', false)]);
+    const renewed = transition(failed.state, { type: 'renew', key: 'k3' });
+    assert.equal(renewed.state.name, 'loading');
+    assert.equal(renewed.state.key, 'k3');
+    assert.deepEqual(types(renewed.effects), ['forget', 'fetchMethods', 'emit']);
+    const one = transition(renewed.state, { type: 'methods', methods: [METHODS[1]!] });
+    assert.deepEqual(one.effects[0], { type: 'create', selection: { payment_method_id: 'm-card' }, key: 'k3' });
+  });
+
+  test('a stored session that is gone is forgotten and the checkout starts fresh', () => {
+    const { state, effects } = run([start({ resume: { session: 'old', from: 'storage' } }), failure('session_invalid', false)]);
+    assert.equal(state.name, 'loading');
+    assert.equal(state.op, 'methods');
+    assert.deepEqual(types(effects).slice(0, 2), ['forget', 'fetchMethods']);
+  });
+
+  test('a merchant session that is gone is an error (never a silent new order)', () => {
+    const { state } = run([start({ resume: { session: 'bad', from: 'attribute' } }), failure('session_invalid', false)]);
+    assert.equal(state.name, 'error');
+    assert.equal(state.error?.code, 'session_invalid');
+  });
+
+  test('a resume that failed on the network retries the resume', () => {
+    const failed = run([start({ resume: { session: 'S1', from: 'storage' } }), failure('network', true)]);
+    assert.equal(failed.state.name, 'error');
+    assert.deepEqual(transition(failed.state, { type: 'retry' }).effects[0], { type: 'resume', session: 'S1' });
+  });
+
+  test('a status request refused for good while paying becomes an error that resumes on retry', () => {
+    const failed = run([...toPay, failure('session_expired', false)]);
+    assert.equal(failed.state.name, 'error');
+    assert.equal(failed.state.op, 'resume');
+  });
+
+  test('a passing network failure of the live status does not interrupt the payment', () => {
+    const pay = run(toPay).state;
+    assert.equal(transition(pay, failure('network', true)).state, pay);
+  });
+});
+
+describe('checkout state machine: new requisites and reset', () => {
+  test('"get new requisites" after expiry creates a new order with the same method and a new key', () => {
+    const expired = run([...toPay, update({ status: 'expired', provider_status: 'CanceledByTimeout' })]).state;
+    const { state, effects } = transition(expired, { type: 'renew', key: 'k9' });
+    assert.equal(state.name, 'searching');
+    assert.equal(state.order, null);
+    assert.equal(state.paidNotified, false);
+    assert.deepEqual(effects.slice(0, 2), [{ type: 'forget' }, { type: 'create', selection: { payment_method_id: 'm-sbp' }, key: 'k9' }]);
+  });
+
+  test('no new requisites without an order ref', () => {
+    const expired = run([start({ resume: { session: 'S1', from: 'attribute' }, canCreate: false }), update({ status: 'expired' })]).state;
+    assert.equal(expired.name, 'expired');
+    assert.equal(transition(expired, { type: 'renew', key: 'k' }).state, expired);
+  });
+
+  test('reset goes back to idle and forgets the stored session', () => {
+    const { state, effects } = run([...toPay, { type: 'reset' }]);
+    assert.deepEqual(state, initialState());
+    assert.deepEqual(types(effects), ['forget', 'emit']);
+  });
+
+  test('answers arriving after a reset are ignored', () => {
+    const idle = run([...toPay, { type: 'reset' }]).state;
+    assert.equal(transition(idle, created()).state, idle);
+    assert.equal(transition(idle, update({ status: 'paid' })).state, idle);
+  });
+});
+
+describe('checkout state machine: derived facts', () => {
+  test('watching while paying, confirming and after a local expiry only', () => {
+    const pay = run(toPay).state;
+    assert.equal(isWatching(pay), true);
+    assert.equal(isWatching(transition(pay, { type: 'paidPressed' }).state), true);
+    assert.equal(isWatching(run([...toPay, update({ status: 'paid' })]).state), false);
+    assert.equal(isWatching(run([...toPay, update({ status: 'expired' })]).state), false);
+  });
+
+  test('the order is open (return link shown) while paying and confirming only', () => {
+    const pay = run(toPay).state;
+    assert.equal(isOrderOpen(pay), true);
+    assert.equal(isOrderOpen(transition(pay, { type: 'paidPressed' }).state), true);
+    assert.equal(isOrderOpen(run([...toPay, update({ status: 'paid' })]).state), false);
+    assert.equal(isOrderOpen(run([...toPay, { type: 'timeUp' }]).state), false);
+  });
+});

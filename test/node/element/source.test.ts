@@ -1,0 +1,44 @@
+// Static checks of the element's source: the safety rules that a reviewer would otherwise have to
+// re-read every file for.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dir = fileURLToPath(new URL('../../../src/element/', import.meta.url));
+const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => ({ name: f, text: readFileSync(join(dir, f), 'utf8') }));
+const code = files.filter((f) => !f.name.startsWith('i18n/'));
+
+describe('element source', () => {
+  test('renders only through Lit templates: no innerHTML, outerHTML, insertAdjacentHTML, unsafeHTML or document.write', () => {
+    for (const f of code) assert.doesNotMatch(f.text, /\.innerHTML|\.outerHTML|insertAdjacentHTML|unsafeHTML|unsafeSVG|document\.write/, f.name);
+  });
+
+  test('no inline style attributes or styleMap (strict CSP without unsafe-inline)', () => {
+    for (const f of code) assert.doesNotMatch(f.text, /\sstyle=|styleMap|\.style\./, f.name);
+  });
+
+  test('no eval or Function constructor (strict CSP without unsafe-eval)', () => {
+    for (const f of code) assert.doesNotMatch(f.text, /\beval\(|new Function\(|setTimeout\(['"`]/, f.name);
+  });
+
+  test('no telemetry: no beacons, no third-party hosts besides the bank-link table', () => {
+    for (const f of code) {
+      assert.doesNotMatch(f.text, /sendBeacon|XMLHttpRequest|new Image\(/, f.name);
+      const hosts = [...f.text.matchAll(/https?:\/\/([a-z0-9.-]+)/gi)].map((m) => m[1]!);
+      const allowed = f.name === 'banks.ts' ? ['online.vtb.ru'] : [];
+      assert.deepEqual(hosts.filter((h) => !allowed.includes(h)), [], f.name);
+    }
+  });
+
+  test('links and navigation go through the URL sanitiser', () => {
+    const el = code.find((f) => f.name === 'paydesk-checkout.ts')!.text;
+    for (const m of el.matchAll(/href=\$\{([^}]+)\}/g)) {
+      assert.match(m[1]!, /^(formUrl|support|back|url|apps\.primary|b\.href|safeHttpUrl\(.+\)!?)$/, `href=${m[1]}`);
+    }
+    assert.match(el, /src=\$\{formUrl\}/);
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { normaliseEndpoint, safeAppUrl, safeHttpUrl } from '../../../src/element/url.js';
+import { APP_SCHEMES } from '../../../src/element/banks.js';
+
+describe('URL sanitising', () => {
+  test('absolute http and https URLs pass (normalised)', () => {
+    assert.equal(safeHttpUrl('https://shop.example/thanks?o=1'), 'https://shop.example/thanks?o=1');
+    assert.equal(safeHttpUrl('HTTP://Shop.Example'), 'http://shop.example/');
+    assert.equal(safeHttpUrl('https://магазин.рф/'), 'https://xn--80aairftm.xn--p1ai/');
+  });
+
+  const dropped: Array<[string, unknown]> = [
+    ['javascript:', 'javascript:alert(1)'],
+    ['JavaScript: with spaces and case', ' JaVaScRiPt:alert(1)'],
+    ['javascript: split by a newline', 'java\nscript:alert(1)'],
+    ['javascript: with a tab', 'java\tscript:alert(1)'],
+    ['data:', 'data:text/html,<script>alert(1)</script>'],
+    ['vbscript:', 'vbscript:msgbox(1)'],
+    ['file:', 'file:///etc/passwd'],
+    ['protocol-relative', '//evil.example/x'],
+    ['backslashes', '/\\evil.example'],
+    ['https with backslash host', 'https:\\\\evil.example'],
+    ['scheme without slashes', 'https:evil.example'],
+    ['relative path', '/thanks'],
+    ['empty', ''],
+    ['no host', 'https://'],
+    ['credentials in the URL', 'https://shop.example@evil.example/'],
+    ['user and password', 'https://user:pass@shop.example/'],
+    ['space in the host', 'https://sh op.example/'],
+    ['a control character', 'https://shop.example/\u0000'],
+    ['far too long', `https://shop.example/${'a'.repeat(3000)}`],
+    ['not a string', 42],
+    ['null', null],
+    ['an object', { href: 'https://shop.example' }],
+  ];
+  for (const [name, value] of dropped) {
+    test(`drops ${name}`, () => assert.equal(safeHttpUrl(value), null));
+  }
+});
+
+describe('bank app links', () => {
+  test('allowlisted schemes pass', () => {
+    assert.equal(safeAppUrl('sberbankonline://payments/p2p?x=1', APP_SCHEMES), 'sberbankonline://payments/p2p?x=1');
+    assert.equal(safeAppUrl('bank100000000111://qr.nspk.ru/AS1', APP_SCHEMES), 'bank100000000111://qr.nspk.ru/AS1');
+    assert.equal(safeAppUrl('https://online.vtb.ru/i/transfers', APP_SCHEMES), 'https://online.vtb.ru/i/transfers');
+  });
+
+  test('other schemes, unknown banks and scripts are dropped', () => {
+    for (const bad of ['intent://x#Intent;end', 'bank999999999999://x', 'javascript://x', 'tinkoffbank:no-slashes', 'sberbankonline://a b', null]) {
+      assert.equal(safeAppUrl(bad, APP_SCHEMES), null, String(bad));
+    }
+  });
+});
+
+describe('token endpoint setting', () => {
+  test('a path on this site or an absolute http(s) URL, without the trailing slash', () => {
+    assert.equal(normaliseEndpoint('/api/paydesk/'), '/api/paydesk');
+    assert.equal(normaliseEndpoint('https://shop.example/api/paydesk'), 'https://shop.example/api/paydesk');
+    assert.equal(normaliseEndpoint('https://shop.example/'), 'https://shop.example');
+  });
+
+  test('anything else is refused', () => {
+    for (const bad of ['', '   ', '//evil.example/api', 'javascript:alert(1)', 'api/paydesk', '/api\\x', undefined]) {
+      assert.equal(normaliseEndpoint(bad), null, String(bad));
+    }
+  });
+});
