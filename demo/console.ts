@@ -7,6 +7,7 @@
  *   POST /login   {"password"}        → 204 + cookie        (header X-Paydesk: 1)
  *   POST /logout                      → 204, cookie cleared  (header X-Paydesk: 1)
  *   GET  /me                          → 200 {"authenticated": true} | 401
+ *   GET  /meta                        → the filter values: order statuses, form session states, method and transaction types
  *   GET  /balance                     → {"balance": {available, frozen, total, currency, id}}
  *   GET  /orders?page&size&status&order_side&payment_method_id&sort_by&sort&start_date&end_date
  *        /orders?client_order_id=…&size   (search by client order id: one page)
@@ -21,6 +22,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { z } from 'zod';
+import { FORM_SESSION_STATES, METHOD_TYPES, ORDER_STATUSES, TRANSACTION_TYPES } from '../src/provider/facts.js';
 import { isProviderError } from '../src/provider/errors.js';
 import type { ProviderClient } from '../src/provider/types.js';
 
@@ -269,6 +271,15 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
   });
 
   app.get('/me', (c) => c.json({ authenticated: true }));
+
+  app.get('/meta', (c) =>
+    c.json({
+      order_statuses: ORDER_STATUSES,
+      form_session_states: FORM_SESSION_STATES,
+      method_types: METHOD_TYPES,
+      transaction_types: TRANSACTION_TYPES,
+    }),
+  );
 
   app.get('/balance', async (c) => {
     const res = await client.getBalance();
