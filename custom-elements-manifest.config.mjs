@@ -13,8 +13,53 @@ export default {
   litelement: true,
   // Never let the analyzer rewrite package.json (its `customElements` field is set by hand).
   packagejson: false,
-  plugins: [distPaths()],
+  plugins: [defineCalls(), distPaths()],
 };
+
+/**
+ * Tag names registered through a constant: `registry.define(TAG, PaydeskCheckout)` with
+ * `const TAG = 'paydesk-checkout'` in the same file (the analyzer only sees string literals). Adds the
+ * `custom-element-definition` export to the defining module and `tagName` to the class.
+ */
+function defineCalls() {
+  const found = []; // { tagName, className, modulePath }
+  return {
+    name: 'paydesk-define-calls',
+    analyzePhase({ ts, node, moduleDoc }) {
+      if (!ts.isCallExpression(node) || node.arguments.length < 2) return;
+      const callee = node.expression;
+      if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'define') return;
+      const [tagArg, classArg] = node.arguments;
+      if (!ts.isIdentifier(tagArg) || !ts.isIdentifier(classArg)) return;
+      let tagName;
+      const findConst = (n) => {
+        if (tagName) return;
+        if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.name.text === tagArg.text && n.initializer && ts.isStringLiteral(n.initializer)) {
+          tagName = n.initializer.text;
+        }
+        ts.forEachChild(n, findConst);
+      };
+      findConst(node.getSourceFile());
+      if (!tagName || !/^[a-z][a-z0-9]*-[a-z0-9-]*$/.test(tagName)) return;
+      found.push({ tagName, className: classArg.text, modulePath: moduleDoc.path });
+    },
+    packageLinkPhase({ customElementsManifest }) {
+      for (const { tagName, className, modulePath } of found) {
+        const classModule = customElementsManifest.modules.find((m) =>
+          (m.declarations ?? []).some((d) => d.kind === 'class' && d.customElement && d.name === className),
+        );
+        const defining = customElementsManifest.modules.find((m) => m.path === modulePath);
+        if (!classModule || !defining) continue;
+        const decl = classModule.declarations.find((d) => d.name === className);
+        decl.tagName ??= tagName;
+        defining.exports ??= [];
+        if (!defining.exports.some((e) => e.kind === 'custom-element-definition' && e.name === tagName)) {
+          defining.exports.push({ kind: 'custom-element-definition', name: tagName, declaration: { name: className, module: classModule.path } });
+        }
+      }
+    },
+  };
+}
 
 /** `src/element/x.ts` → `dist/element/x.js` in module paths and in references between modules. */
 function distPaths() {

@@ -3,13 +3,14 @@
  * `npm run build`: writes dist/ from scratch.
  *   1. the npm build: `tsc -p tsconfig.build.json` → dist/**.js + .d.ts (ES modules, dependencies external)
  *   2. the CDN files: Vite, once as an ES module and once as a classic script (IIFE), each with a source map
- *   3. dist/cdn/paydesk.sri.json: sha384 integrity values of both CDN files
+ *   3. dist/cdn/paydesk.sri.json: sha384 integrity values of both CDN files and of the language chunks
+ *      (checks: the IIFE is ASCII-only; the chunks import nothing)
  *   4. dist/custom-elements.json: `cem analyze --litelement`
  * Any failing step stops the build with a non-zero exit code and says which step failed.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,18 +47,29 @@ run('CDN ES module (vite)', bin('vite'), ['build', '--logLevel', 'warn'], { PAYD
 run('CDN classic script (vite)', bin('vite'), ['build', '--logLevel', 'warn'], { PAYDESK_CDN_FORMAT: 'iife' });
 
 const cdn = join(root, 'dist', 'cdn');
-const cdnFiles = ['paydesk.js', 'paydesk.iife.js'];
-for (const f of cdnFiles) {
-  for (const needed of [f, `${f}.map`]) {
-    if (!existsSync(join(cdn, needed))) {
-      console.error(`build failed: dist/cdn/${needed} was not written`);
-      process.exit(1);
-    }
+const fail = (message) => {
+  console.error(`build failed: ${message}`);
+  process.exit(1);
+};
+for (const f of ['paydesk.js', 'paydesk.iife.js']) {
+  for (const needed of [f, `${f}.map`]) if (!existsSync(join(cdn, needed))) fail(`dist/cdn/${needed} was not written`);
+}
+// The IIFE loads the ES build's language chunks: they must stand alone (no imports back into paydesk.js).
+const chunks = readdirSync(join(cdn, 'chunks')).filter((f) => f.endsWith('.js')).sort();
+for (const f of chunks) {
+  if (/\bimport\s*[\s{*"'`(]|\bfrom\s*["'`]/.test(readFileSync(join(cdn, 'chunks', f), 'utf8'))) {
+    fail(`dist/cdn/chunks/${f} imports another module; the IIFE cannot share code with it`);
   }
 }
-const integrity = Object.fromEntries(cdnFiles.map((f) => [f, sri(join(cdn, f))]));
+// A classic script is decoded in the page's encoding unless served with a charset: keep it ASCII.
+const iife = readFileSync(join(cdn, 'paydesk.iife.js'));
+const nonAscii = iife.findIndex((b) => b > 0x7e || (b < 0x20 && b !== 0x0a && b !== 0x09 && b !== 0x0d));
+if (nonAscii >= 0) fail(`dist/cdn/paydesk.iife.js has a non-ASCII byte at offset ${nonAscii}`);
+
+const files = ['paydesk.js', 'paydesk.iife.js', ...chunks.map((f) => `chunks/${f}`)];
+const integrity = Object.fromEntries(files.map((f) => [f, sri(join(cdn, f))]));
 writeFileSync(join(cdn, 'paydesk.sri.json'), `${JSON.stringify(integrity, null, 2)}\n`);
-if (!quiet) console.log('✓ dist/cdn/paydesk.sri.json (sha384)');
+if (!quiet) console.log(`✓ dist/cdn/paydesk.sri.json (sha384 of ${files.length} files)`);
 
 run('custom-elements.json (cem analyze --litelement)', bin('cem'), [
   'analyze',

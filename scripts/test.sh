@@ -18,6 +18,9 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 step "type check (tsc --noEmit)"
 npx tsc --noEmit || { echo "type check failed"; finish 1; }
 
+step "build (npm run build: dist/ for the packaging, manifest and size tests)"
+node scripts/build.mjs --quiet || { echo "build failed"; finish 1; }
+
 step "node tests"
 node_files=(test/node/**/*.test.ts)
 node --import tsx --test --test-concurrency=2 \

@@ -10,12 +10,21 @@
  *     clone works before `npm run build` and edits show up without a rebuild.
  * The result is computed once per process and cached; a failed attempt is not cached.
  *
+ * The built file loads its optional language tables with `import('./chunks/<lang>.js')`, relative to
+ * its own URL; serve those with {@link loadWidgetFile} beside it (the esbuild bundle has them inlined
+ * and never asks). A chunk that is not served only costs that language: the element falls back to
+ * English.
+ *
  * @example
  * ```ts
  * import { loadWidgetBundle } from '../bundle/widget-bundle.js';
- * app.get('/paydesk.js', async (c) =>
+ * app.get('/widget/paydesk.js', async (c) =>
  *   c.body(await loadWidgetBundle(), 200, { 'content-type': WIDGET_BUNDLE_CONTENT_TYPE }));
- * // page: <script type="module" src="/paydesk.js"></script>
+ * app.get('/widget/chunks/:file', async (c) => {
+ *   const code = await loadWidgetFile(`chunks/${c.req.param('file')}`);
+ *   return code === null ? c.notFound() : c.body(code, 200, { 'content-type': WIDGET_BUNDLE_CONTENT_TYPE });
+ * });
+ * // page: <script type="module" src="/widget/paydesk.js"></script>
  * ```
  */
 import { createHash } from 'node:crypto';
@@ -62,6 +71,25 @@ export function loadWidgetBundleInfo(): Promise<WidgetBundle> {
     });
   }
   return cached;
+}
+
+/** What {@link loadWidgetFile} accepts: a language chunk or a source map, never a path outside dist/cdn. */
+const WIDGET_FILE = /^(?:chunks\/)?[a-z0-9][a-z0-9_-]{0,63}\.js(?:\.map)?$/;
+
+/**
+ * A file the widget module loads relative to its own URL (`chunks/kk.js`), or its source maps
+ * (`paydesk.js.map`): the text from `dist/cdn/`, or null when there is no such file, when the
+ * path is not of that form, or when the bundle in use is the in-memory one (which needs none).
+ */
+export async function loadWidgetFile(path: string): Promise<string | null> {
+  if (typeof path !== 'string' || !WIDGET_FILE.test(path)) return null;
+  const bundle = await loadWidgetBundleInfo();
+  if (bundle.source !== 'dist') return null;
+  try {
+    return await readFile(join(defaultPaths().root, 'dist', 'cdn', ...path.split('/')), 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 /** Forgets the cached bundle (the next call reads or bundles again). */
@@ -113,6 +141,7 @@ async function bundleSources(root: string): Promise<string> {
     target: 'es2021',
     define: { 'process.env.NODE_ENV': '"production"' },
     legalComments: 'none',
+    charset: 'utf8',
     write: false,
     logLevel: 'silent',
   });

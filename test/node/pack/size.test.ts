@@ -1,0 +1,55 @@
+/**
+ * The size budget of the built package (issue 7): the CDN classic script at most 30 KB gzip, the
+ * element's own ES module (npm build, without Lit and the other npm dependencies) at most 12 KB gzip.
+ * The figures are printed. Needs `dist/` (npm test builds it first). KB = 1000 bytes.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { before, test } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { BUDGETS, kb, measurePackageSizes, sizeLines, type PackageSizes } from '../../../bench/sizes.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+let sizes: PackageSizes;
+
+before(async () => {
+  if (!existsSync(join(root, 'dist', 'cdn', 'paydesk.iife.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` first (npm test does it)');
+  }
+  sizes = await measurePackageSizes(root);
+  console.log(['', 'bundle sizes (KB = 1000 bytes):', ...sizeLines(sizes).map((l) => `  ${l}`), ''].join('\n'));
+});
+
+test(`the CDN classic script is at most ${kb(BUDGETS.cdnIifeGzip)} gzip`, (t) => {
+  t.diagnostic(`paydesk.iife.js: ${kb(sizes.cdnIife.gzip)} gzip`);
+  assert.ok(
+    sizes.cdnIife.gzip <= BUDGETS.cdnIifeGzip,
+    `dist/cdn/paydesk.iife.js is ${kb(sizes.cdnIife.gzip)} gzip, over the ${kb(BUDGETS.cdnIifeGzip)} budget by ${kb(sizes.cdnIife.gzip - BUDGETS.cdnIifeGzip)}`,
+  );
+});
+
+test(`the element without Lit is at most ${kb(BUDGETS.elementWithoutLitGzip)} gzip`, (t) => {
+  t.diagnostic(`element without Lit: ${kb(sizes.element.gzip)} gzip (${sizes.element.what})`);
+  assert.ok(
+    sizes.element.gzip <= BUDGETS.elementWithoutLitGzip,
+    `the element without Lit is ${kb(sizes.element.gzip)} gzip, over the ${kb(BUDGETS.elementWithoutLitGzip)} budget by ${kb(sizes.element.gzip - BUDGETS.elementWithoutLitGzip)}`,
+  );
+});
+
+test('the language tables stay out of both CDN files, which load them from chunks/', async () => {
+  assert.ok(sizes.languageChunks.length > 0, 'there are language chunks');
+  const cdn = join(root, 'dist', 'cdn');
+  const main = { es: await readFile(join(cdn, 'paydesk.js'), 'utf8'), iife: await readFile(join(cdn, 'paydesk.iife.js'), 'utf8') };
+  const escaped = (text: string) => text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  for (const file of (await readdir(join(cdn, 'chunks'))).filter((f) => f.endsWith('.js'))) {
+    const table = ((await import(pathToFileURL(join(cdn, 'chunks', file)).href)) as { default: Record<string, unknown> }).default;
+    const sample = Object.values(table).find((v): v is string => typeof v === 'string' && v.length > 12 && /[^\x00-\x7f]/.test(v));
+    assert.ok(sample, `${file} has a non-English message`);
+    for (const [name, code] of Object.entries(main)) {
+      assert.ok(!code.includes(sample) && !code.toUpperCase().includes(escaped(sample).toUpperCase()), `${file}'s text is not inlined in the ${name} file`);
+      assert.ok(code.includes(`chunks/${file}`), `the ${name} file loads chunks/${file}`);
+    }
+  }
+});
