@@ -614,12 +614,17 @@ export class Checkout {
   // Following the status
 
   /** The session for a read: refreshed from the provider first when stale or asked to. */
-  async read(sid: string, forceRefresh: boolean): Promise<SessionRecord> {
-    const rec = await this.repo.get(sid);
-    if (!rec) throw new CheckoutError(404, 'not_found', 'This payment session was not found. Please start again.');
+  async read(sid: string, forceRefresh: boolean): Promise<{ rec: SessionRecord; viewJson: string }> {
+    const cached = await this.repo.read(sid);
+    if (!cached) throw new CheckoutError(404, 'not_found', 'This payment session was not found. Please start again.');
+    const rec = cached.rec;
+    if (isFinalStatus(rec.view.status) || (!forceRefresh && !this.needsRefresh(rec))) {
+      this.ensureHooks(rec);
+      return cached;
+    }
     const fresh = await this.refreshIfNeeded(rec, forceRefresh);
     this.ensureHooks(fresh);
-    return fresh;
+    return fresh === rec ? cached : { rec: fresh, viewJson: JSON.stringify(fresh.view) };
   }
 
   needsRefresh(rec: SessionRecord): boolean {

@@ -4,14 +4,14 @@
  */
 import { CheckoutError } from './errors.js';
 
-const BASE_HEADERS: Record<string, string> = {
+export const JSON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json; charset=utf-8',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
 };
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...BASE_HEADERS, ...headers } });
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
 export function errorResponse(err: CheckoutError, headers: Record<string, string> = {}): Response {

@@ -53,11 +53,35 @@ export interface UpdateResult {
   after: SessionRecord;
 }
 
+/** Parsed records by session, reused while the stored text is unchanged (reads are the hot path). */
+const PARSE_CACHE_SIZE = 1000;
+
 export class SessionRepository {
+  private readonly parsed = new Map<string, { raw: string; rec: SessionRecord; viewJson: string }>();
+
   constructor(
     private readonly store: CheckoutStore,
     private readonly now: () => number,
   ) {}
+
+  /**
+   * The session and its OrderView as JSON, for reads. The record is shared: treat it as read-only
+   * (updates go through {@link update}, which parses its own copy).
+   */
+  async read(sid: string): Promise<{ rec: SessionRecord; viewJson: string } | null> {
+    const v = await this.store.get(sessionKey(sid));
+    if (!v) {
+      this.parsed.delete(sid);
+      return null;
+    }
+    const hit = this.parsed.get(sid);
+    if (hit && hit.raw === v.value) return hit;
+    const rec = JSON.parse(v.value) as SessionRecord;
+    const entry = { raw: v.value, rec, viewJson: JSON.stringify(rec.view) };
+    if (this.parsed.size >= PARSE_CACHE_SIZE) this.parsed.delete(this.parsed.keys().next().value!);
+    this.parsed.set(sid, entry);
+    return entry;
+  }
 
   private ttl(rec: SessionRecord): number {
     return Math.max(1000, rec.expires_at - this.now());
