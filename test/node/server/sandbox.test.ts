@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { applyFee } from '../../../src/money/index.js';
 import { createProviderClient } from '../../../src/provider/index.js';
 import type { Order, PaymentMethod } from '../../../src/provider/index.js';
-import { createSandbox, PRESET_KEYS } from '../../../src/sandbox/index.js';
+import { createSandbox, PRESET_KEYS, signWebhook } from '../../../src/sandbox/index.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { createCheckoutHandler } from '../../../src/server/index.js';
 import type { CheckoutHandler, CheckoutHandlerOptions, OrderEvent } from '../../../src/server/index.js';
@@ -278,7 +278,6 @@ describe('against the sandbox: webhooks', () => {
   test('a webhook signed with another terminal\'s secret is refused', async () => {
     const w = world();
     const { order } = await created(w, { order_ref: 'tee', method_type: 'SBP' });
-    const { signWebhook } = await import('../../../src/sandbox/index.js');
     const body = JSON.stringify({ request_id: 'x', webhook_type: 'buy_update', datetime: 'x', payload: { ...order, status: 'Completed', client_order_id: order.client_order_id } });
     const res = await w.handler(
       new Request(`${ENDPOINT}/webhooks`, {
@@ -408,6 +407,98 @@ describe('against the sandbox: provider faults', () => {
     await w.handler.idle();
     assert.ok(w.logs.length > 0);
     assert.ok(!(texts.join('') + w.logs.join('')).includes(MERCHANT_KEY));
+  });
+});
+
+describe('against the sandbox: every protection', () => {
+  const signed = (w: World, body: string, t = Math.floor(Date.now() / 1000)) =>
+    new Request(`${ENDPOINT}/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-paydesk-signature': signWebhook(w.sandbox.webhookSecret(), body, t) },
+      body,
+    });
+
+  test('a tampered amount in the body: the sandbox order has the server\'s price', async () => {
+    const w = world();
+    await created(w, { order_ref: 'tee', method_type: 'SBP', amount: '1.00' });
+    const [order] = await sandboxOrders(w);
+    assert.equal(order!.amount, '1500.00');
+  });
+
+  test('missing X-Paydesk, a foreign origin, a form-encoded or oversized body: refused, no sandbox order', async () => {
+    const w = world({ handler: { maxBodyBytes: 512 } });
+    const json = JSON.stringify({ order_ref: 'tee', method_type: 'SBP' });
+    const refused = [
+      await w.handler(new Request(`${ENDPOINT}/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json })),
+      await post(w, { order_ref: 'tee', method_type: 'SBP' }, { origin: 'https://evil.example' }),
+      await w.handler(
+        new Request(`${ENDPOINT}/sessions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-paydesk': '1' },
+          body: 'order_ref=tee&method_type=SBP',
+        }),
+      ),
+      await post(w, { order_ref: 'tee', method_type: 'SBP', pad: 'x'.repeat(1000) }),
+    ];
+    assert.deepEqual(
+      refused.map((r) => r.status),
+      [403, 403, 415, 413],
+    );
+    assert.equal((await sandboxOrders(w)).length, 0);
+    assert.equal(w.providerRequests.length, 0, 'not even the method list was asked for');
+  });
+
+  test('rate limits per address and per session', async () => {
+    const w = world({
+      handler: {
+        rateLimits: { perAddress: { limit: 3, windowSeconds: 60 }, perSession: { limit: 2, windowSeconds: 60 } },
+        getClientAddress: (req) => req.headers.get('x-test-ip') ?? undefined,
+      },
+    });
+    const { session } = await created(w, { order_ref: 'tee', method_type: 'SBP' }, { 'x-test-ip': '10.1.1.1' });
+    const get = (ip: string) => w.handler(new Request(`${ENDPOINT}/sessions/${session}`, { headers: { 'x-test-ip': ip } }));
+    assert.equal((await get('10.2.2.2')).status, 200);
+    assert.equal((await get('10.3.3.3')).status, 200);
+    const perSession = await get('10.4.4.4');
+    assert.equal(perSession.status, 429);
+    assert.ok(perSession.headers.get('retry-after'));
+    for (let i = 0; i < 2; i++) await w.handler(new Request(`${ENDPOINT}/methods?order_ref=tee`, { headers: { 'x-test-ip': '10.1.1.1' } }));
+    assert.equal((await w.handler(new Request(`${ENDPOINT}/methods?order_ref=tee`, { headers: { 'x-test-ip': '10.1.1.1' } }))).status, 429);
+  });
+
+  test('a tampered or foreign token: 401 and no provider request', async () => {
+    const w = world();
+    const { session } = await created(w, { order_ref: 'tee', method_type: 'SBP' });
+    const before = w.providerRequests.length;
+    const tampered = session.slice(0, -1) + (session.endsWith('A') ? 'B' : 'A');
+    const foreign = (await created(world({ handler: { sessionSecrets: ['someone-else-secret-0123456789abcdef'] } }), { order_ref: 'tee', method_type: 'SBP' })).session;
+    for (const t of [tampered, foreign]) {
+      assert.equal((await w.handler(new Request(`${ENDPOINT}/sessions/${t}?refresh=1`))).status, 401);
+      assert.equal((await w.handler(new Request(`${ENDPOINT}/sessions/${t}/events`))).status, 401);
+    }
+    assert.equal(w.providerRequests.length, before);
+  });
+
+  test('webhook forgery and replay are refused; duplicates and reordering of real deliveries are harmless', async () => {
+    const w = world();
+    const { session, order } = await created(w, { order_ref: 'tee', method_type: 'SBP' });
+    const forgedBody = JSON.stringify({ request_id: 'f', webhook_type: 'buy_update', datetime: 'x', payload: { ...order, status: 'Completed' } });
+    const unsigned = await w.handler(new Request(`${ENDPOINT}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: forgedBody }));
+    assert.equal(unsigned.status, 401);
+    await control(w, `/sandbox/orders/${order.id}/complete`);
+    await w.sandbox.webhooks.idle();
+    await w.handler.idle();
+    assert.equal((await read(w, session)).status, 'paid');
+    const delivered = w.sandbox.webhooks.log().at(-1)!;
+    const body = JSON.stringify(delivered.envelope);
+    assert.equal((await w.handler(signed(w, body, Math.floor(Date.now() / 1000) - 400))).status, 401, 'a replay from 400 s ago');
+    const dupes = await Promise.all(Array.from({ length: 5 }, () => w.handler(signed(w, body))));
+    for (const d of dupes) assert.equal(d.status, 200);
+    const older = JSON.stringify({ ...delivered.envelope, request_id: 'older', payload: { ...delivered.envelope.payload, status: 'Unpaid' } });
+    assert.equal((await w.handler(signed(w, older))).status, 200);
+    await w.handler.idle();
+    assert.equal((await read(w, session)).status, 'paid');
+    assert.equal(w.paid.length, 1);
   });
 });
 
