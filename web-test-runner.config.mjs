@@ -96,7 +96,15 @@ export default {
   middleware: [strictCspMiddleware(), fakeEndpoint()],
   plugins: [
     commonjs({
-      include: ['**/node_modules/qrcode/**', '**/node_modules/dijkstrajs/**', '**/node_modules/jsqr/**'],
+      include: [
+        '**/node_modules/qrcode/**',
+        '**/node_modules/dijkstrajs/**',
+        '**/node_modules/jsqr/**',
+        // React 19 is CommonJS only (test/browser/react.test.ts renders paydesk/react).
+        '**/node_modules/react/**',
+        '**/node_modules/react-dom/**',
+        '**/node_modules/scheduler/**',
+      ],
       strictRequires: false,
       requireReturnsDefault: true,
     }),

@@ -17,7 +17,8 @@
  * />
  * ```
  */
-import * as React from 'react';
+// React 19 ships CommonJS only: the default import (module.exports) is the one every bundler and Node agree on.
+import React from 'react';
 import { createComponent, type EventName, type ReactWebComponent } from '@lit/react';
 import '../index.js';
 import { PaydeskCheckout as PaydeskCheckoutElement } from '../element/paydesk-checkout.js';
