@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { BUTTON_NAMES, CUSTOMER_BANKS } from '../provider/facts.js';
 import { createProviderClient } from '../provider/client.js';
+import { isHttpUrl } from '../provider/schemas.js';
 import type { ProviderClient } from '../provider/types.js';
 import { INTEGRATION_MODES, PROTOCOL_HEADER } from '../protocol/index.js';
 import type { IntegrationMode, MethodsResponse } from '../protocol/index.js';
@@ -34,7 +35,6 @@ import {
 import type { OriginDecision } from './http.js';
 import { createSafeLogger } from './log.js';
 import type { CheckoutHandlerOptions } from './options.js';
-import { isHttpUrl } from '../provider/schemas.js';
 import { RateLimiter, resolveRateLimits } from './rate-limit.js';
 import { EventStreams, parseLastEventId } from './sse.js';
 import { MemoryStore } from './store.js';

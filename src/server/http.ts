@@ -128,6 +128,9 @@ export class OriginPolicy {
     const origin = req.headers.get('origin');
     if (origin === null) return { kind: 'none' };
     if (origin === url.origin) return { kind: 'same' };
+    // Behind a proxy the request URL may name an internal host; browsers say same-origin themselves
+    // (a page cannot set Sec-Fetch-* headers).
+    if (req.headers.get('sec-fetch-site') === 'same-origin') return { kind: 'same' };
     const n = origin === 'null' ? null : normaliseOrigin(origin);
     if (n !== null && n === url.origin) return { kind: 'same' };
     if (n !== null && (this.any || this.allowed.has(n))) return { kind: 'allowed', origin };
@@ -140,7 +143,7 @@ export function corsHeaders(decision: OriginDecision): Record<string, string> {
   if (decision.kind !== 'allowed') return {};
   return {
     'access-control-allow-origin': decision.origin,
-    'access-control-expose-headers': 'Retry-After',
+    'access-control-expose-headers': 'Retry-After, Idempotent-Replayed',
     vary: 'Origin',
   };
 }

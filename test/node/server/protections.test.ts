@@ -217,6 +217,14 @@ describe('origins and CORS', () => {
     assert.equal(res.headers.get('access-control-allow-origin'), null);
   });
 
+  test('a browser-declared same-origin request is allowed even when a proxy changed the host', async () => {
+    const h = makeHarness({ allowedOrigins: [] });
+    const res = await h.handler(createRequest(body, { origin: 'https://www.shop.example', 'sec-fetch-site': 'same-origin' }));
+    assert.equal(res.status, 201);
+    const cross = await h.handler(createRequest(body, { origin: 'https://www.shop.example', 'sec-fetch-site': 'cross-site' }));
+    assert.equal(cross.status, 403);
+  });
+
   test('requests without an Origin (server to server, same-origin GETs) are allowed', async () => {
     const h = makeHarness({ allowedOrigins: [] });
     const res = await h.handler(new Request(`${BASE}/methods?order_ref=tee`));
