@@ -214,6 +214,24 @@ describe('against the sandbox: methods and sessions', () => {
     assert.equal(w.paid.length, 1);
   });
 
+  test('configured with { baseUrl, apiKey, fetch }: the handler builds its own provider client', async () => {
+    const sandbox = createSandbox({ apiKey: MERCHANT_KEY, seed: false, sweepIntervalMs: 0 });
+    const handler = createCheckoutHandler({
+      provider: { baseUrl: PROVIDER, apiKey: MERCHANT_KEY, fetch: (input, init) => sandbox.fetch(new Request(input, init)) },
+      sessionSecrets: [SECRET],
+      resolveOrder: (ref) => PRODUCTS[ref] ?? null,
+      logger: { warn: () => undefined, error: () => undefined },
+    });
+    try {
+      const res = await handler(createRequest({ order_ref: 'tee', method_type: 'SBP' }));
+      assert.equal(res.status, 201);
+      assert.equal(((await res.json()) as { order: OrderView }).order.amount, '1500.00');
+    } finally {
+      await handler.close();
+      await sandbox.close();
+    }
+  });
+
   test('the same Idempotency-Key twice and ten at once: one sandbox order', async () => {
     const w = world();
     const first = await created(w, { order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'int-1' });
