@@ -64,6 +64,7 @@ export const styles = css`
     box-sizing: border-box;
   }
   .card {
+    container-type: inline-size;
     background: var(--_surface);
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
@@ -133,12 +134,14 @@ export const styles = css`
   .amount-row,
   .value-row {
     display: flex;
+    flex-wrap: wrap;
     align-items: center;
     justify-content: space-between;
     gap: var(--_space);
   }
   .amount {
-    font-size: 34px;
+    white-space: nowrap;
+    font-size: clamp(24px, 10cqi, 34px);
     line-height: 1.15;
     font-weight: 700;
     letter-spacing: -0.01em;
@@ -159,7 +162,7 @@ export const styles = css`
   dl {
     margin: 0;
     display: grid;
-    gap: calc(var(--_space) * 1.5);
+    gap: var(--_space);
   }
   dd {
     margin: 2px 0 0;
@@ -168,6 +171,7 @@ export const styles = css`
     overflow-wrap: anywhere;
   }
   .num {
+    white-space: nowrap;
     font-variant-numeric: tabular-nums;
     letter-spacing: 0.02em;
   }
@@ -223,6 +227,10 @@ export const styles = css`
     color: var(--_on-accent);
     width: 100%;
   }
+  [part='actions'] {
+    display: grid;
+    gap: var(--_space);
+  }
   .primary:hover {
     filter: brightness(1.08);
   }
@@ -250,7 +258,14 @@ export const styles = css`
     gap: var(--_space);
   }
   .banks {
-    grid-template-columns: repeat(auto-fill, minmax(120px, 1fr));
+    display: flex;
+    flex-wrap: wrap;
+    margin-top: 6px;
+  }
+  .banks .btn {
+    min-height: 40px;
+    padding: 8px 14px;
+    font-size: 14px;
   }
   .method {
     width: 100%;

@@ -635,6 +635,13 @@ export class PaydeskCheckout extends LitElement {
     const accountLabel = req ? { card: m.cardLabel, phone: m.phoneLabel, account: m.accountLabel, link: m.linkLabel }[req.kind] : '';
     const apps = bankLinks(order, this._env.platform, this.bank || bankByButtonName(this.buttonName)?.customerBank || null);
     const bank = this._bankName(order.bank);
+    const phone = this._env.platform !== 'desktop';
+    const qr = link
+      ? html`<figure part="qr" class="qr">
+          <canvas role="img" aria-label=${fill(m.qrLabel, { amount })}></canvas>
+          <figcaption class="muted">${m.qrHint}</figcaption>
+        </figure>`
+      : nothing;
     if (this.mode === 'form' && formUrl && !req) {
       return html`<iframe part="form" src=${formUrl} title=${m.formTitle}></iframe>
         <div part="actions"><a class="btn wide" href=${formUrl} target="_blank" rel="noopener noreferrer">${m.openForm}</a></div>`;
@@ -646,17 +653,10 @@ export class PaydeskCheckout extends LitElement {
           <span class="amount">${amount}</span>
           ${this._copyButton('amount', m.amountLabel, order.amount)}
         </div>
-        <span class="muted">${this._payBy(order)}</span>
+        <span class="muted">${requested ? nothing : html`${m.amountExact} `}${this._payBy(order)}</span>
       </div>
-      ${requested
-        ? html`<p class="warn">${icon.alert}<span>${fill(m.amountChanged, { amount, requested: this._money(requested) })}</span></p>`
-        : html`<p class="muted">${m.amountExact}</p>`}
-      ${link
-        ? html`<figure part="qr" class="qr">
-            <canvas role="img" aria-label=${fill(m.qrLabel, { amount })}></canvas>
-            <figcaption class="muted">${m.qrHint}</figcaption>
-          </figure>`
-        : nothing}
+      ${requested ? html`<p class="warn">${icon.alert}<span>${fill(m.amountChanged, { amount, requested: this._money(requested) })}</span></p>` : nothing}
+      ${phone ? nothing : qr}
       ${req
         ? html`<dl part="requisites">
             <div>
@@ -678,10 +678,14 @@ export class PaydeskCheckout extends LitElement {
         ? html`<div>
             <p class="label">${m.otherBanks}</p>
             <ul class="banks" part="banks">
-              ${apps.banks.map((b) => html`<li><a class="btn wide" href=${b.href}>${fill(m.openInBank, { bank: this._nameOf(b.name) })}</a></li>`)}
+              ${apps.banks.map((b) => {
+                const name = this._nameOf(b.name);
+                return html`<li><a class="btn" href=${b.href} aria-label=${fill(m.openInBank, { bank: name })}>${name}</a></li>`;
+              })}
             </ul>
           </div>`
         : nothing}
+      ${phone ? qr : nothing}
       ${formUrl ? html`<a class="btn wide" href=${formUrl} target="_blank" rel="noopener noreferrer">${m.openForm}</a>` : nothing}
       <div part="actions"><button class="primary" @click=${() => this._send({ type: 'paidPressed' })}>${m.iPaid}</button></div>
     </div>`;
@@ -694,14 +698,11 @@ export class PaydeskCheckout extends LitElement {
     const left = Math.max(0, Math.ceil((this._redirectAt - this._env.clock.mono()) / 1000));
     void this._now;
     return html`<div class="center">
-      <div class="badge ok">${icon.check}</div>
-      <p class="big">${this._money(order.amount)}</p>
-      <p>${fill(m.paidText, { amount: this._money(order.amount) })}</p>
-      ${url
-        ? html`<p class="muted">${plural(this._lang, m.redirectIn, left)}</p>
-            <div part="actions"><a class="btn primary" href=${url}>${m.redirectNow}</a></div>`
-        : nothing}
-    </div>`;
+        <div class="badge ok">${icon.check}</div>
+        <p>${fill(m.paidText, { amount: this._money(order.amount) })}</p>
+        ${url ? html`<p class="muted">${plural(this._lang, m.redirectIn, left)}</p>` : nothing}
+      </div>
+      ${url ? html`<div part="actions"><a class="btn primary" href=${url}>${m.redirectNow}</a></div>` : nothing}`;
   }
 
   private _error(): TemplateResult {
@@ -714,11 +715,16 @@ export class PaydeskCheckout extends LitElement {
         <div class="badge bad">${icon.alert}</div>
         <p>${text}</p>
       </div>
-      ${err.retryable
-        ? html`<div part="actions"><button class="primary" @click=${() => this._send({ type: 'retry' })}>${m.retry}</button></div>`
-        : renew
-          ? html`<div part="actions"><button class="primary" @click=${() => this._send({ type: 'renew', key: this._env.newKey() })}>${m.start}</button></div>`
-          : nothing}`;
+      ${err.retryable || renew
+        ? html`<div part="actions">
+            ${err.retryable ? html`<button class="primary" @click=${() => this._send({ type: 'retry' })}>${m.retry}</button>` : nothing}
+            ${renew || (err.retryable && s.canCreate && s.op === 'create')
+              ? html`<button class=${err.retryable ? '' : 'primary'} @click=${() => this._send({ type: 'renew', key: this._env.newKey() })}>
+                  ${err.retryable ? m.chooseTitle : m.start}
+                </button>`
+              : nothing}
+          </div>`
+        : nothing}`;
   }
 
   private _footer(): TemplateResult | typeof nothing {

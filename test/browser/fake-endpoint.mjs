@@ -6,6 +6,7 @@
 //   GET  /sessions/S                   → {order, server_time}
 //   GET  /sessions/S/events            → text/event-stream, event `order`
 //   POST /__complete/S                 → marks the order paid and pushes it to the streams
+//   GET  /__streams/S                  → {open: n}: event streams connected for S
 import { PassThrough } from 'node:stream';
 
 const spaces = new Map();
@@ -96,6 +97,8 @@ export function fakeEndpoint() {
       ctx.req.on('close', () => s.streams.set(sm[1], (s.streams.get(sm[1]) ?? []).filter((x) => x !== stream)));
       return;
     }
+    const om = /^\/__streams\/([\w-]+)$/.exec(path);
+    if (ctx.method === 'GET' && om) return json(ctx, 200, { open: (s.streams.get(om[1]) ?? []).length });
     const cm = /^\/__complete\/([\w-]+)$/.exec(path);
     if (ctx.method === 'POST' && cm) {
       const order = s.orders.get(cm[1]);

@@ -1,5 +1,8 @@
-import { expect } from '@open-wc/testing';
-import { byText, mount, norm } from './helpers/mount.js';
+import { expect, waitUntil } from '@open-wc/testing';
+import { byText, mount, norm, settle } from './helpers/mount.js';
+import { FakeEndpoint, MemoryStorage } from './helpers/fake-endpoint.js';
+import { FakeClock } from './helpers/fake-clock.js';
+import { METHODS, orderView } from './helpers/orders.js';
 
 describe('<paydesk-checkout> flow', () => {
   it('shows the methods with their fee, creates a session for the chosen one and shows the requisites', async () => {
@@ -11,6 +14,7 @@ describe('<paydesk-checkout> flow', () => {
     expect(norm(methods[0]!.textContent!)).to.include('fee RUB 22.50');
     expect(norm(methods[0]!.textContent!)).to.include('To pay RUB 1,522.50');
     expect(norm(methods[1]!.textContent!)).to.include('no fee');
+    expect(norm(methods[1]!.textContent!)).to.include('Sber');
     (methods[0] as HTMLButtonElement).click();
     await h.until('pay');
     const create = h.server.last('create')!;
@@ -20,6 +24,399 @@ describe('<paydesk-checkout> flow', () => {
     expect(norm(h.root.querySelector('[part="amount"]')!.textContent!)).to.include('RUB 1,500.00');
     expect(h.text()).to.include('+7 (999) 123-45-67');
     expect(h.text()).to.include('Иванов Иван Иванович');
+    expect(h.text()).to.include('Sber');
     expect(h.of('paydesk-session')[0]!.detail.session).to.equal('sess-1');
+    expect(h.of('paydesk-session')[0]!.detail.order.id).to.equal('ord-1');
+  });
+
+  it('skips the choice when a payment method is preselected', async () => {
+    const h = await mount({ paymentMethodId: 'm-card' });
+    await h.until('pay');
+    expect(h.server.count('methods')).to.equal(0);
+    expect(h.server.last('create')!.body).to.deep.equal({ order_ref: 'sku-1', payment_method_id: 'm-card' });
+  });
+
+  it('sends method type with the bank code, the button name and the mode as preselected', async () => {
+    const h = await mount({ methodType: 'SBP', bank: 'tinkoff', buttonName: 'TPay', mode: 'order_with_form' });
+    await h.until('pay');
+    expect(h.server.last('create')!.body).to.deep.equal({
+      order_ref: 'sku-1',
+      method_type: 'SBP',
+      nspk_code: 'bank100000000004',
+      button_name: 'TPay',
+      customer_bank: 'tinkoff',
+      mode: 'order_with_form',
+    });
+  });
+
+  it('chooses by itself when only one method is offered, and a bank limits the offer', async () => {
+    const h = await mount({ bank: 'sberbank' });
+    await h.until('pay');
+    expect(h.server.last('create')!.body).to.deep.equal({ order_ref: 'sku-1', payment_method_id: 'm-card' });
+  });
+
+  it('shows the searching step while the requisites are being found', async () => {
+    const server = new FakeEndpoint();
+    const release = server.hold('create');
+    const h = await mount({ paymentMethodId: 'm-sbp' }, { server });
+    await h.until('searching');
+    expect(h.root.querySelector('h2')!.textContent).to.equal('Finding payment details');
+    expect(h.root.querySelector('[part="base"]')!.getAttribute('aria-busy')).to.equal('true');
+    release();
+    await h.until('pay');
+    expect(h.root.querySelector('[part="base"]')!.getAttribute('aria-busy')).to.equal('false');
+  });
+
+  it('"I have paid" moves to confirming without claiming the payment', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    byText(h.root, 'I have paid').click();
+    await h.until('confirming');
+    expect(h.root.querySelector('h2')!.textContent).to.equal('Checking your payment');
+    expect(h.of('paydesk-paid')).to.have.length(0);
+    await waitUntil(() => h.server.count('session') === 1, 'asks the server at once');
+    expect(h.server.last('session')!.query.get('refresh')).to.equal('1');
+  });
+
+  it('shows paid when the server says so, fires paydesk-paid once, counts 5 seconds down and redirects', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    h.server.update(h.server.session, { status: 'paid', provider_status: 'Completed' });
+    await h.until('paid');
+    expect(h.of('paydesk-paid')).to.have.length(1);
+    expect(h.of('paydesk-paid')[0]!.detail.order.status).to.equal('paid');
+    expect(h.text()).to.include('Returning to the shop in 5 seconds');
+    await h.advance(1000);
+    expect(h.text()).to.include('Returning to the shop in 4 seconds');
+    await h.advance(3000);
+    expect(h.text()).to.include('in 1 second');
+    expect(h.navigations).to.deep.equal([]);
+    await h.advance(1000);
+    expect(h.of('paydesk-redirect')).to.have.length(1);
+    expect(h.of('paydesk-redirect')[0]!.detail.url).to.equal('https://shop.example/thanks');
+    expect(h.navigations).to.deep.equal(['https://shop.example/thanks']);
+    expect(h.clock.pending).to.equal(0);
+    expect(byText(h.root, 'Return now').getAttribute('href')).to.equal('https://shop.example/thanks');
+  });
+
+  it('keeps the shopper on the page when paydesk-redirect is cancelled', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    h.el.addEventListener('paydesk-redirect', (e) => e.preventDefault());
+    await h.until('pay');
+    h.server.update(h.server.session, { status: 'paid', provider_status: 'Completed' });
+    await h.until('paid');
+    await h.advance(6000);
+    expect(h.of('paydesk-redirect')).to.have.length(1);
+    expect(h.navigations).to.deep.equal([]);
+  });
+
+  it('el.result resolves with the paid order', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    h.server.update(h.server.session, { status: 'paid', provider_status: 'Completed' });
+    const order = await h.el.result;
+    expect(order.status).to.equal('paid');
+    expect(order.id).to.equal('ord-1');
+  });
+
+  it('shows expired from the server and gets new requisites with a new key and the same method', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    const firstKey = h.server.last('create')!.headers.get('Idempotency-Key');
+    h.server.update(h.server.session, { status: 'expired', provider_status: 'CanceledByTimeout' });
+    await h.until('expired');
+    expect(h.of('paydesk-expired')).to.have.length(1);
+    expect(h.text()).to.include('Do not send money');
+    expect(h.root.querySelector('[part="requisites"]')).to.equal(null);
+    byText(h.root, 'Get new payment details').click();
+    await h.until('pay');
+    expect(h.server.count('create')).to.equal(2);
+    expect(h.server.last('create')!.headers.get('Idempotency-Key')).not.to.equal(firstKey);
+    expect(h.server.last('create')!.body).to.deep.equal({ order_ref: 'sku-1', payment_method_id: 'm-sbp' });
+    expect(h.el.order!.id).to.equal('ord-2');
+  });
+
+  it('shows cancelled when the service cancels the order', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    h.server.update(h.server.session, { status: 'cancelled', provider_status: 'CanceledByService' });
+    await h.until('cancelled');
+    expect(h.root.querySelector('h2')!.textContent).to.equal('Payment cancelled');
+    expect(h.text()).to.include('contact support');
+  });
+
+  it('shows the server error by its code and retries the create with the same idempotency key', async () => {
+    const server = new FakeEndpoint();
+    server.failNext('create', { status: 500, body: { error: { code: 'no_traders', message: 'No available traders…', retryable: true } } });
+    const h = await mount({ paymentMethodId: 'm-sbp' }, { server });
+    await h.until('error');
+    expect(h.text()).to.include('No payment details are available right now');
+    expect(h.of('paydesk-error')[0]!.detail).to.deep.equal({ code: 'no_traders', message: 'No available traders…', retryable: true });
+    const key = server.last('create')!.headers.get('Idempotency-Key');
+    byText(h.root, 'Try again').click();
+    await h.until('pay');
+    expect(server.count('create')).to.equal(2);
+    expect(server.last('create')!.headers.get('Idempotency-Key')).to.equal(key);
+  });
+
+  it('a create lost on the network and retried makes one order, not two', async () => {
+    const server = new FakeEndpoint();
+    // The server created the order but the answer never arrived.
+    const realFetch = server.fetch;
+    let dropped = false;
+    const h = await mount(
+      { paymentMethodId: 'm-sbp' },
+      {
+        server,
+        env: {
+          fetch: async (input, init) => {
+            const res = await realFetch(input, init);
+            if (!dropped && init?.method === 'POST') {
+              dropped = true;
+              throw new TypeError('Failed to fetch');
+            }
+            return res;
+          },
+        },
+      },
+    );
+    await h.until('error');
+    expect(h.text()).to.include('No connection');
+    byText(h.root, 'Try again').click();
+    await h.until('pay');
+    expect(server.count('create')).to.equal(2);
+    expect(server.sessions.size).to.equal(1);
+  });
+
+  it('a refused create offers another method instead of a retry', async () => {
+    const server = new FakeEndpoint();
+    server.failNext('create', { status: 409, body: { error: { code: 'amount_out_of_limits', message: 'limits', retryable: false } } });
+    const h = await mount({ paymentMethodId: 'm-sbp' }, { server });
+    await h.until('error');
+    expect(h.text()).to.include('cannot be paid with this method');
+    expect(() => byText(h.root, 'Try again')).to.throw();
+    byText(h.root, 'Continue to payment').click();
+    await h.until('choose');
+  });
+
+  it('an unknown error code shows the server message', async () => {
+    const server = new FakeEndpoint();
+    server.failNext('methods', { status: 400, body: { error: { code: 'shop_closed', message: 'The shop is closed tonight.', retryable: false } } });
+    const h = await mount({}, { server });
+    await h.until('error');
+    expect(h.text()).to.include('The shop is closed tonight.');
+  });
+
+  it('a network failure of the methods is retried', async () => {
+    const server = new FakeEndpoint();
+    server.failNext('methods', 'network');
+    const h = await mount({}, { server });
+    await h.until('error');
+    byText(h.root, 'Try again').click();
+    await h.until('choose');
+  });
+
+  it('refuses a wrong configuration with a clear error', async () => {
+    for (const [props, text] of [
+      [{ bank: 'mybank' }, 'bank must be one of'],
+      [{ mode: 'iframe' }, 'mode must be one of'],
+      [{ buttonName: 'ApplePay' }, 'button-name must be one of'],
+      [{ endpoint: 'javascript:alert(1)' }, 'endpoint must be'],
+      [{ methodType: 'SBP', paymentMethodId: 'x' }, 'not both'],
+    ] as const) {
+      const h = await mount(props);
+      await h.until('error');
+      expect(h.of('paydesk-error')[0]!.detail.code).to.equal('config');
+      expect(h.of('paydesk-error')[0]!.detail.message).to.include(text);
+      expect(h.server.requests).to.have.length(0);
+      expect(h.text()).to.include('The checkout is not set up correctly.');
+    }
+  });
+
+  it('waits in idle without an order ref, and starts when one is set', async () => {
+    const h = await mount({ orderRef: '' });
+    expect(h.el.state).to.equal('idle');
+    expect(h.server.requests).to.have.length(0);
+    h.el.orderRef = 'sku-late';
+    await h.until('choose');
+    expect(h.server.last('methods')!.query.get('order_ref')).to.equal('sku-late');
+  });
+
+  it('reset() closes everything and forgets the session; start() begins a new order', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    await waitUntil(() => h.server.openStreams.length === 1);
+    expect(h.storage.data.size).to.equal(1);
+    h.el.reset();
+    await h.el.updateComplete;
+    expect(h.el.state).to.equal('idle');
+    expect(h.server.openStreams).to.have.length(0);
+    expect(h.storage.data.size).to.equal(0);
+    expect(h.clock.pending).to.equal(0);
+    byText(h.root, 'Continue to payment').click();
+    await h.until('pay');
+    expect(h.server.count('create')).to.equal(2);
+  });
+
+  it('a reload resumes the same session instead of creating a second order, and does not fire paid twice', async () => {
+    const server = new FakeEndpoint();
+    const storage = new MemoryStorage();
+    const clock = new FakeClock();
+    server.serverNow = () => clock.now();
+    const first = await mount({ paymentMethodId: 'm-sbp' }, { server, storage, clock });
+    await first.until('pay');
+    first.el.remove();
+    const second = await mount({ paymentMethodId: 'm-sbp' }, { server, storage, clock });
+    await second.until('pay');
+    expect(server.count('create')).to.equal(1);
+    expect(server.last('session')!.query.get('refresh')).to.equal('1');
+    expect(second.el.order!.id).to.equal(first.el.order!.id);
+    server.update(server.session, { status: 'paid', provider_status: 'Completed' });
+    await second.until('paid');
+    expect(second.of('paydesk-paid')).to.have.length(1);
+    second.el.remove();
+    const third = await mount({ paymentMethodId: 'm-sbp' }, { server, storage, clock });
+    await third.until('paid');
+    expect(third.of('paydesk-paid')).to.have.length(0);
+    expect(server.count('create')).to.equal(1);
+  });
+
+  it('a stored session the server no longer knows is dropped and a new order is made', async () => {
+    const storage = new MemoryStorage();
+    storage.setItem('paydesk:v1:/api/paydesk|sku-1', JSON.stringify({ session: 'gone', paid: false }));
+    const h = await mount({ paymentMethodId: 'm-sbp' }, { storage });
+    await h.until('pay');
+    expect(h.server.count('session')).to.be.greaterThan(0);
+    expect(h.server.count('create')).to.equal(1);
+    expect(JSON.parse(storage.getItem('paydesk:v1:/api/paydesk|sku-1')!).session).to.equal('sess-1');
+  });
+
+  it('resumes a session the merchant server created (session attribute, no order ref)', async () => {
+    const server = new FakeEndpoint();
+    server.sessions.set('merchant-made', orderView({ id: 'ord-m' }, Date.now()));
+    const h = await mount({ orderRef: '', session: 'merchant-made' }, { server, clock: new FakeClock(Date.now()) });
+    await h.until('pay');
+    expect(h.el.order!.id).to.equal('ord-m');
+    expect(server.count('create')).to.equal(0);
+    expect(server.count('methods')).to.equal(0);
+  });
+
+  it('form mode embeds the provider page and offers to open it', async () => {
+    const server = new FakeEndpoint();
+    server.makeOrder = (_b, n) => orderView({ id: `ord-${n}`, requisites: null, payment_link: null, form_url: 'https://pay.provider.example/pay?session_id=abc' }, Date.now());
+    const h = await mount({ mode: 'form' }, { server, clock: new FakeClock(Date.now()) });
+    await h.until('pay');
+    expect(server.last('create')!.body).to.deep.equal({ order_ref: 'sku-1', mode: 'form' });
+    const frame = h.root.querySelector('iframe')!;
+    expect(frame.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc');
+    expect(frame.getAttribute('title')).to.equal('Payment page');
+    expect(byText(h.root, 'Open the payment page').getAttribute('target')).to.equal('_blank');
+  });
+
+  it('statuses arrive in order as paydesk-status events', async () => {
+    const h = await mount();
+    await h.until('choose');
+    (h.root.querySelector('[part="method"]') as HTMLButtonElement).click();
+    await h.until('pay');
+    h.server.update(h.server.session, { status: 'paid', provider_status: 'Completed' });
+    await h.until('paid');
+    expect(h.of('paydesk-status').map((e) => e.detail.state)).to.deep.equal(['loading', 'choose', 'searching', 'pay', 'paid']);
+    expect(h.of('paydesk-status').at(-1)!.detail.status).to.equal('paid');
+    expect(h.of('paydesk-ready')).to.have.length(1);
+    await settle(h.el);
+  });
+
+  it('shows the return link while the order is open and the support link always', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    expect(byText(h.root, 'Back to the shop').getAttribute('href')).to.equal('https://shop.example/cart');
+    expect(byText(h.root, 'Support').getAttribute('href')).to.equal('https://shop.example/support');
+    byText(h.root, 'I have paid').click();
+    await h.until('confirming');
+    expect(byText(h.root, 'Back to the shop')).to.exist;
+    h.server.update(h.server.session, { status: 'paid', provider_status: 'Completed' });
+    await h.until('paid');
+    expect(() => byText(h.root, 'Back to the shop')).to.throw();
+    expect(byText(h.root, 'Support')).to.exist;
+  });
+
+  it('copies the amount and the account with visible and screen-reader confirmation', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    const buttons = h.root.querySelectorAll<HTMLButtonElement>('button.copy');
+    buttons[0]!.click();
+    await waitUntil(() => h.copies.length === 1);
+    await h.el.updateComplete;
+    expect(h.copies[0]).to.equal('1500.00');
+    expect(buttons[0]!.textContent).to.include('Copied');
+    expect(h.root.querySelector('[role="status"]')!.textContent).to.equal('Amount to send copied');
+    buttons[1]!.click();
+    await waitUntil(() => h.copies.length === 2);
+    await h.el.updateComplete;
+    expect(h.copies[1]).to.equal('+79991234567');
+    expect(h.root.querySelector('[role="status"]')!.textContent).to.equal('Phone number copied');
+    await h.advance(2000);
+    expect(buttons[1]!.textContent).not.to.include('Copied');
+  });
+
+  it('tells the shopper when copying fails', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' }, { env: { copy: () => Promise.reject(new Error('denied')) } });
+    await h.until('pay');
+    h.root.querySelector<HTMLButtonElement>('button.copy')!.click();
+    await waitUntil(() => h.root.querySelector('[role="status"]')!.textContent!.includes('Could not copy'));
+  });
+
+  it('warns that the amount must match exactly when unique_amount changed it', async () => {
+    const server = new FakeEndpoint();
+    server.makeOrder = (_b, n) => orderView({ id: `ord-${n}`, amount: '1503.00', requested_amount: '1500.00' }, Date.now());
+    const h = await mount({ paymentMethodId: 'm-sbp' }, { server, clock: new FakeClock(Date.now()) });
+    await h.until('pay');
+    expect(norm(h.root.querySelector('.warn')!.textContent!)).to.equal('Send exactly RUB 1,503.00, not RUB 1,500.00: the exact amount identifies your payment.');
+    expect(norm(h.root.querySelector('[part="amount"] .amount')!.textContent!)).to.equal('RUB 1,503.00');
+  });
+
+  it('does not warn when the amount was not changed', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    expect(h.root.querySelector('.warn')).to.equal(null);
+    expect(h.text()).to.include('Send exactly this amount in one transfer.');
+  });
+
+  it('formats a card number in groups of four', async () => {
+    const server = new FakeEndpoint();
+    server.makeOrder = (_b, n) => orderView({ id: `ord-${n}`, payment_link: null, requisites: { holder_name: 'Петров Пётр', holder_account: '4627100101654724', kind: 'card' } }, Date.now());
+    const h = await mount({ paymentMethodId: 'm-card' }, { server, clock: new FakeClock(Date.now()) });
+    await h.until('pay');
+    expect(h.text()).to.include('Card number');
+    expect(h.text()).to.include('4627 1001 0165 4724');
+    expect(h.root.querySelector('canvas')).to.equal(null);
+  });
+
+  it('offers bank-app links on phones only, limited to the preselected bank', async () => {
+    const ios = await mount({ paymentMethodId: 'm-sbp' }, { env: { platform: 'ios' } });
+    await ios.until('pay');
+    const links = [...ios.root.querySelectorAll<HTMLAnchorElement>('[part="banks"] a')];
+    expect(links.length).to.equal(10);
+    expect(links.every((a) => /^bank\d{12}:\/\/qr\.nspk\.ru\//.test(a.getAttribute('href')!))).to.equal(true);
+    expect(links[0]!.getAttribute('aria-label')).to.equal('Open Sber');
+    const limited = await mount({ paymentMethodId: 'm-sbp', buttonName: 'TPay' }, { env: { platform: 'ios' } });
+    await limited.until('pay');
+    expect([...limited.root.querySelectorAll('[part="banks"] a')].map((a) => a.textContent)).to.deep.equal(['T-Bank']);
+    const android = await mount({ paymentMethodId: 'm-sbp' }, { env: { platform: 'android' } });
+    await android.until('pay');
+    expect(byText(android.root, 'Open in bank app').getAttribute('href')).to.equal(android.el.order!.payment_link);
+    const desktop = await mount({ paymentMethodId: 'm-sbp' });
+    await desktop.until('pay');
+    expect(desktop.root.querySelector('[part="banks"]')).to.equal(null);
+    expect(() => byText(desktop.root, 'Open in bank app')).to.throw();
+  });
+
+  it('lists the methods from the server with their own names', async () => {
+    const server = new FakeEndpoint();
+    server.methods = [...METHODS, { id: 'm-acc', name: 'Bank account', type: 'BankAccount', bank: null, fee: '5.00', fixed_fee: '5.00', total: '1505.00' }];
+    const h = await mount({}, { server });
+    await h.until('choose');
+    expect(h.root.querySelectorAll('[part="method"]').length).to.equal(3);
+    expect(h.text()).to.include('Bank account');
   });
 });

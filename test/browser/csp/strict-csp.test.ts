@@ -25,8 +25,12 @@ describe('<paydesk-checkout> under a strict Content Security Policy', () => {
 
   it('runs the whole flow (methods, requisites, QR, live status, paid) without a single violation', async () => {
     const ns = `csp-${Math.random().toString(36).slice(2)}`;
+    // The runner may keep this page in a background tab, where the element rightly pauses its live
+    // status; the page is declared visible so the real EventSource is used.
+    const visible = Object.assign(new EventTarget(), { hidden: false });
+    const env = { navigate: () => {}, copy: async () => {}, document: visible, window: visible };
     const el = await fixture<PaydeskCheckout>(
-      html`<paydesk-checkout endpoint="/fake-api/${ns}" order-ref="sku-csp" locale="ru" .env=${{ navigate: () => {}, copy: async () => {} }}></paydesk-checkout>`,
+      html`<paydesk-checkout endpoint="/fake-api/${ns}" order-ref="sku-csp" locale="ru" .env=${env}></paydesk-checkout>`,
     );
     el.addEventListener('paydesk-redirect', (e) => e.preventDefault());
     await waitUntil(() => el.state === 'choose', 'methods', { timeout: 5000 });
@@ -38,8 +42,16 @@ describe('<paydesk-checkout> under a strict Content Security Policy', () => {
     expect(canvas.dataset.text).to.match(/^https:\/\/qr\.nspk\.ru\//);
     el.shadowRoot!.querySelector<HTMLButtonElement>('button.copy')!.click();
     const session = JSON.parse(sessionStorage.getItem(`paydesk:v1:/fake-api/${ns}|sku-csp`)!).session as string;
-    // Let the event stream connect, then have the "provider" confirm the payment.
-    await new Promise((r) => setTimeout(r, 200));
+    // Once the event stream is connected, the "provider" confirms the payment.
+    let open = 0;
+    await waitUntil(
+      async () => {
+        open = ((await (await fetch(`/fake-api/${ns}/__streams/${session}`)).json()) as { open: number }).open;
+        return open > 0;
+      },
+      'the event stream connects',
+      { timeout: 5000 },
+    );
     await fetch(`/fake-api/${ns}/__complete/${session}`, { method: 'POST' });
     await waitUntil(() => el.state === 'paid', 'paid through the event stream', { timeout: 5000 });
     await el.updateComplete;
