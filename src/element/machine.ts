@@ -143,7 +143,9 @@ function fail(s: MachineState, error: ErrorInfo, op: Operation | null): Step {
 }
 
 function applyOrder(s: MachineState, order: OrderView, serverTime: string | null, mono: number, wall: number): Step {
-  if (s.order && s.order.id !== order.id) return stay(s); // a late answer about another order
+  // A late answer about another order. A hosted-form session has no order id until the shopper picks a
+  // method on the form; its order is then recognised by the client order id.
+  if (s.order && (s.order.id ? s.order.id !== order.id : s.order.client_order_id !== order.client_order_id)) return stay(s);
   if (s.order && s.order.status !== 'pending') return stay(s); // the server's final word is final
   const sync = syncFrom(serverTime, mono) ?? s.sync;
   let name: StateName;
