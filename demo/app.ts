@@ -215,6 +215,18 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 
   const handlers: CheckoutHandler[] = [];
   try {
+    if (sandbox) {
+      // The terminal's own webhook URL, as a merchant sets it in the provider's dashboard: orders the
+      // hosted form creates carry no webhook_url of ours, so their notifications go here.
+      const res = await sandbox.fetch(
+        new Request(`${sandboxUrl}/sandbox/terminal`, {
+          method: 'POST',
+          headers: { 'X-API-Key': sandbox.apiKey, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ webhook_url: `${merchantUrl}${ENDPOINT}/webhooks` }),
+        }),
+      );
+      if (!res.ok) throw new Error(`the sandbox refused the terminal's webhook URL: HTTP ${res.status} ${await res.text()}`);
+    }
     const resolveOrder = catalogResolver(products, {
       redirectUrl: (p) => `${merchantUrl}/thanks?ref=${encodeURIComponent(p.ref)}`,
       returnUrl: () => `${merchantUrl}/`,

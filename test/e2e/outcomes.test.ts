@@ -1,0 +1,163 @@
+/**
+ * The other ways a checkout goes: expiry (the sandbox clock moved past the order's lifetime, and the
+ * banner's "Expire"), the provider's "no available traders" as a friendly retry, the hosted form,
+ * and `order_with_form`.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { PRESET_KEYS } from '../../src/sandbox/index.js';
+import {
+  buy,
+  launchBrowser,
+  newShopper,
+  providerOrder,
+  sandboxCall,
+  screenshot,
+  startTestDemo,
+  storeUrl,
+  waitForWidgetState,
+  waitUntil,
+  widgetOrder,
+  type Shopper,
+  type TestDemo,
+} from './helpers.js';
+
+describe('checkout outcomes', () => {
+  let demo: TestDemo;
+  let browser: Browser;
+  const shoppers: Shopper[] = [];
+
+  before(async () => {
+    [demo, browser] = await Promise.all([startTestDemo(), launchBrowser()]);
+  });
+
+  after(async () => {
+    for (const s of shoppers) await s.context.close().catch(() => undefined);
+    await browser?.close();
+    await demo?.close();
+  });
+
+  async function shopper() {
+    const s = await newShopper(browser);
+    shoppers.push(s);
+    return s;
+  }
+
+  test('the provider\'s "no available traders" is shown as a friendly retry, and retrying asks again', async () => {
+    const { page } = await shopper();
+    await page.goto(storeUrl(demo, { method: 'sbp' }));
+    const errors: Array<{ code: string; retryable: boolean }> = [];
+    await page.exposeFunction('__paydeskError', (detail: { code: string; retryable: boolean }) => errors.push(detail));
+    await page.evaluate(() =>
+      document.addEventListener('paydesk-error', (e) => (window as unknown as { __paydeskError(d: unknown): void }).__paydeskError((e as CustomEvent).detail)),
+    );
+    await buy(page, 'no-traders-demo');
+    await waitForWidgetState(page, 'error');
+    const widget = page.locator('#inline-host paydesk-checkout');
+    const text = await widget.locator('[part="base"]').innerText();
+    assert.match(text, /No payment details are available right now/i);
+    assert.doesNotMatch(text, /traders|500|Internal/i, 'no provider jargon or status codes for the shopper');
+    await screenshot(page, 'checkout-no-traders');
+    await waitUntil(() => errors.length >= 1, 'a paydesk-error event');
+    assert.deepEqual({ code: errors[0]!.code, retryable: errors[0]!.retryable }, { code: 'no_traders', retryable: true });
+
+    const retry = widget.getByRole('button', { name: /try again/i });
+    await retry.click();
+    await waitUntil(() => errors.length >= 2, 'a second attempt that fails the same way');
+    await waitForWidgetState(page, 'error');
+    await retry.waitFor();
+  });
+
+  test('an order expires when the sandbox clock passes its lifetime', async () => {
+    const { page } = await shopper();
+    await page.goto(storeUrl(demo, { method: 'card' }));
+    await buy(page, 'coffee-beans');
+    await waitForWidgetState(page, 'pay');
+    const order = await widgetOrder(page);
+
+    // 30 minutes and a second of sandbox time: the order times out and its webhook goes out.
+    await sandboxCall(demo, '/sandbox/clock/advance', { body: { seconds: 30 * 60 + 1 } });
+    await waitForWidgetState(page, 'expired');
+    assert.equal((await providerOrder(demo, order.client_order_id)).status, 'CanceledByTimeout');
+    assert.equal((await widgetOrder(page)).status, 'expired');
+    await screenshot(page, 'checkout-expired');
+  });
+
+  test('the sandbox bar\'s "Expire" ends the order on screen', async () => {
+    const { page } = await shopper();
+    await page.goto(storeUrl(demo, { method: 'sbp' }));
+    await buy(page, 'pour-over-kit');
+    await waitForWidgetState(page, 'pay');
+    const order = await widgetOrder(page);
+    await page.locator('#sandbox-bar [data-sandbox="expire"]').click();
+    await waitForWidgetState(page, 'expired');
+    assert.equal((await providerOrder(demo, order.client_order_id)).status, 'CanceledByTimeout');
+  });
+
+  test('"Open dispute" opens a dispute on the order at the provider', async () => {
+    const { page } = await shopper();
+    await page.goto(storeUrl(demo, { method: 'sbp' }));
+    await buy(page, 'grinder');
+    await waitForWidgetState(page, 'pay');
+    const order = await widgetOrder(page);
+    await page.locator('#sandbox-bar [data-sandbox="dispute"]').click();
+    await page.locator('#toast').filter({ hasText: /dispute was opened/i }).waitFor();
+    const disputes = await sandboxCall<{ data: { items: Array<{ order_id: string; processed: boolean }> } }>(
+      demo,
+      `/api/v1/disputes/search?order_id=${encodeURIComponent(order.id)}`,
+    );
+    assert.equal(disputes.data.items.length, 1);
+    assert.equal(disputes.data.items[0]!.processed, false);
+  });
+
+  test('the hosted form: the widget embeds the provider\'s page, the shopper pays there, and the shop sees it paid', async () => {
+    const { page } = await shopper();
+    await page.goto(storeUrl(demo, { mode: 'form' }));
+    await buy(page, 'pour-over-kit');
+    await waitForWidgetState(page, 'pay');
+    const order = await widgetOrder(page);
+    assert.ok(order.form_url?.startsWith(`${demo.sandboxUrl}/pay?session_id=`), `form_url on the sandbox, got ${order.form_url}`);
+    const frameElement = page.locator('#inline-host paydesk-checkout iframe[part="form"]');
+    assert.equal(await frameElement.getAttribute('src'), order.form_url);
+
+    // Inside the provider's page: the same widget, talking to the sandbox.
+    const form = page.frameLocator('#inline-host paydesk-checkout iframe[part="form"]');
+    await form.locator('paydesk-checkout [part="method"]').first().click();
+    await form.locator('paydesk-checkout [part="requisites"]').waitFor();
+    await screenshot(page, 'checkout-hosted-form');
+
+    await page.locator('#sandbox-bar [data-sandbox="complete"]').click();
+    await waitForWidgetState(page, 'paid');
+    const paid = await widgetOrder(page);
+    assert.ok(paid.id, 'the session now knows the provider order');
+    assert.equal((await providerOrder(demo, paid.client_order_id)).status, 'Completed');
+  });
+
+  test('order_with_form: the widget shows the requisites at once and links the provider\'s form for the same order', async () => {
+    const { page, context } = await shopper();
+    await page.goto(storeUrl(demo, { mode: 'order_with_form', method: 'sbp' }));
+    await buy(page, 'gift-card');
+    await waitForWidgetState(page, 'pay');
+    const order = await widgetOrder(page);
+    assert.ok(order.requisites, 'requisites come with the H2H order');
+    assert.ok(order.form_url?.startsWith(`${demo.sandboxUrl}/pay?session_id=`), `form_url on the sandbox, got ${order.form_url}`);
+    const provider = await providerOrder(demo, order.client_order_id, PRESET_KEYS.withForm);
+    assert.equal(provider.form_url, order.form_url);
+    const link = page.locator('#inline-host paydesk-checkout a[href^="http"]').filter({ hasText: /payment page/i });
+    assert.equal(await link.getAttribute('href'), order.form_url);
+    await screenshot(page, 'checkout-order-with-form');
+
+    // The provider's form shows the same requisites.
+    const formPage = await context.newPage();
+    await formPage.goto(order.form_url!);
+    const requisites = formPage.locator('paydesk-checkout [part="requisites"]');
+    await requisites.waitFor();
+    const digits = order.requisites.holder_account.replace(/\D/g, '').slice(-4);
+    assert.match((await requisites.innerText()).replace(/\D/g, ''), new RegExp(digits));
+    await formPage.close();
+
+    await page.locator('#sandbox-bar [data-sandbox="complete"]').click();
+    await waitForWidgetState(page, 'paid');
+  });
+});
