@@ -1,5 +1,4 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import { formatMoney } from '../money/index.js';
 import { bankByButtonName, bankByCustomerBank, BUTTON_NAMES, CUSTOMER_BANKS } from '../provider/facts.js';
 import { INTEGRATION_MODES, type IntegrationMode, type OrderView, type PaymentMethodView } from '../protocol/index.js';
@@ -101,36 +100,56 @@ const icon = {
 export class PaydeskCheckout extends LitElement {
   static override styles = styles;
 
-  /** The token endpoint mount point (`/api/paydesk` or an absolute http(s) URL). */
-  @property() endpoint = '';
-  /** The merchant's order reference; the server decides the price from it. */
-  @property({ attribute: 'order-ref' }) orderRef = '';
-  /** A session to resume (or one the merchant's server created). */
-  @property() session = '';
-  /** Integration mode sent with `POST /sessions`: `h2h`, `order_with_form` or `form`. */
-  @property() mode = '';
-  /** Preselected aggregate method type (e.g. `SBP`): skips the method choice. */
-  @property({ attribute: 'method-type' }) methodType = '';
-  /** Preselected payment method id: skips the method choice. */
-  @property({ attribute: 'payment-method-id' }) paymentMethodId = '';
-  /** Preselected bank (`sberbank`, `tinkoff`, `vtb`, `alfabank`): limits methods and bank links. */
-  @property() bank = '';
-  /** Preselected payment button (`AlfaPay`, `SberPay`, `TPay`, `VTBPay`). */
-  @property({ attribute: 'button-name' }) buttonName = '';
-  /** Language (BCP 47); default: the nearest `lang` attribute, then `navigator.language`. */
-  @property() locale = '';
-  /** `light`, `dark` or `auto` (follows `prefers-color-scheme`). */
-  @property({ reflect: true }) theme: Theme = 'auto';
-  /** Overrides of any message (see `Messages`). */
-  @property({ attribute: false }) messages: MessageOverrides | null = null;
-  /** Replaceable environment (clock, fetch, storage, navigation). @internal */
-  @property({ attribute: false }) env: Partial<CheckoutEnv> = {};
+  static override properties = {
+    endpoint: {},
+    orderRef: { attribute: 'order-ref' },
+    session: {},
+    mode: {},
+    methodType: { attribute: 'method-type' },
+    paymentMethodId: { attribute: 'payment-method-id' },
+    bank: {},
+    buttonName: { attribute: 'button-name' },
+    locale: {},
+    theme: { reflect: true },
+    messages: { attribute: false },
+    env: { attribute: false },
+    _s: { state: true },
+    _now: { state: true },
+    _copied: { state: true },
+    _announce: { state: true },
+    _langTick: { state: true },
+  };
 
-  @state() private _s: MachineState = initialState();
-  @state() private _now = 0;
-  @state() private _copied = '';
-  @state() private _announce = '';
-  @state() private _langTick = 0;
+  /** The token endpoint mount point (`/api/paydesk` or an absolute http(s) URL). */
+  endpoint = '';
+  /** The merchant's order reference (`order-ref`); the server decides the price from it. */
+  orderRef = '';
+  /** A session to resume (or one the merchant's server created). */
+  session = '';
+  /** Integration mode sent with `POST /sessions`: `h2h`, `order_with_form` or `form`. */
+  mode = '';
+  /** Preselected aggregate method type (`method-type`, e.g. `SBP`): skips the method choice. */
+  methodType = '';
+  /** Preselected payment method id (`payment-method-id`): skips the method choice. */
+  paymentMethodId = '';
+  /** Preselected bank (`sberbank`, `tinkoff`, `vtb`, `alfabank`): limits methods and bank links. */
+  bank = '';
+  /** Preselected payment button (`button-name`: `AlfaPay`, `SberPay`, `TPay`, `VTBPay`). */
+  buttonName = '';
+  /** Language (BCP 47); default: the nearest `lang` attribute, then `navigator.language`. */
+  locale = '';
+  /** `light`, `dark` or `auto` (follows `prefers-color-scheme`). */
+  theme: Theme = 'auto';
+  /** Overrides of any message (see `Messages`). */
+  messages: MessageOverrides | null = null;
+  /** Replaceable environment (clock, fetch, storage, navigation). @internal */
+  env: Partial<CheckoutEnv> = {};
+
+  private _s: MachineState = initialState();
+  private _now = 0;
+  private _copied = '';
+  private _announce = '';
+  private _langTick = 0;
 
   private _live: LiveStatus | null = null;
   private _abort: AbortController | null = null;
@@ -146,7 +165,9 @@ export class PaydeskCheckout extends LitElement {
   private _resolve!: (order: OrderView) => void;
   private _result!: Promise<OrderView>;
   private _m: Messages = messagesFor('en');
+  private _mKey = '';
   private _lang = 'en';
+  private _envFor: [Partial<CheckoutEnv>, CheckoutEnv] | null = null;
 
   constructor() {
     super();
@@ -169,7 +190,8 @@ export class PaydeskCheckout extends LitElement {
   }
 
   private get _env(): CheckoutEnv {
-    return { ...defaultEnv(), ...this.env };
+    if (this._envFor?.[0] !== this.env) this._envFor = [this.env, { ...defaultEnv(), ...this.env }];
+    return this._envFor[1];
   }
 
   private _newResult(): void {
@@ -433,7 +455,11 @@ export class PaydeskCheckout extends LitElement {
         if (arrived) this._langTick++;
       });
     }
-    this._m = messagesFor(requested, this.messages);
+    const key = `${requested}|${this._langTick}`;
+    if (key !== this._mKey || changed.has('messages')) {
+      this._mKey = key;
+      this._m = messagesFor(requested, this.messages);
+    }
     if (changed.has('_s' as keyof PaydeskCheckout)) {
       const prev = changed.get('_s' as keyof PaydeskCheckout) as MachineState | undefined;
       if (prev && prev.name !== this._s.name) {
@@ -524,7 +550,7 @@ export class PaydeskCheckout extends LitElement {
 
   private _copyButton(id: string, label: string, text: string): TemplateResult {
     const done = this._copied === id;
-    return html`<button class="copy ${done ? 'done' : ''}" aria-label="${done ? this._m.copied : this._m.copy}: ${label}" @click=${() => this._copy(id, label, text)}>
+    return html`<button class="copy ${done ? "done" : ""}" aria-label="${done ? this._m.copied : this._m.copy}: ${label}" @click=${() => this._copy(id, label, text)}>
       ${done ? icon.check : icon.copy}<span>${done ? this._m.copied : this._m.copy}</span>
     </button>`;
   }
@@ -564,7 +590,7 @@ export class PaydeskCheckout extends LitElement {
         return html`<div class="center">
           <div class="spinner" aria-hidden="true"></div>
           <p>${m.confirmingText}</p>
-          ${s.order ? html`<p class="big">${this._money(s.order.amount)}</p>` : nothing}
+          ${s.order ? html`<p class="amount">${this._money(s.order.amount)}</p>` : nothing}
         </div>`;
       case 'paid':
         return this._paid();
@@ -644,12 +670,12 @@ export class PaydeskCheckout extends LitElement {
       : nothing;
     if (this.mode === 'form' && formUrl && !req) {
       return html`<iframe part="form" src=${formUrl} title=${m.formTitle}></iframe>
-        <div part="actions"><a class="btn wide" href=${formUrl} target="_blank" rel="noopener noreferrer">${m.openForm}</a></div>`;
+        <div part="actions"><a class="btn" href=${formUrl} target="_blank" rel="noopener noreferrer">${m.openForm}</a></div>`;
     }
     return html`<div class="pay">
-      <div part="amount" class="amount-box">
-        <span class="label">${m.amountLabel}</span>
-        <div class="amount-row">
+      <div part="amount" class="box">
+        <span class="muted">${m.amountLabel}</span>
+        <div class="row">
           <span class="amount">${amount}</span>
           ${this._copyButton('amount', m.amountLabel, order.amount)}
         </div>
@@ -661,7 +687,7 @@ export class PaydeskCheckout extends LitElement {
         ? html`<dl part="requisites">
             <div>
               <dt>${accountLabel}</dt>
-              <dd class="value-row">
+              <dd class="row">
                 ${req.kind === 'link' && safeHttpUrl(req.holder_account)
                   ? html`<a href=${safeHttpUrl(req.holder_account)!} rel="noopener noreferrer">${m.linkLabel}</a>`
                   : html`<span class="num">${formatAccount(req.holder_account, req.kind)}</span>`}
@@ -676,7 +702,7 @@ export class PaydeskCheckout extends LitElement {
       ${apps.primary ? html`<a class="btn primary" href=${apps.primary}>${m.openBankApp}</a>` : nothing}
       ${apps.banks.length > 0
         ? html`<div>
-            <p class="label">${m.otherBanks}</p>
+            <p class="muted">${m.otherBanks}</p>
             <ul class="banks" part="banks">
               ${apps.banks.map((b) => {
                 const name = this._nameOf(b.name);
@@ -686,7 +712,7 @@ export class PaydeskCheckout extends LitElement {
           </div>`
         : nothing}
       ${phone ? qr : nothing}
-      ${formUrl ? html`<a class="btn wide" href=${formUrl} target="_blank" rel="noopener noreferrer">${m.openForm}</a>` : nothing}
+      ${formUrl ? html`<a class="btn" href=${formUrl} target="_blank" rel="noopener noreferrer">${m.openForm}</a>` : nothing}
       <div part="actions"><button class="primary" @click=${() => this._send({ type: 'paidPressed' })}>${m.iPaid}</button></div>
     </div>`;
   }

@@ -9,7 +9,7 @@ const TOKENS: Array<[string, string, string, string]> = [
   ['--paydesk-color-accent', 'rgb(1, 2, 3)', 'button.copy', 'color'],
   ['--paydesk-color-on-accent', 'rgb(4, 5, 6)', '.primary', 'color'],
   ['--paydesk-color-surface', 'rgb(7, 8, 9)', '.card', 'background-color'],
-  ['--paydesk-color-subtle', 'rgb(10, 11, 12)', '.amount-box', 'background-color'],
+  ['--paydesk-color-subtle', 'rgb(10, 11, 12)', '.box', 'background-color'],
   ['--paydesk-color-border', 'rgb(13, 14, 15)', '.card', 'border-top-color'],
   ['--paydesk-color-text', 'rgb(16, 17, 18)', 'dd', 'color'],
   ['--paydesk-color-muted', 'rgb(19, 20, 21)', 'dt', 'color'],
