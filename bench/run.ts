@@ -1,0 +1,248 @@
+/**
+ * `npm run bench`: builds, measures, and writes BENCHMARKS.md.
+ *
+ * Every figure is the median of several runs; every comparison is a ratio (or difference) taken
+ * inside one run and then the median over runs, so a noisy machine moves both sides together. Load
+ * generator, merchant server and sandbox provider are separate processes on 127.0.0.1.
+ *
+ *   tsx bench/run.ts            full run (about 3 minutes on 2 cores)
+ *   tsx bench/run.ts --quick    fewer and shorter runs (a smoke test of the benchmarks themselves)
+ *   tsx bench/run.ts --no-build measure the dist/ that is there
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchElement, type BrowserFigures } from './browser.js';
+import { benchGet, benchPost, type GetFigures, type PostFigures } from './endpoint.js';
+import { benchMemory, type MemoryFigures } from './memory.js';
+import { startChild, startPair, type ProviderInfo } from './processes.js';
+import { benchCreation, benchListing, type CreationFigures, type ListingFigures } from './sandbox.js';
+import { BUDGETS, kb, measurePackageSizes, type PackageSizes, type SizeFigure } from './sizes.js';
+import { mb, ms, perSecond, ratio } from './stats.js';
+import { benchWebhook, type WebhookFigures } from './webhook.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const quick = process.argv.includes('--quick');
+const P = quick
+  ? { runs: 2, browserRuns: 5, seconds: 1, postRequests: 40, webhookPerRun: 10, listPerRun: 10, orders: 100_000, sessions: 2_000, streams: 200 }
+  : { runs: 3, browserRuns: 15, seconds: 4, postRequests: 150, webhookPerRun: 30, listPerRun: 40, orders: 100_000, sessions: 10_000, streams: 1_000 };
+const CONNECTIONS = 10;
+
+const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+interface Results {
+  machine: Record<string, string>;
+  sizes: PackageSizes;
+  browser: BrowserFigures;
+  get: GetFigures;
+  post: PostFigures;
+  webhook: WebhookFigures;
+  listing: ListingFigures;
+  creation: CreationFigures;
+  memory: MemoryFigures;
+  seconds: number;
+}
+
+async function main() {
+  const started = performance.now();
+  const machine: Record<string, string> = {
+    CPU: `${cpus()[0]?.model.trim() ?? 'unknown'} × ${cpus().length}`,
+    memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    OS: `${platform()} ${release()}`,
+    Node: process.version,
+    'load average at start (1, 5, 15 min)': loadavg().map((l) => l.toFixed(2)).join(', '),
+    date: new Date().toISOString(),
+    mode: quick ? 'quick (--quick: fewer, shorter runs)' : 'full',
+  };
+
+  if (!process.argv.includes('--no-build')) {
+    log('building (npm run build)');
+    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root, stdio: 'inherit' });
+    if (b.status !== 0) throw new Error('the build failed');
+  }
+
+  log('bundle sizes');
+  const sizes = await measurePackageSizes(root);
+
+  log('starting provider and merchant processes');
+  const pair = await startPair();
+  let browser: BrowserFigures, get: GetFigures, post: PostFigures, webhook: WebhookFigures;
+  try {
+    log(`element → requisites painted in Chromium (${P.browserRuns} runs)`);
+    browser = await benchElement(pair.merchant.info.url, root, P.browserRuns);
+    machine.Chromium = browser.chromium;
+    log(`GET /sessions/S throughput (${P.runs} runs × 3 servers × ${P.seconds} s, ${CONNECTIONS} connections)`);
+    get = await benchGet(pair.merchant.info, { runs: P.runs, seconds: P.seconds, connections: CONNECTIONS });
+    log(`POST /sessions latency (${P.runs} runs × ${P.postRequests} pairs)`);
+    post = await benchPost(pair.merchant.info, pair.provider.info, { runs: P.runs, requests: P.postRequests });
+    log(`webhook → event (${P.runs} runs × ${P.webhookPerRun})`);
+    webhook = await benchWebhook(pair.merchant.info, pair.provider.info, { runs: P.runs, perRun: P.webhookPerRun });
+  } finally {
+    await pair.stop();
+  }
+
+  log(`sandbox: listing over ${P.orders.toLocaleString('en-US')} orders, creation rate`);
+  const provider = await startChild<ProviderInfo>('provider');
+  let listing: ListingFigures, creation: CreationFigures;
+  try {
+    listing = await benchListing(provider.info, { orders: P.orders, runs: P.runs, perRun: P.listPerRun });
+    creation = await benchCreation(provider.info, { runs: P.runs, seconds: P.seconds, connections: CONNECTIONS });
+  } finally {
+    await provider.stop();
+  }
+
+  log(`merchant memory: ${P.sessions.toLocaleString('en-US')} sessions, ${P.streams.toLocaleString('en-US')} streams`);
+  const memPair = await startPair();
+  let memory: MemoryFigures;
+  try {
+    memory = await benchMemory(memPair.merchant.info, { sessions: P.sessions, streams: P.streams, concurrency: 16 });
+  } finally {
+    await memPair.stop();
+  }
+
+  const results: Results = { machine, sizes, browser, get, post, webhook, listing, creation, memory, seconds: (performance.now() - started) / 1000 };
+  const md = report(results);
+  await writeFile(join(root, 'BENCHMARKS.md'), md);
+  console.log(`\n${md}`);
+  log(`BENCHMARKS.md written (${results.seconds.toFixed(0)} s)`);
+}
+
+const mark = (ok: boolean) => (ok ? 'met' : '**not met**');
+
+function report(r: Results): string {
+  const { sizes, browser, get, post, webhook, listing, creation, memory } = r;
+  const sizeRow = (f: SizeFigure, budget?: number) =>
+    `| ${f.name} | ${kb(f.raw)} | ${kb(f.gzip)} | ${kb(f.brotli)} | ${budget ? `≤ ${kb(budget)} gzip: ${mark(f.gzip <= budget)}` : ''} |`;
+  const chunks = sizes.languageChunks;
+  const chunkGzip = chunks.map((c) => c.gzip);
+  const worstListing = Math.max(...Object.values(listing.p50));
+  const targets: [string, string, boolean][] = [
+    ['CDN classic script ≤ 30 KB gzip', kb(sizes.cdnIife.gzip), sizes.cdnIife.gzip <= BUDGETS.cdnIifeGzip],
+    ['element without Lit ≤ 12 KB gzip', kb(sizes.element.gzip), sizes.element.gzip <= BUDGETS.elementWithoutLitGzip],
+    ['GET /sessions/S ≥ 50% of the bare handler’s throughput', `${(get.ratioToBare * 100).toFixed(0)}%`, get.ratioToBare >= 0.5],
+    ['POST /sessions adds ≤ 2 ms p50 over the provider', ms(post.addedP50), post.addedP50 <= 2],
+    ['webhook → event delivered p95 ≤ 50 ms', ms(webhook.p95), webhook.p95 <= 50],
+    [`sandbox listing p50 ≤ 20 ms over ${listing.orders.toLocaleString('en-US')} orders (worst query)`, ms(worstListing), worstListing <= 20],
+    ['sandbox order creation ≥ 2,000/s', perSecond(creation.rps), creation.rps >= 2000],
+  ];
+  return `# Benchmarks
+
+Written by \`npm run bench\` (\`tsx bench/run.ts\`) — do not edit by hand. Every figure is the median
+of several runs; each comparison is taken within one run (same machine state) and then the median of
+those per-run ratios or differences is shown. Everything runs on loopback (127.0.0.1); the load
+generator, the merchant server (\`paydesk/server\`, in-memory store, rate limits off) and the sandbox
+provider are three separate Node processes. The machine is shared and noisy: treat small differences
+as noise, and compare ratios rather than absolute figures across machines.
+
+## Machine
+
+${Object.entries(r.machine).map(([k, v]) => `- ${k}: ${v}`).join('\n')}
+- whole run: ${r.seconds.toFixed(0)} s
+
+## Targets
+
+| target | measured | |
+|---|---|---|
+${targets.map(([t, v, ok]) => `| ${t} | ${v} | ${mark(ok)} |`).join('\n')}
+
+## Bundle sizes
+
+KB = 1000 bytes; gzip level 9, brotli quality 11.
+
+| file | raw | gzip | brotli | budget |
+|---|---|---|---|---|
+${sizeRow(sizes.cdnIife, BUDGETS.cdnIifeGzip)}
+${sizeRow(sizes.cdnEs)}
+${sizeRow(sizes.element, BUDGETS.elementWithoutLitGzip)}
+${sizeRow(sizes.elementWithQrcode)}
+
+- *element without Lit*: ${sizes.element.what}; the lazily loaded language tables are separate chunks and not counted.
+- Language chunks (\`dist/cdn/chunks/*.js\`, ${chunks.length} files, fetched only for their language):
+  ${kb(Math.min(...chunkGzip))}–${kb(Math.max(...chunkGzip))} gzip each (${chunks.map((c) => `${c.name.replace('language chunk ', '')} ${kb(c.gzip)}`).join(', ')}).
+
+## Element: connected → requisites painted (headless Chromium)
+
+The element from \`dist/cdn/paydesk.js\` (module already loaded), \`method-type="SBP"\`, a fresh
+order ref each run, against the merchant server and sandbox; beside it, in the same page and run, a
+bare \`fetch\` of the same \`POST /sessions\`. ${browser.runs} runs, alternating.
+
+| | median |
+|---|---|
+| connected → requisites in the DOM | ${ms(browser.elementInDom, 1)} |
+| connected → requisites painted (next animation frame) | ${ms(browser.elementPainted, 1)} |
+| bare \`fetch\` POST /sessions + JSON | ${ms(browser.bareFetch, 1)} |
+| painted ÷ bare fetch (per run) | ${ratio(browser.ratioPaintedToFetch)} |
+
+## Token endpoint
+
+\`GET /sessions/S\`: autocannon, ${get.connections} connections, ${get.seconds} s per server per run, ${get.runs} runs. The
+*bare handler* is a fetch handler that answers the same JSON body behind the same Node adapter
+(\`toNodeListener\`); *raw node:http* answers it with no adapter at all. Latency from autocannon (1 ms resolution).
+
+| server | requests/s | p50 | p99 |
+|---|---|---|---|
+| paydesk \`GET /sessions/S\` | ${perSecond(get.paydesk.rps)} | ${ms(get.paydesk.p50, 0)} | ${ms(get.paydesk.p99, 0)} |
+| bare fetch handler | ${perSecond(get.bareAdapter.rps)} | ${ms(get.bareAdapter.p50, 0)} | ${ms(get.bareAdapter.p99, 0)} |
+| raw node:http | ${perSecond(get.rawNode.rps)} | ${ms(get.rawNode.p50, 0)} | ${ms(get.rawNode.p99, 0)} |
+| paydesk ÷ bare handler (per run) | ${ratio(get.ratioToBare)} | | |
+| paydesk ÷ raw node:http (per run) | ${ratio(get.ratioToRaw)} | | |
+
+\`POST /sessions\`: one request at a time over a keep-alive connection, ${post.requestsPerRun} per path per run,
+interleaved, ${post.runs} runs: through paydesk (which creates the order at the provider) beside the same
+order created directly with \`POST /api/v1/order/\` on the sandbox.
+
+| path | p50 | p95 |
+|---|---|---|
+| paydesk \`POST /sessions\` | ${ms(post.paydeskP50)} | ${ms(post.paydeskP95)} |
+| provider \`POST /api/v1/order/\` directly | ${ms(post.directP50)} | ${ms(post.directP95)} |
+| added by paydesk, p50 (per run) | ${ms(post.addedP50)} | |
+
+## Webhook → event delivered
+
+The provider's signed webhook for a paid order POSTed to \`/api/paydesk/webhooks\`, until the \`order\`
+event with status \`paid\` reaches a subscriber of \`GET /sessions/S/events\` (what the widget listens
+to). Includes signature verification and the merchant's confirming read of the order at the provider.
+${webhook.runs} runs × ${webhook.perRun} orders.
+
+| | median of runs |
+|---|---|
+| p50 | ${ms(webhook.p50)} |
+| p95 | ${ms(webhook.p95)} |
+| max (all runs) | ${ms(webhook.max)} |
+| webhook request answered, p50 | ${ms(webhook.webhookAnswerP50)} |
+
+## Sandbox
+
+Order listing (\`GET /api/v1/order/\`) with ${listing.orders.toLocaleString('en-US')} orders seeded over the last 23 hours
+(seeding took ${listing.seedMs} ms), one request at a time, ${listing.perRun} requests per query per run, ${listing.runs} runs.
+
+| query | matching | p50 | p95 |
+|---|---|---|---|
+${Object.keys(listing.p50)
+  .map((q) => `| ${q} | ${listing.totals[q]!.toLocaleString('en-US')} | ${ms(listing.p50[q]!)} | ${ms(listing.p95[q]!)} |`)
+  .join('\n')}
+
+Order creation (\`POST /api/v1/order/\`, SBP, Buy): autocannon, ${creation.connections} connections, ${creation.seconds} s, ${creation.runs} runs:
+**${perSecond(creation.rps)}** (p50 ${ms(creation.p50, 0)}).
+
+## Merchant server memory
+
+A fresh merchant process (in-memory store), after a full GC: idle, then with ${memory.sessions.toLocaleString('en-US')} sessions
+(created through \`POST /sessions\` in ${memory.createSeconds.toFixed(1)} s), then with ${memory.streams.toLocaleString('en-US')} event streams open on top.
+
+| state | heap used | RSS |
+|---|---|---|
+| idle | ${mb(memory.baseline.heapUsed)} | ${mb(memory.baseline.rss)} |
+| ${memory.sessions.toLocaleString('en-US')} sessions | ${mb(memory.withSessions.heapUsed)} | ${mb(memory.withSessions.rss)} |
+| + ${memory.streams.toLocaleString('en-US')} open streams | ${mb(memory.withStreams.heapUsed)} | ${mb(memory.withStreams.rss)} |
+
+Per session: ${(memory.perSessionHeap / 1000).toFixed(1)} KB of heap; per open stream: ${(memory.perStreamHeap / 1000).toFixed(1)} KB of heap.
+`;
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
