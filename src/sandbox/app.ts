@@ -1,5 +1,5 @@
 /** The sandbox's Hono app: auth, rate limit, one error handler, and the route modules. */
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { MAX_BODY_BYTES } from './constants.js';
@@ -28,10 +28,21 @@ export function createApp(ctx: AppContext): Hono<SandboxEnv> {
     });
   }
 
-  const limit = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: (c) => c.json({ success: false, message: `Request body is larger than ${MAX_BODY_BYTES} bytes` }, 413),
-  });
+  const tooLarge = (c: Context) => c.json({ success: false, message: `Request body is larger than ${MAX_BODY_BYTES} bytes` }, 413);
+  const streamingLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  /**
+   * Body size limit without building a full Request for every call (hono's bodyLimit reads
+   * `req.raw.body`, which makes the Node adapter materialise one even for a GET): reads without a
+   * body pass, a Content-Length is compared, and only a streamed (chunked) body is counted.
+   */
+  const limit: MiddlewareHandler<SandboxEnv> = async function limitBody(c, next) {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const length = c.req.header('content-length');
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
+      return Number(length) > MAX_BODY_BYTES ? tooLarge(c) : next();
+    }
+    return streamingLimit(c, next);
+  };
   app.use('/api/*', limit);
   app.use('/sandbox/*', limit);
 

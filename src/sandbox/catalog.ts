@@ -8,7 +8,7 @@
  */
 import { BANKS, type KnownMethodType, type OrderSide } from '../provider/facts.js';
 import type { PaymentMethod } from '../provider/schemas.js';
-import { compareAmounts } from '../money/index.js';
+import { toMinor } from '../money/index.js';
 import { createRng, digits, pick, seedFrom, stableUuid, withLuhn } from './random.js';
 import { REQUISITES_PER_METHOD, TERMINAL_CURRENCY } from './constants.js';
 
@@ -23,6 +23,9 @@ export interface FeeRangeDef {
   fee: string;
   /** Fixed fee in roubles, or null when zero. */
   fixed: string | null;
+  /** Bounds in kopecks, for quick comparisons. */
+  minMinor: bigint;
+  maxMinor: bigint;
 }
 
 export interface Requisite {
@@ -91,7 +94,7 @@ const CARD_BINS: Record<string, string> = {
 };
 
 function range(side: OrderSide, min: string, max: string, fee: string, fixed: string | null = null): FeeRangeDef {
-  return { side, min, max, fee, fixed };
+  return { side, min, max, fee, fixed, minMinor: toMinor(min, 2), maxMinor: toMinor(max, 2) };
 }
 
 function makeRequisites(method: Omit<MethodDef, 'requisites' | 'routes'>): Requisite[] {
@@ -229,9 +232,8 @@ export function methodByType(type: string, nspkCode: string | null | undefined):
 
 /** The fee range of `method` for `side` that holds `amount`, if any. */
 export function rangeFor(method: MethodDef, side: OrderSide, amount: string): FeeRangeDef | undefined {
-  return method.ranges.find(
-    (r) => r.side === side && compareAmounts(amount, r.min) >= 0 && compareAmounts(amount, r.max) <= 0,
-  );
+  const minor = toMinor(amount, 2);
+  return method.ranges.find((r) => r.side === side && minor >= r.minMinor && minor <= r.maxMinor);
 }
 
 /** The method as `GET /api/v1/finance/payment_methods` writes it. */

@@ -351,6 +351,7 @@ export class SandboxEngine {
     }
     return {
       seq: terminal.data.nextSeq(),
+      slot: -1,
       id: randomUUID(),
       clientOrderId: f.clientOrderId,
       side: f.side,
@@ -385,6 +386,7 @@ export class SandboxEngine {
   insertOrder(terminal: Terminal, order: OrderRecord): void {
     const data = terminal.data;
     insertByTime(data.orders, order);
+    data.columns.add(order);
     data.ordersById.set(order.id, order);
     const sameClientId = data.ordersByClientId.get(order.clientOrderId);
     if (sameClientId) insertByTime(sameClientId, order);
@@ -447,6 +449,7 @@ export class SandboxEngine {
     const data = terminal.data;
     order.status = status;
     order.updatedMs = Math.max(atMs, order.createdMs);
+    data.columns.setStatus(order);
     const amounts = data.unpaidAmounts.get(order.requisiteKey);
     if (amounts) {
       const left = (amounts.get(order.amount) ?? 1) - 1;

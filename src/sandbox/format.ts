@@ -1,5 +1,5 @@
 /** Wire formats of the provider: timestamps and identifiers. */
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 /** ISO 8601 UTC with milliseconds: `2024-08-02T15:34:07.440Z` (orders, transactions, disputes). */
 export function isoMillis(ms: number): string {
@@ -17,14 +17,9 @@ export function webhookDatetime(ms: number): string {
   return isoMicros(ms).slice(0, -1);
 }
 
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
-/** An NSPK QR identifier: 32 upper-case letters and digits. */
+/** An NSPK QR identifier: 32 upper-case letters and digits (random, from a UUID's 128 bits). */
 export function nspkQrId(): string {
-  const bytes = randomBytes(32);
-  let out = '';
-  for (const b of bytes) out += ALNUM[b % ALNUM.length];
-  return out;
+  return randomUUID().replace(/-/g, '').toUpperCase();
 }
 
 /** Parses a date-time query value to epoch milliseconds (the schemas have already checked it parses). */

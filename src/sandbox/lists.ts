@@ -4,6 +4,7 @@
  */
 import type { DisputeRecord, OrderRecord, SessionRecord, Terminal, Timed, TransactionRecord } from './terminal.js';
 import { lowerBound, upperBound } from './terminal.js';
+import { knownStatusCode, methodIndex, sideCode } from './columns.js';
 
 export interface PageResult<T> {
   items: T[];
@@ -70,51 +71,65 @@ export interface OrdersFilter {
   end?: number;
 }
 
-/** `GET /api/v1/order/`: period defaults to the last 24 hours up to now (sandbox clock). */
+/**
+ * `GET /api/v1/order/`: period defaults to the last 24 hours up to now (sandbox clock). One pass,
+ * no copy: by creation time the list itself is the order; by amount the terminal's amount index is
+ * (kept sorted on insert), so any page of 100 000 orders costs one scan and no sort.
+ */
 export function listOrders(t: Terminal, f: OrdersFilter, now: number): PageResult<OrderRecord> {
   const start = f.start ?? now - DAY_MS;
   const end = f.end ?? now;
-  const list = t.data.orders;
-  const { lo, hi } = start > end ? { lo: 0, hi: 0 } : window(list, start, end);
-  const keep = all<OrderRecord>(
-    f.payment_method_id !== undefined ? (o) => o.method.id === f.payment_method_id || o.initialMethodId === f.payment_method_id : null,
-    f.order_side !== undefined ? (o) => o.side === f.order_side : null,
-    f.status !== undefined ? (o) => o.status === f.status : null,
-  );
-  const matches = collect(list, lo, hi, keep);
+  const { side, status, method } = { side: f.order_side, status: f.status, method: f.payment_method_id };
+  const filtered = side !== undefined || status !== undefined || method !== undefined;
+  const matches = (o: OrderRecord) =>
+    (side === undefined || o.side === side) &&
+    (status === undefined || o.status === status) &&
+    (method === undefined || o.method.id === method || o.initialMethodId === method);
   const offset = (f.page - 1) * f.size;
-  let items: OrderRecord[];
-  if (f.sort_by === 'created_at') {
-    items = f.sort === 'desc' ? newestFirst(matches, f.page, f.size) : matches.slice(offset, offset + f.size);
-  } else {
-    const sign = f.sort === 'asc' ? 1 : -1;
-    const cmp = (a: OrderRecord, b: OrderRecord) => sign * (a.amountKey - b.amountKey || a.seq - b.seq);
-    items = smallest(matches, offset + f.size, cmp).slice(offset);
-  }
-  return { items, total: matches.length, page: f.page, size: f.size, pages: pagesOf(matches.length, f.size) };
-}
+  const items: OrderRecord[] = [];
+  let total = 0;
+  const take = (o: OrderRecord) => {
+    if (total >= offset && items.length < f.size) items.push(o);
+    total++;
+  };
 
-/**
- * The first `k` of `items` in `cmp` order without sorting everything when `k` is small (a page near
- * the start of a big list): one pass keeping a sorted buffer of the best `k`.
- */
-export function smallest<T>(items: readonly T[], k: number, cmp: (a: T, b: T) => number): T[] {
-  if (k <= 0) return [];
-  if (k * 8 >= items.length) return [...items].sort(cmp).slice(0, k);
-  const best: T[] = [];
-  for (const item of items) {
-    if (best.length === k && cmp(item, best[k - 1]!) >= 0) continue;
-    let lo = 0;
-    let hi = best.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cmp(best[mid]!, item) <= 0) lo = mid + 1;
-      else hi = mid;
+  if (start > end) {
+    // nothing in an empty period
+  } else if (f.sort_by === 'created_at') {
+    const list = t.data.orders;
+    const lo = lowerBound(list, start);
+    const hi = upperBound(list, end);
+    if (!filtered) {
+      total = hi - lo;
+      if (f.sort === 'desc') for (let i = hi - 1 - offset; i >= lo && items.length < f.size; i--) items.push(list[i]!);
+      else for (let i = lo + offset; i < hi && items.length < f.size; i++) items.push(list[i]!);
+    } else if (f.sort === 'desc') {
+      for (let i = hi - 1; i >= lo; i--) if (matches(list[i]!)) take(list[i]!);
+    } else {
+      for (let i = lo; i < hi; i++) if (matches(list[i]!)) take(list[i]!);
     }
-    best.splice(lo, 0, item);
-    if (best.length > k) best.pop();
+  } else {
+    // Amount order: scan the amount index over the typed columns.
+    const cols = t.data.columns;
+    const sideWanted = side === undefined ? 0 : sideCode(side);
+    const statusWanted = status === undefined ? 0 : (knownStatusCode(status) ?? -1);
+    const methodWanted = method === undefined ? -2 : (methodIndex(method) ?? -1);
+    const index = cols.byAmount;
+    const { created, side: sides, status: statuses, method: methods, initial: initials, records } = cols;
+    const n = index.length;
+    const asc = f.sort === 'asc';
+    for (let k = 0; k < n; k++) {
+      const slot = index[asc ? k : n - 1 - k]!;
+      const c = created[slot]!;
+      if (c < start || c > end) continue;
+      if (sideWanted !== 0 && sides[slot] !== sideWanted) continue;
+      if (statusWanted !== 0 && statuses[slot] !== statusWanted) continue;
+      if (methodWanted !== -2 && methods[slot] !== methodWanted && initials[slot] !== methodWanted) continue;
+      if (total >= offset && items.length < f.size) items.push(records[slot]!);
+      total++;
+    }
   }
-  return best;
+  return { items, total, page: f.page, size: f.size, pages: pagesOf(total, f.size) };
 }
 
 /** `GET /api/v1/order/search-by-client-order-id`: one page, newest first; `page` is always 1. */

@@ -282,6 +282,7 @@ export function seedOrders(engine: SandboxEngine, terminal: Terminal, count: num
       (order) => {
         // Appended here and sorted once below: inserting 100 000 orders one by one would be quadratic.
         data.orders.push(order);
+        data.columns.add(order);
         data.ordersById.set(order.id, order);
         const list = data.ordersByClientId.get(order.clientOrderId);
         if (list) {

@@ -6,6 +6,7 @@ import { randomBytes, createHmac, randomUUID } from 'node:crypto';
 import type { ButtonName, OrderSide } from '../provider/facts.js';
 import type { MethodDef } from './catalog.js';
 import { MinHeap } from './heap.js';
+import { OrderColumns } from './columns.js';
 import type { WebhookDelivery } from './webhooks.js';
 
 export type IntegrationType = 'plain' | 'order_with_form';
@@ -31,6 +32,8 @@ export interface TerminalSettings {
 
 export interface OrderRecord {
   seq: number;
+  /** Slot in the terminal's order columns (-1 until inserted). */
+  slot: number;
   id: string;
   clientOrderId: string;
   side: OrderSide;
@@ -175,6 +178,8 @@ export class TerminalData {
   seq = 0;
   orders: OrderRecord[] = [];
   ordersById = new Map<string, OrderRecord>();
+  /** The same orders as typed columns plus an amount index, for the list endpoint. */
+  columns = new OrderColumns();
   ordersByClientId = new Map<string, OrderRecord[]>();
   sessions: SessionRecord[] = [];
   sessionsById = new Map<string, SessionRecord>();

@@ -10,7 +10,8 @@ import {
   TransactionsResponseSchema,
 } from '../../../src/provider/schemas.js';
 import { compareAmounts } from '../../../src/money/index.js';
-import { smallest } from '../../../src/sandbox/lists.js';
+import { OrderColumns, compareByAmount } from '../../../src/sandbox/columns.js';
+import type { OrderRecord } from '../../../src/sandbox/terminal.js';
 import { START, buyOrder, makeSandbox, methodId } from './helpers.js';
 
 const DAY = 24 * 3600 * 1000;
@@ -348,13 +349,34 @@ describe('big terminals', () => {
     await t.close();
   });
 
-  test('smallest(k) equals the first k of a full sort', () => {
+  test('the amount index stays sorted whatever the order of inserts', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 300 }), fc.integer({ min: 0, max: 40 }), (values, k) => {
-        const items = values.map((v, i) => ({ v, i }));
-        const cmp = (a: { v: number; i: number }, b: { v: number; i: number }) => a.v - b.v || a.i - b.i;
-        assert.deepEqual(smallest(items, k, cmp), [...items].sort(cmp).slice(0, k));
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 5 })), { maxLength: 200 }), (pairs) => {
+        const columns = new OrderColumns();
+        pairs.forEach(([amountKey, createdMs], seq) =>
+          columns.add({ amountKey, createdMs, seq, side: 'Buy', status: 'Unpaid', method: { id: 'x' }, initialMethodId: 'x' } as OrderRecord),
+        );
+        const inOrder = columns.byAmount.map((slot) => columns.records[slot]!);
+        assert.deepEqual(inOrder, [...columns.records].sort(compareByAmount));
       }),
     );
+  });
+
+  test('every page of an amount-sorted, filtered list equals a brute-force sort', async () => {
+    const t = makeSandbox({ seed: false });
+    t.sandbox.seedOrders('test_key', 1500);
+    const all = (await Promise.all([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15].map((p) => t.get(`/api/v1/order/?size=100&page=${p}`))))
+      .flatMap((r) => r.json.orders.items) as { id: string; amount: string; order_side: string; created_at: string }[];
+    assert.equal(all.length, 1500);
+    const sells = all.filter((o) => o.order_side === 'Sell');
+    const expected = [...sells].sort((a, b) => compareAmounts(b.amount, a.amount) || Date.parse(b.created_at) - Date.parse(a.created_at));
+    const got: string[] = [];
+    for (let page = 1; page <= Math.ceil(sells.length / 40); page++) {
+      const r = await t.get(`/api/v1/order/?size=40&page=${page}&order_side=Sell&sort_by=amount&sort=desc`);
+      assert.equal(r.json.orders.total, sells.length);
+      got.push(...r.json.orders.items.map((o: { amount: string }) => o.amount));
+    }
+    assert.deepEqual(got, expected.map((o) => o.amount));
+    await t.close();
   });
 });
