@@ -358,14 +358,18 @@ export function buildMerchantApp(parts: MerchantAppParts): Hono {
     return c.body(bundle.code, 200, { 'Content-Type': 'text/javascript; charset=utf-8', ETag: bundle.etag, 'Cache-Control': 'no-cache' });
   });
 
-  // The CDN build (`npm run build`), when present.
-  app.get('/cdn/:file', async (c) => {
-    const file = c.req.param('file');
-    if (!/^paydesk(\.iife)?\.js(\.map)?$|^paydesk\.sri\.json$/.test(file)) return errorJson(c, 404, 'not_found', 'No such file.');
+  // The CDN build (`npm run build`), when present: /cdn/paydesk.js, /cdn/paydesk.iife.js, their maps,
+  // the SRI values and the language chunks. /chunks/… serves the chunks of /paydesk.js when that is the built file.
+  const cdnFile = async (c: Context, file: string) => {
+    if (!/^(paydesk(\.iife)?\.js(\.map)?|paydesk\.sri\.json|chunks\/[A-Za-z0-9_-]+\.js(\.map)?)$/.test(file)) {
+      return errorJson(c, 404, 'not_found', 'No such file.');
+    }
     const body = await readFile(join(CDN_DIR, file)).catch(() => null);
     if (!body) return errorJson(c, 404, 'not_found', 'The CDN build is missing: run `npm run build`.');
-    return c.body(body, 200, { 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
-  });
+    return c.body(new Uint8Array(body), 200, { 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
+  };
+  app.get('/cdn/*', (c) => cdnFile(c, new URL(c.req.url).pathname.slice('/cdn/'.length)));
+  app.get('/chunks/*', (c) => cdnFile(c, new URL(c.req.url).pathname.slice(1)));
 
   app.get('/demo/api/config', async (c) => {
     c.header('Cache-Control', 'no-store');
