@@ -1,4 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
 import { formatMoney } from '../money/index.js';
 import { bankByButtonName, bankByCustomerBank, BUTTON_NAMES, CUSTOMER_BANKS } from '../provider/facts.js';
 import { INTEGRATION_MODES, type IntegrationMode, type OrderView, type PaymentMethodView } from '../protocol/index.js';
@@ -95,61 +96,43 @@ const icon = {
  * @cssprop --paydesk-spacing - Base spacing unit.
  * @cssprop --paydesk-max-width - Maximum width of the element.
  *
- * @slot - none: everything is rendered from the order.
  */
 export class PaydeskCheckout extends LitElement {
   static override styles = styles;
 
-  static override properties = {
-    endpoint: {},
-    orderRef: { attribute: 'order-ref' },
-    session: {},
-    mode: {},
-    methodType: { attribute: 'method-type' },
-    paymentMethodId: { attribute: 'payment-method-id' },
-    bank: {},
-    buttonName: { attribute: 'button-name' },
-    locale: {},
-    theme: { reflect: true },
-    messages: { attribute: false },
-    env: { attribute: false },
-    _s: { state: true },
-    _now: { state: true },
-    _copied: { state: true },
-    _announce: { state: true },
-    _langTick: { state: true },
-  };
-
   /** The token endpoint mount point (`/api/paydesk` or an absolute http(s) URL). */
-  endpoint = '';
-  /** The merchant's order reference (`order-ref`); the server decides the price from it. */
-  orderRef = '';
+  @property() endpoint = '';
+  /** The merchant's order reference; the server decides the price from it. */
+  @property({ attribute: 'order-ref' }) orderRef = '';
   /** A session to resume (or one the merchant's server created). */
-  session = '';
+  @property() session = '';
   /** Integration mode sent with `POST /sessions`: `h2h`, `order_with_form` or `form`. */
-  mode = '';
-  /** Preselected aggregate method type (`method-type`, e.g. `SBP`): skips the method choice. */
-  methodType = '';
-  /** Preselected payment method id (`payment-method-id`): skips the method choice. */
-  paymentMethodId = '';
+  @property() mode = '';
+  /** Preselected aggregate method type (e.g. `SBP`): skips the method choice. */
+  @property({ attribute: 'method-type' }) methodType = '';
+  /** Preselected payment method id: skips the method choice. */
+  @property({ attribute: 'payment-method-id' }) paymentMethodId = '';
   /** Preselected bank (`sberbank`, `tinkoff`, `vtb`, `alfabank`): limits methods and bank links. */
-  bank = '';
-  /** Preselected payment button (`button-name`: `AlfaPay`, `SberPay`, `TPay`, `VTBPay`). */
-  buttonName = '';
+  @property() bank = '';
+  /** Preselected payment button (`AlfaPay`, `SberPay`, `TPay`, `VTBPay`). */
+  @property({ attribute: 'button-name' }) buttonName = '';
   /** Language (BCP 47); default: the nearest `lang` attribute, then `navigator.language`. */
-  locale = '';
+  @property() locale = '';
   /** `light`, `dark` or `auto` (follows `prefers-color-scheme`). */
-  theme: Theme = 'auto';
+  @property({ reflect: true }) theme: Theme = 'auto';
   /** Overrides of any message (see `Messages`). */
-  messages: MessageOverrides | null = null;
-  /** Replaceable environment (clock, fetch, storage, navigation). @internal */
-  env: Partial<CheckoutEnv> = {};
+  @property({ attribute: false }) messages: MessageOverrides | null = null;
+  /**
+   * The outside world the element uses (clock, fetch, EventSource, storage, navigation, clipboard,
+   * platform); any part given replaces the browser's. For tests and unusual hosts.
+   */
+  @property({ attribute: false }) env: Partial<CheckoutEnv> = {};
 
-  private _s: MachineState = initialState();
-  private _now = 0;
-  private _copied = '';
-  private _announce = '';
-  private _langTick = 0;
+  @state() private _s: MachineState = initialState();
+  @state() private _now = 0;
+  @state() private _copied = '';
+  @state() private _announce = '';
+  @state() private _langTick = 0;
 
   private _live: LiveStatus | null = null;
   private _abort: AbortController | null = null;
