@@ -16,6 +16,9 @@ type ReactDomClient = typeof import('react-dom/client');
 type ReactDom = typeof import('react-dom');
 type Wrapper = typeof import('../../src/react/index.js');
 
+/** Generous: the machine running the tests may be busy; waitUntil returns as soon as the condition holds. */
+const WAIT = { timeout: 8000 };
+
 let React: ReactModule;
 let ReactDOM: ReactDomClient;
 let ReactDOMSync: ReactDom;
@@ -79,7 +82,7 @@ describe('paydesk/react', () => {
       env: env(),
       messages: { payTitle: 'Pay from React' },
     });
-    await waitUntil(() => element()?.state === 'pay', 'the element reaches the requisites');
+    await waitUntil(() => element()?.state === 'pay', 'the element reaches the requisites', WAIT);
     const el = element()!;
     expect(el).to.be.instanceOf(customElements.get('paydesk-checkout')!);
     expect(el.getAttribute('id')).to.equal('checkout');
@@ -106,12 +109,12 @@ describe('paydesk/react', () => {
         seen.push('paid');
       },
     });
-    await waitUntil(() => element()?.state === 'pay');
+    await waitUntil(() => element()?.state === 'pay', 'the element reaches the requisites', WAIT);
     expect(seen).to.include(`session ${server.session} ${server.sessions.get(server.session)!.id}`);
     expect(seen).to.include('status pay');
-    await waitUntil(() => server.openStreams.length > 0, 'the element follows the order');
+    await waitUntil(() => server.openStreams.length > 0, 'the element follows the order', WAIT);
     server.update(server.session, { status: 'paid', provider_status: 'Completed' });
-    await waitUntil(() => seen.includes('paid'), 'onPaydeskPaid was called');
+    await waitUntil(() => seen.includes('paid'), 'onPaydeskPaid was called', WAIT);
     expect(paidId).to.equal(server.sessions.get(server.session)!.id);
   });
 
@@ -120,18 +123,18 @@ describe('paydesk/react', () => {
     const second: string[] = [];
     const props = { endpoint: '/api/paydesk', orderRef: 'sku-1', methodType: 'SBP', locale: 'en', env: env() };
     render({ ...props, onPaydeskPaid: () => first.push('paid') });
-    await waitUntil(() => element()?.state === 'pay' && server.openStreams.length > 0);
+    await waitUntil(() => element()?.state === 'pay' && server.openStreams.length > 0, 'the element follows the order', WAIT);
     const el = element();
     render({ ...props, onPaydeskPaid: () => second.push('paid') });
     expect(element()).to.equal(el, 'the same element stays');
     server.update(server.session, { status: 'paid', provider_status: 'Completed' });
-    await waitUntil(() => second.length === 1, 'the new handler was called');
+    await waitUntil(() => second.length === 1, 'the new handler was called', WAIT);
     expect(first).to.deep.equal([]);
   });
 
   it('unmounting removes the element', async () => {
     render({ endpoint: '/api/paydesk', orderRef: 'sku-1', locale: 'en', env: env() });
-    await waitUntil(() => element() !== null);
+    await waitUntil(() => element() !== null, 'the element is rendered', WAIT);
     root.unmount();
     expect(element()).to.equal(null);
     root = ReactDOM.createRoot(container); // afterEach unmounts again

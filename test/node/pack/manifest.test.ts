@@ -85,12 +85,20 @@ describe('custom-elements.json', () => {
   });
 
   test('every attribute in the source is in the manifest, each with a description', () => {
-    // `@property()` fields: attribute = `attribute: '…'`, or the lower-cased field name; `attribute: false` has none.
+    // Reactive properties, as `@property({…}) name` decorators or `static properties = { name: {…} }`:
+    // attribute = `attribute: '…'`, else the lower-cased name; `attribute: false` and `state: true` have none.
+    const declared: [name: string, options: string][] = [
+      ...[...sources.matchAll(/@property\(([^)]*)\)\s*(?:(?:public|override|declare|readonly)\s+)*(\w+)/g)].map(
+        (m): [string, string] => [m[2]!, m[1] ?? ''],
+      ),
+      ...[...sources.matchAll(/static\s+(?:override\s+)?properties\s*(?::[^=]+)?=\s*{([\s\S]*?)\n\s*};/g)].flatMap((block) =>
+        [...block[1]!.matchAll(/(\w+)\s*:\s*{([^}]*)}/g)].map((m): [string, string] => [m[1]!, m[2] ?? '']),
+      ),
+    ];
     const expected = new Set<string>();
-    for (const m of sources.matchAll(/@property\(([^)]*)\)\s*(?:(?:public|override|declare|readonly)\s+)*(\w+)/g)) {
-      const opts = m[1] ?? '';
-      if (/attribute:\s*false/.test(opts)) continue;
-      expected.add(/attribute:\s*['"]([^'"]+)['"]/.exec(opts)?.[1] ?? m[2]!.toLowerCase());
+    for (const [name, opts] of declared) {
+      if (/attribute:\s*false|state:\s*true/.test(opts)) continue;
+      expected.add(/attribute:\s*['"]([^'"]+)['"]/.exec(opts)?.[1] ?? name.toLowerCase());
     }
     assert.ok(expected.size > 0, 'the source declares attributes');
     const documented = new Set((element.attributes ?? []).map((a) => a.name));
