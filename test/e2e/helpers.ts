@@ -129,6 +129,11 @@ export async function decodeQr(locator: Locator): Promise<string> {
   return code.data;
 }
 
+/** Scrolls the storefront so that the products and the checkout panel fill the screen. */
+export async function showShop(page: Page): Promise<void> {
+  await page.evaluate(() => document.querySelector('.shop-layout')?.scrollIntoView({ block: 'start', behavior: 'instant' }));
+}
+
 /** Writes a screenshot to test-output/screenshots/<name>.png. */
 export async function screenshot(page: Page, name: string, options: { fullPage?: boolean; locator?: Locator } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });

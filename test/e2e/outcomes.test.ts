@@ -14,6 +14,7 @@ import {
   providerOrder,
   sandboxCall,
   screenshot,
+  showShop,
   startTestDemo,
   storeUrl,
   waitForWidgetState,
@@ -58,6 +59,7 @@ describe('checkout outcomes', () => {
     const text = await widget.locator('[part="base"]').innerText();
     assert.match(text, /No payment details are available right now/i);
     assert.doesNotMatch(text, /traders|500|Internal/i, 'no provider jargon or status codes for the shopper');
+    await showShop(page);
     await screenshot(page, 'checkout-no-traders');
     await waitUntil(() => errors.length >= 1, 'a paydesk-error event');
     assert.deepEqual({ code: errors[0]!.code, retryable: errors[0]!.retryable }, { code: 'no_traders', retryable: true });
@@ -81,6 +83,7 @@ describe('checkout outcomes', () => {
     await waitForWidgetState(page, 'expired');
     assert.equal((await providerOrder(demo, order.client_order_id)).status, 'CanceledByTimeout');
     assert.equal((await widgetOrder(page)).status, 'expired');
+    await showShop(page);
     await screenshot(page, 'checkout-expired');
   });
 
@@ -125,6 +128,7 @@ describe('checkout outcomes', () => {
     const form = page.frameLocator('#inline-host paydesk-checkout iframe[part="form"]');
     await form.locator('paydesk-checkout [part="method"]').first().click();
     await form.locator('paydesk-checkout [part="requisites"]').waitFor();
+    await showShop(page);
     await screenshot(page, 'checkout-hosted-form');
 
     await page.locator('#sandbox-bar [data-sandbox="complete"]').click();
@@ -146,6 +150,7 @@ describe('checkout outcomes', () => {
     assert.equal(provider.form_url, order.form_url);
     const link = page.locator('#inline-host paydesk-checkout a[href^="http"]').filter({ hasText: /payment page/i });
     assert.equal(await link.getAttribute('href'), order.form_url);
+    await showShop(page);
     await screenshot(page, 'checkout-order-with-form');
 
     // The provider's form shows the same requisites.

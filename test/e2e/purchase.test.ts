@@ -13,6 +13,7 @@ import {
   newShopper,
   providerOrder,
   screenshot,
+  showShop,
   startTestDemo,
   storeUrl,
   waitForWidgetState,
@@ -83,6 +84,7 @@ describe('purchase on the storefront', () => {
     const qr = widget.locator('[part="qr"] canvas');
     await qr.waitFor();
     assert.equal(await decodeQr(qr), order.payment_link);
+    await showShop(page);
     await screenshot(page, 'checkout-sbp-requisites');
 
     // The sandbox marks the order paid (the storefront's sandbox bar → merchant server → sandbox).
@@ -90,6 +92,7 @@ describe('purchase on the storefront', () => {
     await waitForWidgetState(page, 'paid');
     assert.equal((await providerOrder(demo, order.client_order_id)).status, 'Completed');
     await widget.locator('.badge.ok').waitFor();
+    await showShop(page);
     await screenshot(page, 'checkout-paid');
 
     // 5 seconds later the widget sends the shopper to redirect_url.
@@ -133,6 +136,23 @@ describe('purchase on the storefront', () => {
     const sbp = await widgetOrder(page);
     assert.notEqual(sbp.id, card.id);
     assert.equal(sbp.requisites?.kind, 'phone');
+  });
+
+  test('the bank button: the order goes to the chosen bank and the widget offers its app (dark theme, Russian)', async () => {
+    const { page } = await shopper();
+    await page.goto(storeUrl(demo, { method: 'bank', bank: 'VTBPay', lang: 'ru', theme: 'dark' }));
+    assert.equal(await page.locator('#bank-select').inputValue(), 'VTBPay');
+    await buy(page, 'coffee-beans');
+    await waitForWidgetState(page, 'pay');
+    const order = await widgetOrder(page);
+    assert.equal(order.bank, 'vtb');
+    const widget = page.locator('#inline-host paydesk-checkout');
+    assert.equal(await widget.getAttribute('button-name'), 'VTBPay');
+    assert.equal(await widget.getAttribute('theme'), 'dark');
+    assert.match(await widget.locator('[part="requisites"]').innerText(), /ВТБ/);
+    assert.match(await page.locator('#code').innerText(), /button-name="VTBPay"/);
+    await showShop(page);
+    await screenshot(page, 'checkout-bank-dark-ru');
   });
 
   test('the shopper picks the method in the widget, and the modal display shows the same checkout', async () => {

@@ -28,6 +28,8 @@ export const TEXTS = {
     'hero.title': 'Specialty coffee, paid in seconds by SBP',
     'hero.lead':
       'This shop takes payments with paydesk: one custom element on the page, one handler on the server. Pick a product and try every way to pay.',
+    'hero.b1': 'SBP QR',
+    'hero.b2': 'Card transfer',
     'pg.title': 'Checkout settings',
     'pg.lead': 'What the “Buy” buttons open. The code panel at the bottom shows the exact markup.',
     'pg.display': 'Display',
@@ -168,6 +170,8 @@ export const TEXTS = {
     'hero.title': 'Спешелти-кофе с оплатой по СБП за секунды',
     'hero.lead':
       'Этот магазин принимает оплату через paydesk: один элемент на странице и один обработчик на сервере. Выберите товар и попробуйте все способы оплаты.',
+    'hero.b1': 'QR СБП',
+    'hero.b2': 'Перевод на карту',
     'pg.title': 'Настройки оплаты',
     'pg.lead': 'Что открывают кнопки «Купить». Панель кода внизу показывает точную разметку.',
     'pg.display': 'Показ',
