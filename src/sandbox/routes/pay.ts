@@ -15,7 +15,7 @@ import { methodView, orderView } from '../order-view.js';
 import { requisitesKind } from '../catalog.js';
 import { isoMillis } from '../format.js';
 import type { SessionRecord, Terminal } from '../terminal.js';
-import type { AppContext, SandboxEnv } from './context.js';
+import { bodyText, type AppContext, type SandboxEnv } from './context.js';
 import { MAX_BODY_BYTES } from '../constants.js';
 
 export class ProtocolHttpError extends Error {
@@ -171,7 +171,7 @@ export function registerPayRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void 
     if (c.req.header(PROTOCOL_HEADER) !== '1') {
       throw new ProtocolHttpError(403, 'missing_protocol_header', `Every POST needs the header ${PROTOCOL_HEADER}: 1`);
     }
-    const text = await c.req.text();
+    const text = await bodyText(c);
     if (text.length > MAX_BODY_BYTES) throw new ProtocolHttpError(413, 'payload_too_large', 'Request body is too large');
     let raw: unknown;
     try {
