@@ -71,7 +71,7 @@ before(async () => {
 
   // React and its types come from the npm cache (the same versions as this repository's).
   const deps: Record<string, string> = { paydesk: `file:../${packed.filename}` };
-  for (const name of ['react', 'react-dom', '@lit/react', '@types/react', '@types/react-dom']) deps[name] = await version(name);
+  for (const name of ['react', 'react-dom', '@lit/react', '@types/react', '@types/react-dom', '@types/node']) deps[name] = await version(name);
   await writeFile(
     join(app, 'package.json'),
     JSON.stringify({ name: 'paydesk-consumer', private: true, type: 'module', dependencies: deps }, null, 2),
@@ -199,8 +199,9 @@ describe('TypeScript consumer', () => {
           lib: ['ES2023', 'DOM', 'DOM.Iterable'],
           strict: true,
           noEmit: true,
-          skipLibCheck: true,
-          types: [],
+          // Our .d.ts files are checked too, as a strict consumer's would be.
+          skipLibCheck: false,
+          types: ['node'],
           jsx: 'react-jsx',
         },
         files: ['consumer.tsx'],
