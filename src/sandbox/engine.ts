@@ -688,7 +688,7 @@ export class SandboxEngine {
         amount: session.requestedAmount,
         user_id: session.userId,
         unique_amount: session.uniqueAmount,
-        customer_bank: session.customerBank as CreateOrderRequest['customer_bank'],
+        customer_bank: bankByCustomerBank(session.customerBank ?? '')?.customerBank ?? null,
       },
       { baseUrl: ctx.baseUrl, session },
     );
@@ -719,7 +719,7 @@ export class SandboxEngine {
       throw new SandboxHttpError(409, `The payment session is ${session.state}`);
     }
     const button = selection.button_name ?? null;
-    if (button !== null && !terminal.settings.enabledButtons.includes(button as never)) throw providerError('button_not_enabled');
+    if (button !== null && !(terminal.settings.enabledButtons as readonly string[]).includes(button)) throw providerError('button_not_enabled');
     let method: MethodDef;
     if (selection.payment_method_id != null) method = this.resolveMethod({ payment_method_id: selection.payment_method_id });
     else if (selection.method_type != null) method = this.resolveMethod({ method_type: selection.method_type, nspk_code: selection.nspk_code ?? null });

@@ -295,5 +295,6 @@ export function seedOrders(engine: SandboxEngine, terminal: Terminal, count: num
   }
   sortByTime(data.orders);
   for (const list of touchedClientIds) sortByTime(list);
+  void data.columns.byAmount; // sort the amount index now, not on the first list request
   return count;
 }
