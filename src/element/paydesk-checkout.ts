@@ -1,5 +1,4 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import { formatMoney } from '../money/index.js';
 import { bankByButtonName, bankByCustomerBank, BUTTON_NAMES, CUSTOMER_BANKS } from '../provider/facts.js';
 import { INTEGRATION_MODES, type IntegrationMode, type OrderView, type PaymentMethodView } from '../protocol/index.js';
@@ -100,39 +99,59 @@ const icon = {
 export class PaydeskCheckout extends LitElement {
   static override styles = styles;
 
+  static override properties = {
+    endpoint: {},
+    orderRef: { attribute: 'order-ref' },
+    session: {},
+    mode: {},
+    methodType: { attribute: 'method-type' },
+    paymentMethodId: { attribute: 'payment-method-id' },
+    bank: {},
+    buttonName: { attribute: 'button-name' },
+    locale: {},
+    theme: { reflect: true },
+    messages: { attribute: false },
+    env: { attribute: false },
+    _s: { state: true, attribute: false },
+    _now: { state: true, attribute: false },
+    _copied: { state: true, attribute: false },
+    _announce: { state: true, attribute: false },
+    _langTick: { state: true, attribute: false },
+  };
+
   /** The token endpoint mount point (`/api/paydesk` or an absolute http(s) URL). */
-  @property() endpoint = '';
+  endpoint = '';
   /** The merchant's order reference; the server decides the price from it. */
-  @property({ attribute: 'order-ref' }) orderRef = '';
+  orderRef = '';
   /** A session to resume (or one the merchant's server created). */
-  @property() session = '';
+  session = '';
   /** Integration mode sent with `POST /sessions`: `h2h`, `order_with_form` or `form`. */
-  @property() mode = '';
+  mode = '';
   /** Preselected aggregate method type (e.g. `SBP`): skips the method choice. */
-  @property({ attribute: 'method-type' }) methodType = '';
+  methodType = '';
   /** Preselected payment method id: skips the method choice. */
-  @property({ attribute: 'payment-method-id' }) paymentMethodId = '';
+  paymentMethodId = '';
   /** Preselected bank (`sberbank`, `tinkoff`, `vtb`, `alfabank`): limits methods and bank links. */
-  @property() bank = '';
+  bank = '';
   /** Preselected payment button (`AlfaPay`, `SberPay`, `TPay`, `VTBPay`). */
-  @property({ attribute: 'button-name' }) buttonName = '';
+  buttonName = '';
   /** Language (BCP 47); default: the nearest `lang` attribute, then `navigator.language`. */
-  @property() locale = '';
+  locale = '';
   /** `light`, `dark` or `auto` (follows `prefers-color-scheme`). */
-  @property({ reflect: true }) theme: Theme = 'auto';
+  theme: Theme = 'auto';
   /** Overrides of any message (see `Messages`). */
-  @property({ attribute: false }) messages: MessageOverrides | null = null;
+  messages: MessageOverrides | null = null;
   /**
    * The outside world the element uses (clock, fetch, EventSource, storage, navigation, clipboard,
    * platform); any part given replaces the browser's. For tests and unusual hosts.
    */
-  @property({ attribute: false }) env: Partial<CheckoutEnv> = {};
+  env: Partial<CheckoutEnv> = {};
 
-  @state() private _s: MachineState = initialState();
-  @state() private _now = 0;
-  @state() private _copied = '';
-  @state() private _announce = '';
-  @state() private _langTick = 0;
+  private _s: MachineState = initialState();
+  private _now = 0;
+  private _copied = '';
+  private _announce = '';
+  private _langTick = 0;
 
   private _live: LiveStatus | null = null;
   private _abort: AbortController | null = null;
