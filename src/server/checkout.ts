@@ -13,7 +13,7 @@ import { randomId, sha256Base64url } from './crypto.js';
 import { CheckoutError, fromProviderError, internalError, isAmbiguousProviderFailure, isProviderError } from './errors.js';
 import type { SafeLogger } from './log.js';
 import { MethodsCache, offersFor, selectMethod } from './methods.js';
-import type { MethodOffer, MethodRequest, MethodSelection } from './methods.js';
+import type { FeePayer, MethodOffer, MethodRequest, MethodSelection } from './methods.js';
 import type { FlaggedOrderEvent, OrderEvent, ResolvedOrder } from './options.js';
 import { formPendingView, normaliseDecimal, orderToView, sanitizeUrl, viewsDiffer } from './order-view.js';
 import type { ViewContext } from './order-view.js';
@@ -39,6 +39,7 @@ export interface CheckoutConfig {
   now: () => number;
   resolveOrder: (orderRef: string, request: Request) => ResolvedOrder | null | Promise<ResolvedOrder | null>;
   currency: string;
+  feePayer: FeePayer;
   webhookUrl: string | null;
   sessionTtlMs: number;
   methodsCacheMs: number;
@@ -205,7 +206,7 @@ export class Checkout {
       this.logProviderFailure('listing payment methods failed', err);
       throw fromProviderError(err);
     }
-    return offersFor(methods, order.amount, order.currency);
+    return offersFor(methods, order.amount, order.currency, this.cfg.feePayer);
   }
 
   private logProviderFailure(message: string, err: unknown, fields: Record<string, unknown> = {}): void {
@@ -221,7 +222,10 @@ export class Checkout {
       const order = await this.resolve(input.order_ref, request);
       const selection = this.choose(input, order, await this.offers(order));
       const coid = order.client_order_id ?? generateClientOrderId();
-      const record = await this.createAtProvider(input, order, selection, coid, { recover: false, generated: order.client_order_id === null });
+      const record = await this.createAtProvider(input, this.priced(order, selection), selection, coid, {
+        recover: false,
+        generated: order.client_order_id === null,
+      });
       return { record, token: this.cfg.tokens.sign(record.sid, record.expires_at), replayed: false };
     }
     return this.createIdempotent(input, request, idempotencyKey);
@@ -232,6 +236,12 @@ export class Checkout {
       throw new CheckoutError(409, 'method_unavailable', 'No payment method accepts this amount right now.');
     }
     return selectMethod(input, offers, input.mode);
+  }
+
+  /** The order as sent to the provider: with `feePayer: 'shopper'` its amount includes the method's fee. */
+  private priced(order: CheckedOrder, selection: MethodSelection): CheckedOrder {
+    if (this.cfg.feePayer !== 'shopper' || selection.offer === null) return order;
+    return { ...order, amount: selection.offer.view.total };
   }
 
   private async createIdempotent(input: CreateSessionInput, request: Request, key: string): Promise<CreatedSession> {
@@ -354,7 +364,7 @@ export class Checkout {
         }
       }
       const coid = rec.client_order_id!;
-      const record = await this.createAtProvider(input, order, selection, coid, {
+      const record = await this.createAtProvider(input, this.priced(order, selection), selection, coid, {
         recover: recovering,
         generated: order.client_order_id === null,
         since: claim.started_at,

@@ -185,6 +185,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     now,
     resolveOrder: options.resolveOrder,
     currency: (options.currency ?? 'RUB').toUpperCase(),
+    feePayer: feePayerOption(options.feePayer),
     webhookUrl,
     sessionTtlMs: positive(options.sessionTtlSeconds, 24 * 3600, 'sessionTtlSeconds') * 1000,
     methodsCacheMs: positive(options.methodsCacheSeconds, 30, 'methodsCacheSeconds') * 1000,
@@ -420,4 +421,9 @@ function withCors(err: unknown, origin: OriginDecision, log: (err: unknown) => v
 
 function methodNotAllowed(allow: string): CheckoutError {
   return new CheckoutError(405, 'method_not_allowed', `Use ${allow} here.`, { headers: { allow } });
+}
+
+function feePayerOption(value: unknown): 'merchant' | 'shopper' {
+  if (value === undefined || value === 'merchant' || value === 'shopper') return value ?? 'merchant';
+  throw new TypeError(`feePayer must be 'merchant' or 'shopper', got ${JSON.stringify(value)}`);
 }

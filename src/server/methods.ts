@@ -39,8 +39,23 @@ export function rangeFor(method: PaymentMethod, amount: string, currency: string
   });
 }
 
-/** Active Buy methods whose range holds `amount`, with fee and total (applyFee: percent + fixed). */
-export function offersFor(methods: readonly PaymentMethod[], amount: string, currency: string): MethodOffer[] {
+/**
+ * Who bears the provider's fee. `merchant` (default): the shopper sends exactly the price and the
+ * provider takes its fee from the merchant's balance, so the shopper's fee is 0. `shopper`: the fee
+ * is added to the order, so the shopper sends price + fee.
+ */
+export type FeePayer = 'merchant' | 'shopper';
+
+/**
+ * Active Buy methods whose range holds the amount the shopper will send, with the fee the shopper
+ * pays and the total (applyFee: percent + fixed, when the shopper bears it).
+ */
+export function offersFor(
+  methods: readonly PaymentMethod[],
+  amount: string,
+  currency: string,
+  feePayer: FeePayer = 'merchant',
+): MethodOffer[] {
   const out: MethodOffer[] = [];
   const digits = currencyDigits(currency);
   for (const method of methods) {
@@ -49,7 +64,10 @@ export function offersFor(methods: readonly PaymentMethod[], amount: string, cur
     const range = rangeFor(method, amount, currency);
     if (!range || !Number.isFinite(range.fee) || range.fee < 0) continue;
     if (range.fixed_fee !== null && (!Number.isFinite(range.fixed_fee) || range.fixed_fee < 0)) continue;
-    const { fee, total } = applyFee(amount, { percent: range.fee, fixed: range.fixed_fee }, currency);
+    const charged = applyFee(amount, { percent: range.fee, fixed: range.fixed_fee }, currency);
+    const { fee, total } = feePayer === 'shopper' ? charged : { fee: roundHalfUp('0', digits), total: roundHalfUp(amount, digits) };
+    // The order is created for `total`: the method must accept that amount too.
+    if (feePayer === 'shopper' && rangeFor(method, total, currency) !== range) continue;
     out.push({
       method,
       range,
@@ -59,7 +77,7 @@ export function offersFor(methods: readonly PaymentMethod[], amount: string, cur
         type: method.method_type,
         bank: (bankByNspkCode(method.nspk_code)?.customerBank as BankCode | undefined) ?? null,
         fee,
-        fixed_fee: range.fixed_fee === null ? null : roundHalfUp(numberToDecimal(range.fixed_fee), digits),
+        fixed_fee: feePayer === 'merchant' || range.fixed_fee === null ? null : roundHalfUp(numberToDecimal(range.fixed_fee), digits),
         total,
       },
     });

@@ -99,6 +99,12 @@ export interface CheckoutHandlerOptions {
   modes?: IntegrationMode[];
   /** Default currency (default `RUB`). */
   currency?: string;
+  /**
+   * Who bears the provider's fee: `merchant` (default; the shopper sends exactly the price, the
+   * provider takes its fee from the balance, `GET /methods` shows fee 0) or `shopper` (the method's
+   * fee is added to the order amount, and `GET /methods` shows it with the total to send).
+   */
+  feePayer?: 'merchant' | 'shopper';
   /** Public URL of `POST {endpoint}/webhooks`, sent to the provider as `webhook_url` (http(s), ≤ 512 characters). */
   webhookUrl?: string | null;
   /**

@@ -112,8 +112,8 @@ async function sandboxOrders(w: World, key = MERCHANT_KEY): Promise<Order[]> {
 }
 
 describe('against the sandbox: methods and sessions', () => {
-  test('GET /methods: the active Buy methods of the terminal with applyFee fees', async () => {
-    const w = world();
+  test('GET /methods: the active Buy methods of the terminal with applyFee fees (feePayer shopper)', async () => {
+    const w = world({ handler: { feePayer: 'shopper' } });
     const res = await w.handler(new Request(`${ENDPOINT}/methods?order_ref=tee`));
     assert.equal(res.status, 200);
     const { methods } = (await res.json()) as { methods: Array<{ id: string; fee: string; total: string; bank: string | null }> };

@@ -27,8 +27,24 @@ const post = (h: Harness, body: unknown, headers: Record<string, string> = {}) =
 const errorCode = async (res: Response) => ((await res.json()) as { error: { code: string } }).error.code;
 
 describe('GET /methods', () => {
-  test('lists the active Buy methods whose range holds the amount, with the fee the shopper pays', async () => {
+  test('by default the merchant bears the fee: every method shows fee 0 and the price as the total', async () => {
     const h = makeHarness();
+    const res = await h.handler(new Request(`${BASE}/methods?order_ref=tee`));
+    const json = (await res.json()) as { methods: Array<{ fee: string; fixed_fee: string | null; total: string }> };
+    assert.ok(json.methods.length > 0);
+    for (const m of json.methods) assert.deepEqual([m.fee, m.fixed_fee, m.total], ['0.00', null, '1500.00']);
+  });
+
+  test('feePayer shopper: the order is created for price + the chosen method\'s fee, the total the list showed', async () => {
+    const h = makeHarness({ feePayer: 'shopper' });
+    const res = await post(h, { order_ref: 'tee', payment_method_id: CARD_ID });
+    assert.equal(res.status, 201);
+    assert.equal(sentOrder(h).amount, '1540.00');
+    assert.equal(((await res.json()) as { order: { amount: string } }).order.amount, '1540.00');
+  });
+
+  test('lists the active Buy methods whose range holds the amount, with the fee the shopper pays', async () => {
+    const h = makeHarness({ feePayer: 'shopper' });
     const res = await h.handler(new Request(`${BASE}/methods?order_ref=tee`));
     assert.equal(res.status, 200);
     const json = (await res.json()) as { methods: Array<Record<string, unknown>>; amount: string; currency: string };

@@ -118,8 +118,15 @@ describe('method offers and choice', () => {
     assert.ok(!offersFor(methods, '1500.00', 'RUB').some((o) => o.view.id === SBP_ID));
   });
 
-  test('fees are exact decimals: percent rounded half-up, plus the fixed fee', () => {
+  test('by default the merchant bears the fee: the shopper pays fee 0 and the total is the price', () => {
     const card = offersFor(defaultMethods(), '1234.56', 'RUB').find((o) => o.view.id === CARD_ID)!;
+    assert.equal(card.view.fee, '0.00');
+    assert.equal(card.view.fixed_fee, null);
+    assert.equal(card.view.total, '1234.56');
+  });
+
+  test('fees are exact decimals: percent rounded half-up, plus the fixed fee', () => {
+    const card = offersFor(defaultMethods(), '1234.56', 'RUB', 'shopper').find((o) => o.view.id === CARD_ID)!;
     assert.equal(card.view.fee, '34.69'); // 2 % of 1234.56 = 24.6912 → 24.69, + 10.00
     assert.equal(card.view.total, '1269.25');
   });
