@@ -1,12 +1,11 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { formatMoney } from '../money/index.js';
 import { bankByButtonName, bankByCustomerBank, BUTTON_NAMES, CUSTOMER_BANKS } from '../provider/facts.js';
 import { INTEGRATION_MODES, type IntegrationMode, type OrderView, type PaymentMethodView } from '../protocol/index.js';
 import { createApi, newIdempotencyKey, toErrorInfo, type Api, type ErrorInfo } from './api.js';
 import { bankLinks, BANK_APPS, detectPlatform, type Platform } from './banks.js';
 import { clocksDiverged, crossedThreshold, msToNextSecond, remainingMs, serverNow, systemClock, type Clock } from './countdown.js';
 import { emit } from './events.js';
-import { changedFrom, copyValue, formatAccount, formatCountdown } from './format.js';
+import { changedFrom, copyValue, formatAccount, formatAmount, formatCountdown } from './format.js';
 import { fill, loadLanguage, messagesFor, missingTables, plural, resolveLanguage, safeIntl, type MessageOverrides, type Messages } from './i18n/index.js';
 import { LiveStatus } from './live.js';
 import { initialState, isOrderOpen, isWatching, transition, type Effect, type MachineEvent, type MachineState, type Selection } from './machine.js';
@@ -505,7 +504,7 @@ export class PaydeskCheckout extends LitElement {
   // ----------------------------------------------------------------------------------------- render
 
   private _money(amount: string, currency = this._s.order?.currency ?? 'RUB'): string {
-    return formatMoney(amount, currency, this._lang);
+    return formatAmount(amount, currency, this._lang);
   }
 
   private _heading(): string {

@@ -133,76 +133,54 @@ export class ProtocolShapeError extends Error {
 
 type Json = Record<string, unknown>;
 
-function obj(v: unknown, path: string): Json {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ProtocolShapeError(path, 'an object');
-  return v as Json;
-}
-function str(o: Json, key: string, path: string): string {
-  const v = o[key];
-  if (typeof v !== 'string') throw new ProtocolShapeError(`${path}.${key}`, 'a string');
-  return v;
-}
-function strOrNull(o: Json, key: string, path: string): string | null {
-  const v = o[key];
-  if (v === null || v === undefined) return null;
-  if (typeof v !== 'string') throw new ProtocolShapeError(`${path}.${key}`, 'a string or null');
-  return v;
-}
-function oneOf<T extends string>(value: string, allowed: readonly T[], path: string): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new ProtocolShapeError(path, `one of ${allowed.join(', ')}`);
-  return value as T;
-}
-
 const STATUSES: readonly OrderViewStatus[] = ['pending', 'paid', 'expired', 'cancelled'];
 const KINDS: readonly RequisitesKind[] = ['card', 'phone', 'account', 'link'];
 const BANK_CODES: readonly BankCode[] = ['sberbank', 'tinkoff', 'vtb', 'alfabank'];
 const DECIMAL = /^\d+(\.\d+)?$/;
 
+/** The object at `path`, or a throw. */
+function obj(v: unknown, path: string): Json {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ProtocolShapeError(path, 'an object');
+  return v as Json;
+}
+
+/**
+ * The string fields `keys` (space-separated) of the object at `path`; with `nullable`, null or a
+ * missing field reads null. `ok` adds a check of the text (and names what was expected).
+ */
+function strings(v: unknown, path: string, keys: string, nullable = false, ok?: (s: string) => boolean, expected = 'a string'): Json {
+  const o = obj(v, path);
+  const out: Json = {};
+  for (const key of keys.split(' ')) {
+    const s = o[key];
+    if (nullable && s == null) out[key] = null;
+    else if (typeof s === 'string' && (!ok || ok(s))) out[key] = s;
+    else throw new ProtocolShapeError(`${path}.${key}`, nullable ? `${expected} or null` : expected);
+  }
+  return out;
+}
+
 /** Checks an OrderView from a server; throws {@link ProtocolShapeError} naming the path. */
 export function parseOrderView(value: unknown, path = 'order'): OrderView {
   const o = obj(value, path);
-  const amount = str(o, 'amount', path);
-  if (!DECIMAL.test(amount)) throw new ProtocolShapeError(`${path}.amount`, 'a decimal string');
-  const fee = str(o, 'fee', path);
-  if (!DECIMAL.test(fee)) throw new ProtocolShapeError(`${path}.fee`, 'a decimal string');
-  const expires = str(o, 'expires_at', path);
-  if (Number.isNaN(Date.parse(expires))) throw new ProtocolShapeError(`${path}.expires_at`, 'an ISO date-time');
-  let method: OrderView['method'] = null;
-  if (o.method != null) {
-    const m = obj(o.method, `${path}.method`);
-    method = { id: str(m, 'id', `${path}.method`), name: str(m, 'name', `${path}.method`), type: str(m, 'type', `${path}.method`) };
-  }
-  let requisites: OrderView['requisites'] = null;
-  if (o.requisites != null) {
-    const r = obj(o.requisites, `${path}.requisites`);
-    requisites = {
-      holder_name: str(r, 'holder_name', `${path}.requisites`),
-      holder_account: str(r, 'holder_account', `${path}.requisites`),
-      kind: oneOf(str(r, 'kind', `${path}.requisites`), KINDS, `${path}.requisites.kind`),
-    };
-  }
-  const bank = strOrNull(o, 'bank', path);
-  const requested = strOrNull(o, 'requested_amount', path);
-  return {
-    id: str(o, 'id', path),
-    client_order_id: str(o, 'client_order_id', path),
-    status: oneOf(str(o, 'status', path), STATUSES, `${path}.status`),
-    provider_status: str(o, 'provider_status', path),
-    amount,
-    currency: str(o, 'currency', path),
-    fee,
-    method,
-    bank: bank === null ? null : BANK_CODES.includes(bank as BankCode) ? (bank as BankCode) : null,
-    requisites,
-    payment_link: strOrNull(o, 'payment_link', path),
-    form_url: strOrNull(o, 'form_url', path),
-    created_at: str(o, 'created_at', path),
-    expires_at: expires,
-    redirect_url: strOrNull(o, 'redirect_url', path),
-    support_url: strOrNull(o, 'support_url', path),
-    return_url: strOrNull(o, 'return_url', path),
-    requested_amount: requested,
-  };
+  const order = {
+    ...strings(o, path, 'amount fee', false, (s) => DECIMAL.test(s), 'a decimal string'),
+    ...strings(o, path, 'expires_at', false, (s) => !Number.isNaN(Date.parse(s)), 'an ISO date-time'),
+    ...strings(o, path, 'status', false, (s) => STATUSES.includes(s as OrderViewStatus), `one of ${STATUSES.join(', ')}`),
+    ...strings(o, path, 'id client_order_id provider_status currency created_at'),
+    ...strings(o, path, 'bank payment_link form_url redirect_url support_url return_url requested_amount', true),
+    method: o.method == null ? null : strings(o.method, `${path}.method`, 'id name type'),
+    requisites:
+      o.requisites == null
+        ? null
+        : {
+            ...strings(o.requisites, `${path}.requisites`, 'holder_name holder_account'),
+            ...strings(o.requisites, `${path}.requisites`, 'kind', false, (s) => KINDS.includes(s as RequisitesKind), `one of ${KINDS.join(', ')}`),
+          },
+  } as unknown as OrderView;
+  // A bank this widget does not know is shown as no bank rather than refusing the order.
+  if (!BANK_CODES.includes(order.bank!)) order.bank = null;
+  return order;
 }
 
 /** Checks a `{ error: { code, message, retryable } }` body; returns null when it is not one. */

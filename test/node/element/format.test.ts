@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changedFrom, copyValue, formatAccount, formatCountdown, russianPhoneDigits } from '../../../src/element/format.js';
+import { changedFrom, copyValue, formatAccount, formatAmount, formatCountdown, russianPhoneDigits } from '../../../src/element/format.js';
+import { formatMoney } from '../../../src/money/index.js';
 
 describe('requisites formatting', () => {
   test('a card number is shown in groups of four and copied as digits', () => {
@@ -39,6 +40,33 @@ describe('requisites formatting', () => {
   });
 });
 
+describe('amounts for people', () => {
+  const norm = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
+
+  test('in the locale, with the currency and two fractional digits', () => {
+    assert.equal(norm(formatAmount('1500', 'RUB', 'ru')), '1 500,00 ₽');
+    assert.equal(norm(formatAmount('1500.5', 'RUB', 'en')), 'RUB 1,500.50');
+  });
+
+  test('the same text as formatMoney of src/money', () => {
+    for (const amount of ['0', '0.01', '1500', '1500.5', '99999999999.99', '1234567.891', '0.005', '2.675']) {
+      for (const locale of ['en', 'ru', 'kk']) assert.equal(formatAmount(amount, 'RUB', locale), formatMoney(amount, 'RUB', locale), `${amount} ${locale}`);
+    }
+  });
+
+  test('digits beyond kopecks are rounded half-up on the string, exactly', () => {
+    assert.equal(formatAmount('2.675', 'RUB', 'en'), formatAmount('2.68', 'RUB', 'en'));
+    assert.equal(formatAmount('0.994999999', 'RUB', 'en'), formatAmount('0.99', 'RUB', 'en'));
+    assert.equal(formatAmount('9999999999999.995', 'RUB', 'en'), formatAmount('10000000000000.00', 'RUB', 'en'));
+    assert.equal(formatAmount('0.005', 'RUB', 'en'), formatAmount('0.01', 'RUB', 'en'));
+  });
+
+  test('a locale or currency Intl refuses falls back to plain English digits', () => {
+    assert.equal(formatAmount('1500', 'RUB', 'not a locale!'), '1,500.00');
+    assert.equal(formatAmount('1500', 'R U B', 'ru'), '1,500.00');
+  });
+});
+
 describe('amount changed by unique_amount', () => {
   test('reports the requested amount when it differs', () => {
     assert.equal(changedFrom({ amount: '1503.00', requested_amount: '1500.00' }), '1500.00');
@@ -49,6 +77,9 @@ describe('amount changed by unique_amount', () => {
     assert.equal(changedFrom({ amount: '1500.00' }), null);
     assert.equal(changedFrom({ amount: '1500.00', requested_amount: null }), null);
     assert.equal(changedFrom({ amount: '1500.00', requested_amount: 'abc' }), null);
+    assert.equal(changedFrom({ amount: '0100.10', requested_amount: '100.1000' }), null);
+    assert.equal(changedFrom({ amount: '1500', requested_amount: '150' }), '150');
+    assert.equal(changedFrom({ amount: '1500.00', requested_amount: '1500.001' }), '1500.001');
   });
 });
 
