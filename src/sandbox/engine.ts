@@ -542,16 +542,25 @@ export class SandboxEngine {
   }
 
   /**
-   * Closes a dispute. `accepted` for a Buy order that is not Completed: the shopper did pay, so the
-   * amount − fee is credited (the order status stays, as the provider's statuses have no way back).
+   * Closes a dispute. `accepted` for a Buy order means the shopper did pay: an Unpaid order is
+   * completed (which credits it, once, and sends its webhook); a cancelled or expired one keeps its
+   * status (the provider's statuses have no way back) and its amount − fee is credited, at most once
+   * per order however many disputes are accepted. A Completed order was credited already.
    */
   processDispute(terminal: Terminal, dispute: DisputeRecord, accepted: boolean): void {
     if (dispute.processed) throw new SandboxHttpError(409, `Dispute ${dispute.id} is already processed`);
+    this.processDue(terminal);
     dispute.processed = true;
     const order = dispute.order;
-    if (accepted && order.side === 'Buy' && order.status !== 'Completed') {
-      this.credit(terminal, subtractNonNegative(order.amount, order.fee), this.clock.now(), `Dispute accepted for order ${order.clientOrderId}`);
+    if (!accepted || order.side !== 'Buy' || order.status === 'Completed') return;
+    const now = this.clock.now();
+    if (order.status === 'Unpaid') {
+      this.transition(terminal, order, 'Completed', now);
+      return;
     }
+    if (terminal.data.disputeCredited.has(order.id)) return;
+    terminal.data.disputeCredited.add(order.id);
+    this.credit(terminal, subtractNonNegative(order.amount, order.fee), now, `Dispute accepted for order ${order.clientOrderId}`);
   }
 
   // -------------------------------------------------------------------------------------------

@@ -197,6 +197,8 @@ export class TerminalData {
   rotation = 0;
   rateWindow: number[] = [];
   webhookLog: WebhookDelivery[] = [];
+  /** Orders whose amount an accepted dispute has already credited (at most once per order). */
+  disputeCredited = new Set<string>();
 
   nextSeq(): number {
     return ++this.seq;

@@ -5,6 +5,12 @@ import { START, buyOrder, makeSandbox, sellOrder, type TestSandbox } from './hel
 async function balance(t: TestSandbox, key?: string) {
   return (await t.get('/api/v1/finance/balance', key)).json.deposit as { available: string; frozen: string; total: string };
 }
+/** `amount` (a 2-digit decimal string) plus `kopecks`, exactly. */
+function addKopecks(amount: string, kopecks: number): string {
+  const minor = BigInt(amount.replace('.', '')) + BigInt(kopecks);
+  const text = minor.toString().padStart(3, '0');
+  return `${text.slice(0, -2)}.${text.slice(-2)}`;
+}
 async function order(t: TestSandbox, clientOrderId: string) {
   return (await t.get(`/api/v1/order/search-by-client-order-id?id=${clientOrderId}`)).json.orders.items[0];
 }
@@ -190,6 +196,34 @@ describe('disputes, top-up and reset', () => {
     const after = await balance(t);
     assert.equal(Math.round(Number(after.available) * 100 - Number(before.available) * 100), 95500, '1000.00 − 45.00');
     assert.equal((await t.post(`/sandbox/disputes/${d.dispute_id}/process`, {})).status, 409);
+    await t.close();
+  });
+
+  test('several accepted disputes on one expired Buy credit it only once', async () => {
+    const t = makeSandbox({ seed: false });
+    const o = (await t.post('/api/v1/order/', buyOrder({ amount: '1000.00' }))).json;
+    await t.post(`/sandbox/orders/${o.id}/expire`);
+    const before = await balance(t);
+    const d1 = (await t.post(`/sandbox/orders/${o.id}/dispute`)).json.dispute;
+    const d2 = (await t.post(`/sandbox/orders/${o.id}/dispute`)).json.dispute;
+    assert.equal((await t.post(`/sandbox/disputes/${d1.dispute_id}/process`, { accepted: true })).status, 200);
+    assert.equal((await t.post(`/sandbox/disputes/${d2.dispute_id}/process`, { accepted: true })).status, 200);
+    const after = await balance(t);
+    assert.equal(after.available, addKopecks(before.available, 95500), 'one credit of 1000.00 − 45.00');
+    const deposits = (await t.get('/api/v1/finance/transactions?transaction_type=deposit&size=100')).json.items;
+    assert.equal(deposits.filter((x: { client_description: string }) => x.client_description.includes(o.client_order_id)).length, 1);
+    await t.close();
+  });
+
+  test('an accepted dispute on an unpaid Buy completes it, and the order is credited once in all', async () => {
+    const t = makeSandbox({ seed: false });
+    const o = (await t.post('/api/v1/order/', buyOrder({ amount: '1000.00' }))).json;
+    const before = await balance(t);
+    const d = (await t.post(`/sandbox/orders/${o.id}/dispute`)).json.dispute;
+    assert.equal((await t.post(`/sandbox/disputes/${d.dispute_id}/process`, { accepted: true })).status, 200);
+    assert.equal((await order(t, o.client_order_id)).status, 'Completed');
+    assert.equal((await t.post(`/sandbox/orders/${o.id}/complete`)).status, 409, 'no second completion');
+    assert.equal((await balance(t)).available, addKopecks(before.available, 95500));
     await t.close();
   });
 
