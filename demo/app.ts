@@ -21,7 +21,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { loadWidgetBundleInfo } from '../src/bundle/widget-bundle.js';
+import { loadWidgetBundleInfo, loadWidgetFile } from '../src/bundle/widget-bundle.js';
 import { createProviderClient } from '../src/provider/client.js';
 import { createSandbox, PRESET_KEYS, type Sandbox } from '../src/sandbox/index.js';
 import { createCheckoutHandler, toHonoHandler, type CheckoutHandler, type Logger } from '../src/server/index.js';
@@ -188,6 +188,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       ...(options.sandboxApiKey ? { apiKey: options.sandboxApiKey } : {}),
       merchantName: 'Obzharka coffee roasters',
       widgetScript: async () => (await loadWidgetBundleInfo()).code,
+      widgetFile: loadWidgetFile,
     });
     try {
       sandboxUrl = (await sandbox.listen({ port: sandboxPort, host })).url;

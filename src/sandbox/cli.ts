@@ -62,8 +62,10 @@ if (autoPay !== null && (!Number.isInteger(autoPay) || autoPay < 1)) fail('--aut
 const apiKeyGiven = values['api-key'] ?? process.env.PAYDESK_SANDBOX_API_KEY;
 
 /** The widget bundle, when `npm run build` has made one. */
-const widgetFile = fileURLToPath(new URL('../../dist/cdn/paydesk.js', import.meta.url));
-const widgetScript = () => readFile(widgetFile, 'utf8').catch(() => null);
+const cdnDir = fileURLToPath(new URL('../../dist/cdn/', import.meta.url));
+const widgetScript = () => readFile(`${cdnDir}paydesk.js`, 'utf8').catch(() => null);
+/** Its language tables (`chunks/kk.js`); the route lets only such names through. */
+const widgetFile = (path: string) => (/^chunks\/[a-z0-9][a-z0-9_-]{0,63}\.js$/.test(path) ? readFile(`${cdnDir}${path}`, 'utf8').catch(() => null) : Promise.resolve(null));
 
 const sandbox = createSandbox({
   ...(apiKeyGiven ? { apiKey: apiKeyGiven } : {}),
@@ -76,6 +78,7 @@ const sandbox = createSandbox({
   logger: consoleLogger,
   logRequests: !values.quiet,
   widgetScript,
+  widgetFile,
 });
 
 try {

@@ -59,3 +59,11 @@ export const DEFAULT_OPENING_BALANCE = '250000.00';
 export const ALL_BUTTONS: readonly ButtonName[] = BUTTON_NAMES;
 
 export const TERMINAL_CURRENCY = 'RUB';
+
+/**
+ * Languages of the hosted form (`/pay`): the widget's tables. The page takes `?lang=` on `form_url`,
+ * else the browser's `Accept-Language`, else Russian (the provider's language).
+ */
+export const HOSTED_FORM_LOCALES = ['ru', 'en', 'kk', 'uz', 'hy', 'az', 'ky', 'be', 'uk', 'tg'] as const;
+export type HostedFormLocale = (typeof HOSTED_FORM_LOCALES)[number];
+export const DEFAULT_HOSTED_FORM_LOCALE: HostedFormLocale = 'ru';

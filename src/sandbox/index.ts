@@ -73,6 +73,12 @@ export interface SandboxOptions {
   logRequests?: boolean;
   /** Text of the widget's ES module served at `/pay/paydesk.js` (null or absent: 404, plain page). */
   widgetScript?: () => Promise<string | null>;
+  /**
+   * Files the widget script loads relative to its own URL, such as its language tables
+   * (`chunks/kk.js`, served at `/pay/chunks/kk.js`): the text, or null for 404. Without it those
+   * languages fall back to English on the hosted form.
+   */
+  widgetFile?: (path: string) => Promise<string | null>;
   /** Real milliseconds between expiry sweeps; 0 turns the timer off (default 1000). */
   sweepIntervalMs?: number;
 }
@@ -183,6 +189,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     logRequests: options.logRequests ?? false,
     baseUrl: (requestUrl) => options.publicUrl ?? listeningUrl ?? new URL(requestUrl).origin,
     widgetScript: options.widgetScript,
+    widgetFile: options.widgetFile,
     reseed: (terminal) => seedTerminal(engine, terminal),
     seedOrders: (terminal, count, opts) => seedOrdersInto(engine, terminal, count, opts),
   });

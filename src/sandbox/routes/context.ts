@@ -21,6 +21,8 @@ export interface AppContext {
   /** Base of `form_url`: the public URL, else the listening URL, else the request's origin. */
   baseUrl(requestUrl: string): string;
   widgetScript: (() => Promise<string | null>) | undefined;
+  /** Files the widget loads beside its script (`chunks/kk.js`), or null. */
+  widgetFile: ((path: string) => Promise<string | null>) | undefined;
   /** Seeds a terminal again after a reset. */
   reseed(terminal: Terminal): void;
   seedOrders(terminal: Terminal, count: number, options?: SeedOrdersOptions): number;

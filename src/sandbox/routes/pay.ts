@@ -16,7 +16,8 @@ import { requisitesKind } from '../catalog.js';
 import { isoMillis } from '../format.js';
 import type { SessionRecord, Terminal } from '../terminal.js';
 import { bodyText, type AppContext, type SandboxEnv } from './context.js';
-import { MAX_BODY_BYTES } from '../constants.js';
+import { DEFAULT_HOSTED_FORM_LOCALE, MAX_BODY_BYTES, type HostedFormLocale } from '../constants.js';
+import { hostedFormLocale } from '../locale.js';
 
 export class ProtocolHttpError extends Error {
   readonly status: number;
@@ -85,9 +86,68 @@ const PAGE_HEADERS = {
   'Cache-Control': 'no-store',
 };
 
-function page(title: string, body: string): string {
+/** Texts of the plain page (before, or without, the widget): Russian, and English for every other language. */
+const TEXTS = {
+  ru: {
+    shop: 'Магазин',
+    order: 'Заказ',
+    amount: 'Сумма',
+    state: 'Состояние',
+    method: 'Способ',
+    recipient: 'Получатель',
+    card: 'Карта',
+    requisites: 'Реквизиты',
+    payBy: 'Оплатить до',
+    heading: 'Оплата заказа',
+    paySbp: 'Оплатить через СБП',
+    back: 'Вернуться в магазин',
+    support: 'Поддержка',
+    title: 'Оплата',
+    notFoundTitle: 'Платёж не найден',
+    notFoundText: 'Ссылка на оплату неверна или устарела.',
+  },
+  en: {
+    shop: 'Shop',
+    order: 'Order',
+    amount: 'Amount',
+    state: 'State',
+    method: 'Method',
+    recipient: 'Recipient',
+    card: 'Card',
+    requisites: 'Requisites',
+    payBy: 'Pay by',
+    heading: 'Order payment',
+    paySbp: 'Pay with SBP',
+    back: 'Back to the shop',
+    support: 'Support',
+    title: 'Payment',
+    notFoundTitle: 'Payment not found',
+    notFoundText: 'The payment link is wrong or has expired.',
+  },
+} as const;
+type Texts = (typeof TEXTS)[keyof typeof TEXTS];
+
+/** The page's language: the one asked for, else the provider's default. */
+interface PageLanguage {
+  /** `lang` of the page and the widget's `locale`. */
+  lang: HostedFormLocale;
+  /** Whether the visitor asked for it (`?lang=` or `Accept-Language`); only then the element gets `locale`. */
+  requested: boolean;
+  /** Language of the plain texts, and the texts. */
+  textLang: keyof typeof TEXTS;
+  t: Texts;
+}
+
+function pageLanguage(c: Context): PageLanguage {
+  const asked = hostedFormLocale(c.req.query('lang'), c.req.header('accept-language'));
+  const lang = asked ?? DEFAULT_HOSTED_FORM_LOCALE;
+  const textLang = lang === 'ru' ? 'ru' : 'en';
+  return { lang, requested: asked !== null, textLang, t: TEXTS[textLang] };
+}
+
+function page(title: string, body: string, lang: string): string {
   return `<!doctype html>
-<html lang="ru">
+<html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -102,23 +162,25 @@ ${body}
 }
 
 /** Plain details shown until (or unless) the widget script upgrades the element. */
-function fallback(terminal: Terminal, s: SessionRecord): string {
+function fallback(terminal: Terminal, s: SessionRecord, l: PageLanguage): string {
+  const t = l.t;
   const rows: [string, string][] = [
-    ['Магазин', terminal.settings.name],
-    ['Заказ', s.clientOrderId],
-    ['Сумма', `${s.amount} RUB`],
-    ['Состояние', s.state],
+    [t.shop, terminal.settings.name],
+    [t.order, s.clientOrderId],
+    [t.amount, `${s.amount} RUB`],
+    [t.state, s.state],
   ];
   const o = s.order;
   if (o) {
-    rows.push(['Способ', o.method.name], ['Получатель', o.holderName], [requisitesKind(o.method.type) === 'card' ? 'Карта' : 'Реквизиты', o.holderAccount]);
-    rows.push(['Оплатить до', isoMillis(o.expiresMs)]);
+    rows.push([t.method, o.method.name], [t.recipient, o.holderName], [requisitesKind(o.method.type) === 'card' ? t.card : t.requisites, o.holderAccount]);
+    rows.push([t.payBy, isoMillis(o.expiresMs)]);
   }
   const list = rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('');
-  const link = o?.paymentLink ? `<p><a href="${escapeHtml(o.paymentLink)}" rel="noopener">Оплатить через СБП</a></p>` : '';
-  const back = s.returnUrl ? `<p><a href="${escapeHtml(s.returnUrl)}">Вернуться в магазин</a></p>` : '';
-  const support = s.supportUrl ? `<p><a href="${escapeHtml(s.supportUrl)}" rel="noopener">Поддержка</a></p>` : '';
-  return `<div class="paydesk-fallback"><h1>Оплата заказа</h1><dl>${list}</dl>${link}${back}${support}</div>`;
+  const link = o?.paymentLink ? `<p><a href="${escapeHtml(o.paymentLink)}" rel="noopener">${escapeHtml(t.paySbp)}</a></p>` : '';
+  const back = s.returnUrl ? `<p><a href="${escapeHtml(s.returnUrl)}">${escapeHtml(t.back)}</a></p>` : '';
+  const support = s.supportUrl ? `<p><a href="${escapeHtml(s.supportUrl)}" rel="noopener">${escapeHtml(t.support)}</a></p>` : '';
+  const langAttr = l.textLang === l.lang ? '' : ` lang="${l.textLang}"`;
+  return `<div class="paydesk-fallback"${langAttr}><h1>${escapeHtml(t.heading)}</h1><dl>${list}</dl>${link}${back}${support}</div>`;
 }
 
 export function registerPayRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void {
@@ -134,24 +196,38 @@ export function registerPayRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void 
     orderView(s.order!, s, terminal.settings.integrationType === 'order_with_form' ? null : formUrl(ctx.baseUrl(c.req.url), s.id));
   const serverTime = () => isoMillis(engine.now());
 
+  // The page's language: `?lang=` on form_url, else Accept-Language, else Russian (see locale.ts).
   app.get('/pay', (c) => {
+    const l = pageLanguage(c);
+    const headers = { ...PAGE_HEADERS, 'Content-Language': l.lang, Vary: 'Accept-Language' };
     const id = c.req.query('session_id');
     const found = id ? engine.findSession(id) : undefined;
     if (!found) {
-      return c.html(page('Платёж не найден', '<main><h1>Платёж не найден</h1><p>Ссылка на оплату неверна или устарела.</p></main>'), 404, PAGE_HEADERS);
+      const body = `<main${l.textLang === l.lang ? '' : ` lang="${l.textLang}"`}><h1>${escapeHtml(l.t.notFoundTitle)}</h1><p>${escapeHtml(l.t.notFoundText)}</p></main>`;
+      return c.html(page(l.t.notFoundTitle, body, l.lang), 404, headers);
     }
     const { terminal, session } = found;
     engine.processDue(terminal);
     engine.noteVisitor(session, clientIp(c));
     const attr = session.order ? `session="${escapeHtml(session.id)}"` : `order-ref="${escapeHtml(session.id)}"`;
-    const body = `<main><paydesk-checkout endpoint="/pay/api" ${attr}>${fallback(terminal, session)}</paydesk-checkout></main>`;
-    return c.html(page(`Оплата — ${terminal.settings.name}`, body), 200, PAGE_HEADERS);
+    // Without a preference the element follows the page's lang (the provider's default language).
+    const locale = l.requested ? ` locale="${l.lang}"` : '';
+    const body = `<main><paydesk-checkout endpoint="/pay/api" ${attr}${locale}>${fallback(terminal, session, l)}</paydesk-checkout></main>`;
+    return c.html(page(`${l.t.title} — ${terminal.settings.name}`, body, l.lang), 200, headers);
   });
 
   app.get('/pay/paydesk.js', async (c) => {
     const script = ctx.widgetScript ? await ctx.widgetScript() : null;
     if (script === null) return c.text('// The paydesk widget script is not available in this sandbox.\n', 404, { 'Content-Type': 'text/javascript; charset=utf-8' });
     return c.body(script, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
+  });
+
+  // The widget's language tables, loaded relative to /pay/paydesk.js.
+  app.get('/pay/chunks/:file', async (c) => {
+    const file = c.req.param('file');
+    const code = /^[a-z0-9][a-z0-9_-]{0,63}\.js$/.test(file) && ctx.widgetFile ? await ctx.widgetFile(`chunks/${file}`) : null;
+    if (code === null) return c.text('// No such widget file.\n', 404, { 'Content-Type': 'text/javascript; charset=utf-8' });
+    return c.body(code, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
   });
 
   // GET /methods?order_ref=S: active Buy methods whose range holds the session's amount.
