@@ -43,7 +43,16 @@ export function toProtocolError(err: SandboxHttpError): ProtocolHttpError {
   if (key === 'no_traders') return new ProtocolHttpError(503, 'no_traders', err.message, true);
   if (key === 'user_pending_limit' || key === 'rate_limited') return new ProtocolHttpError(429, 'rate_limited', err.message, true);
   if (key) return new ProtocolHttpError(err.status, key, err.message, false);
-  const code = err.status === 422 ? 'validation_failed' : err.status === 404 ? 'not_found' : err.status === 409 ? 'session_expired' : 'bad_request';
+  const code =
+    err.status === 422
+      ? 'validation_failed'
+      : err.status === 404
+        ? 'not_found'
+        : err.status === 409
+          ? 'session_expired'
+          : err.status === 413
+            ? 'payload_too_large'
+            : 'bad_request';
   return new ProtocolHttpError(err.status === 422 ? 400 : err.status, code, err.message, false);
 }
 

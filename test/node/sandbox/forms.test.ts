@@ -244,6 +244,13 @@ describe('widget protocol errors', () => {
     assert.equal(raw.status, 400);
   });
 
+  test('an oversized body answers 413 payload_too_large', async () => {
+    const id = (await t.post('/api/v1/form/create', form())).json.form_data.session_id;
+    const r = await select(t, { order_ref: id, method_type: 'SBP', padding: 'x'.repeat(70_000) });
+    assert.equal(r.status, 413);
+    assert.equal(r.json.error.code, 'payload_too_large');
+  });
+
   test('GET /sessions/S before a method is chosen answers 404', async () => {
     const id = (await t.post('/api/v1/form/create', form())).json.form_data.session_id;
     assert.equal((await t.get(`/pay/api/sessions/${id}`, null)).status, 404);
