@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { Context } from 'hono';
 import { loadWidgetBundleInfo, loadWidgetFile } from '../src/bundle/widget-bundle.js';
 import { createProviderClient } from '../src/provider/client.js';
@@ -86,6 +87,8 @@ export class PortInUseError extends Error {
 
 export const ENDPOINT = '/api/paydesk';
 export const WITH_FORM_ENDPOINT = '/api/paydesk-with-form';
+/** Largest body the demo's own routes (the sandbox bar) read. */
+const DEMO_MAX_BODY_BYTES = 4 * 1024;
 const SANDBOX_ACTIONS = ['complete', 'expire', 'dispute'] as const;
 type SandboxAction = (typeof SANDBOX_ACTIONS)[number];
 
@@ -347,6 +350,12 @@ export function buildMerchantApp(parts: MerchantAppParts): Hono {
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
   });
+
+  // Small JSON bodies only on the demo's own POST routes (the token endpoint and the console have their own limits).
+  app.use(
+    '/demo/api/*',
+    bodyLimit({ maxSize: DEMO_MAX_BODY_BYTES, onError: (c) => errorJson(c, 413, 'payload_too_large', `The request body is larger than ${DEMO_MAX_BODY_BYTES} bytes.`) }),
+  );
 
   // The token endpoints (and their webhook targets).
   app.all(`${ENDPOINT}/*`, toHonoHandler(main));

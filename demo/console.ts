@@ -20,6 +20,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { FORM_SESSION_STATES, METHOD_TYPES, ORDER_STATUSES, TRANSACTION_TYPES } from '../src/provider/facts.js';
@@ -29,6 +30,8 @@ import type { ProviderClient } from '../src/provider/types.js';
 export const CONSOLE_COOKIE = 'paydesk_console';
 /** The console's pages and API live under this path; the cookie is scoped to it. */
 export const CONSOLE_PATH = '/console';
+/** Largest request body the console API reads. */
+const MAX_BODY_BYTES = 4 * 1024;
 
 export interface ConsoleOptions {
   client: ProviderClient;
@@ -210,6 +213,12 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
     console.error('console API error', err);
     return c.json(errorBody('internal_error', 'Something went wrong on the merchant server.', true), 500);
   });
+
+  // A login body is a password: anything bigger is refused before it is read.
+  app.use(
+    '*',
+    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`), 413) }),
+  );
 
   // Every POST carries the protocol header (a cross-site form cannot set it).
   app.use('*', async (c, next) => {

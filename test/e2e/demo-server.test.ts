@@ -279,6 +279,31 @@ describe('the merchant server', () => {
     assert.equal(last, 429);
   });
 
+  test('oversized bodies to the sandbox bar and the console login are refused with 413, declared or streamed', async () => {
+    // Just over the 4 KB limit: small enough for the socket buffers, so the early 413 reaches the client.
+    const huge = JSON.stringify({ session: 'x'.repeat(8 * 1024), password: 'y' });
+    for (const path of ['/demo/api/sandbox/complete', '/console/api/login']) {
+      const declared = await fetch(url(path), { method: 'POST', headers: POST, body: huge });
+      assert.equal(declared.status, 413, path);
+      assert.equal(((await declared.json()) as { error: { code: string } }).error.code, 'payload_too_large', path);
+      // A chunked body (no Content-Length) just over the limit is counted as it streams.
+      const bytes = new TextEncoder().encode(JSON.stringify({ session: 'x'.repeat(6 * 1024), password: 'y' }));
+      const streamed = await fetch(url(path), {
+        method: 'POST',
+        headers: POST,
+        body: new ReadableStream({
+          start(controller) {
+            controller.enqueue(bytes.slice(0, 3 * 1024));
+            controller.enqueue(bytes.slice(3 * 1024));
+            controller.close();
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+      assert.equal(streamed.status, 413, `${path} (chunked)`);
+    }
+  });
+
   test('static files: pages and assets are served, nothing outside demo/public is', async () => {
     const page = await fetch(url('/'));
     assert.equal(page.status, 200);
