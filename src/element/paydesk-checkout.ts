@@ -1,15 +1,14 @@
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, svg, type PropertyValues, type TemplateResult } from 'lit';
 import { bankByButtonName, bankByCustomerBank, BUTTON_NAMES, CUSTOMER_BANKS } from '../provider/facts.js';
-import { INTEGRATION_MODES, type IntegrationMode, type OrderView, type PaymentMethodView } from '../protocol/index.js';
-import { createApi, newIdempotencyKey, toErrorInfo, type Api, type ErrorInfo } from './api.js';
-import { bankLinks, BANK_APPS, detectPlatform, type Platform } from './banks.js';
+import { INTEGRATION_MODES, type IntegrationMode, type OrderView } from '../protocol/index.js';
+import { createApi, newIdempotencyKey, toErrorInfo } from './api.js';
+import { bankLinks, detectPlatform, type Platform } from './banks.js';
 import { clocksDiverged, crossedThreshold, msToNextSecond, remainingMs, serverNow, systemClock, type Clock } from './countdown.js';
 import { emit } from './events.js';
 import { changedFrom, copyValue, formatAccount, formatAmount, formatCountdown } from './format.js';
 import { fill, loadLanguage, messagesFor, missingTables, plural, resolveLanguage, safeIntl, type MessageOverrides, type Messages } from './i18n/index.js';
 import { LiveStatus } from './live.js';
 import { initialState, isOrderOpen, isWatching, transition, type Effect, type MachineEvent, type MachineState, type Selection } from './machine.js';
-import { drawQr } from './qr.js';
 import { defaultStorage, forgetSession, loadSession, saveSession, storageKey, type KeyValueStorage } from './storage.js';
 import { styles } from './paydesk-checkout.styles.js';
 import { normaliseEndpoint, safeHttpUrl } from './url.js';
@@ -41,16 +40,23 @@ const defaultEnv = (): CheckoutEnv => ({
 });
 
 export type Theme = 'light' | 'dark' | 'auto';
-const REDIRECT_SECONDS = 5;
+const REDIRECT_MS = 5000;
 const COPIED_MS = 2000;
-const CYRILLIC = new Set(['ru', 'be', 'uk', 'kk', 'ky', 'tg']);
+/** Languages whose readers get the Russian names of banks. */
+const CYRILLIC = /^(ru|be|uk|kk|ky|tg)\b/i;
 
-const icon = {
-  copy: html`<svg viewBox="0 0 24 24" aria-hidden="true"><rect x="9" y="9" width="11" height="11" rx="2"></rect><path d="M5 15V5a2 2 0 0 1 2-2h8"></path></svg>`,
-  check: html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M5 12.5l4.5 4.5L19 7.5"></path></svg>`,
-  clock: html`<svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="9"></circle><path d="M12 7v5l3 2"></path></svg>`,
-  alert: html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 3l10 18H2z"></path><path d="M12 10v4M12 17.5v.5"></path></svg>`,
+const icon = (paths: TemplateResult) => html`<svg viewBox="0 0 24 24" aria-hidden="true">${paths}</svg>`;
+const icons = {
+  copy: icon(svg`<rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V5a2 2 0 0 1 2-2h8"/>`),
+  check: icon(svg`<path d="M5 12.5l4.5 4.5L19 7.5"/>`),
+  clock: icon(svg`<circle cx="12" cy="12" r="9"/><path d="M12 7v5l3 2"/>`),
+  alert: icon(svg`<path d="M12 3l10 18H2z"/><path d="M12 10v4M12 17.5v.5"/>`),
 };
+const spinner = html`<div class="spinner" aria-hidden="true"></div>`;
+/** A centred block: a mark (spinner or badge) and the lines under it. */
+const center = (...lines: unknown[]) => html`<div class="center">${lines}</div>`;
+const badge = (ok: boolean, mark: TemplateResult) => html`<div class="badge ${ok ? 'ok' : 'bad'}">${mark}</div>`;
+const actions = (...buttons: unknown[]) => html`<div part="actions">${buttons}</div>`;
 
 /**
  * `<paydesk-checkout>`: the embeddable checkout. Shows the payment methods, then the requisites
@@ -147,22 +153,31 @@ export class PaydeskCheckout extends LitElement {
   env: Partial<CheckoutEnv> = {};
 
   private _s: MachineState = initialState();
+  /** Monotonic time of the last tick: re-renders the countdown. */
   private _now = 0;
+  /** The copy button showing "Copied" (`amount`, `account`), or ''. */
   private _copied = '';
+  /** Text of the polite live region. */
   private _announce = '';
+  /** Counts language tables that arrived, so the messages are merged again. */
   private _langTick = 0;
 
   private _live: LiveStatus | null = null;
   private _abort: AbortController | null = null;
+  /** Number of the request under way: answers of older ones are stale. */
   private _op = 0;
+  /** The request effect under way, run again after a reconnect. */
   private _pending: Effect | null = null;
   private _tick: unknown = null;
   private _copyTimer: unknown = null;
-  private _last = { wall: 0, mono: 0, remaining: Infinity };
+  /** The previous tick: clock readings and the time left (for the announcements). */
+  private _last = { wall: 0, mono: 0, left: Infinity };
   private _redirectAt = 0;
   private _started = false;
   private _ready = false;
   private _hadFocus = false;
+  /** Lazily loaded code (the QR encoder) still arriving; `updateComplete` waits for it. */
+  private _loading: Promise<unknown> | null = null;
   private _resolve!: (order: OrderView) => void;
   private _result!: Promise<OrderView>;
   private _m: Messages = messagesFor('en');
@@ -206,12 +221,17 @@ export class PaydeskCheckout extends LitElement {
     const problem = this._configProblem();
     if (problem) return this._send({ type: 'failed', error: { code: 'config', message: problem, retryable: false } });
     const stored = this.session ? null : loadSession(this._env.storage, this._storageKey());
-    const resume = this.session
-      ? { session: this.session, from: 'attribute' as const }
-      : stored && this.orderRef
-        ? { session: stored.session, from: 'storage' as const, paidNotified: stored.paid }
-        : null;
-    this._send({ type: 'start', resume, preselected: this._preselection(), canCreate: this.orderRef !== '', key: this._env.newKey() });
+    this._send({
+      type: 'start',
+      resume: this.session
+        ? { session: this.session, from: 'attribute' }
+        : stored && this.orderRef
+          ? { session: stored.session, from: 'storage', paidNotified: stored.paid }
+          : null,
+      preselected: this._preselection(),
+      canCreate: this.orderRef !== '',
+      key: this._env.newKey(),
+    });
   }
 
   /** Back to idle: closes the live status, forgets the stored session; `start()` begins again. */
@@ -233,13 +253,16 @@ export class PaydeskCheckout extends LitElement {
 
   /** Why the attributes cannot work, or null. */
   private _configProblem(): string | null {
-    if (!this._endpoint()) return 'endpoint must be an http(s) URL or a path such as /api/paydesk';
-    if (!this.orderRef && !this.session) return 'order-ref or session is required';
-    if (this.mode && !INTEGRATION_MODES.includes(this.mode as IntegrationMode)) return `mode must be one of ${INTEGRATION_MODES.join(', ')}`;
-    if (this.bank && !(CUSTOMER_BANKS as readonly string[]).includes(this.bank)) return `bank must be one of ${CUSTOMER_BANKS.join(', ')}`;
-    if (this.buttonName && !(BUTTON_NAMES as readonly string[]).includes(this.buttonName)) return `button-name must be one of ${BUTTON_NAMES.join(', ')}`;
-    if (this.methodType && this.paymentMethodId) return 'use payment-method-id or method-type, not both';
-    return null;
+    const oneOf = (name: string, value: string, allowed: readonly string[]) =>
+      !value || allowed.includes(value) ? null : `${name} must be one of ${allowed.join(', ')}`;
+    return !this._endpoint()
+      ? 'endpoint must be an http(s) URL or a path such as /api/paydesk'
+      : !this.orderRef && !this.session
+        ? 'order-ref or session is required'
+        : (oneOf('mode', this.mode, INTEGRATION_MODES) ??
+          oneOf('bank', this.bank, CUSTOMER_BANKS) ??
+          oneOf('button-name', this.buttonName, BUTTON_NAMES) ??
+          (this.methodType && this.paymentMethodId ? 'use payment-method-id or method-type, not both' : null));
   }
 
   /** The attributes as a request selection, or null when the shopper chooses. */
@@ -248,7 +271,7 @@ export class PaydeskCheckout extends LitElement {
     if (this.paymentMethodId) sel.payment_method_id = this.paymentMethodId;
     if (this.methodType) {
       sel.method_type = this.methodType;
-      const code = this.bank ? bankByCustomerBank(this.bank)?.nspkCode : undefined;
+      const code = bankByCustomerBank(this.bank)?.nspkCode;
       if (code) sel.nspk_code = code;
     }
     if (this.buttonName) sel.button_name = this.buttonName;
@@ -265,156 +288,146 @@ export class PaydeskCheckout extends LitElement {
     this._sync();
   }
 
-  private _api(): Api {
-    return createApi(this._endpoint(), { fetch: this._env.fetch });
-  }
-
-  private _run(fx: Effect): void {
-    const env = this._env;
-    const s = this._s;
-    switch (fx.type) {
-      case 'fetchMethods':
-        return this._async(fx, (api, signal) =>
-          api.methods(this.orderRef, signal).then((methods) => {
-            const only = this.bank ? methods.filter((m) => m.bank === this.bank) : [];
-            this._send({ type: 'methods', methods: only.length > 0 ? only : methods });
-          }),
-        );
-      case 'create':
-        return this._async(fx, (api, signal) =>
-          api
-            .create({ order_ref: this.orderRef, ...fx.selection, ...(this.mode ? { mode: this.mode as IntegrationMode } : {}) }, fx.key, signal)
-            .then((r) => this._send({ type: 'created', session: r.session, order: r.order, serverTime: r.serverTime, ...this._time() })),
-        );
-      case 'resume':
-        return this._async(fx, (api, signal) =>
-          api.session(fx.session, true, signal).then((r) => this._send({ type: 'order', order: r.order, serverTime: r.serverTime, ...this._time() })),
-        );
-      case 'check':
-        void this._live?.check(true);
-        return;
-      case 'store':
-        if (this.orderRef) saveSession(env.storage, this._storageKey(), { session: fx.session, paid: fx.paid });
-        return;
-      case 'forget':
-        if (this.orderRef) forgetSession(env.storage, this._storageKey());
-        return;
-      case 'emit':
-        switch (fx.event) {
-          case 'session':
-            return void (s.session && s.order && emit(this, 'paydesk-session', { session: s.session, order: s.order }));
-          case 'status':
-            return void emit(this, 'paydesk-status', { state: s.name, status: s.order?.status ?? null, order: s.order });
-          case 'paid':
-            if (s.order) {
-              this._resolve(s.order);
-              emit(this, 'paydesk-paid', { order: s.order });
-            }
-            return;
-          case 'expired':
-            return void (s.order && emit(this, 'paydesk-expired', { order: s.order }));
-          case 'error':
-            return void (s.error && emit(this, 'paydesk-error', { ...s.error }));
-        }
-    }
-  }
-
+  /** The clock readings an order event carries. */
   private _time(): { mono: number; wall: number } {
     const c = this._env.clock;
     return { mono: c.mono(), wall: c.now() };
   }
 
+  private _api() {
+    return createApi(this._endpoint(), { fetch: this._env.fetch });
+  }
+
+  private _run(fx: Effect): void {
+    const { storage } = this._env;
+    const { name, session, order, error } = this._s;
+    switch (fx.type) {
+      case 'fetchMethods':
+        return this._async(fx, (signal) =>
+          this._api()
+            .methods(this.orderRef, signal)
+            .then((methods) => {
+              const only = methods.filter((m) => m.bank === this.bank);
+              this._send({ type: 'methods', methods: only.length > 0 ? only : methods });
+            }),
+        );
+      case 'create':
+        return this._async(fx, (signal) =>
+          this._api()
+            .create({ order_ref: this.orderRef, ...fx.selection, ...(this.mode && { mode: this.mode as IntegrationMode }) }, fx.key, signal)
+            .then((r) => this._send({ type: 'created', ...r, ...this._time() })),
+        );
+      case 'resume':
+        return this._async(fx, (signal) =>
+          this._api()
+            .session(fx.session, true, signal)
+            .then((r) => this._send({ type: 'order', ...r, ...this._time() })),
+        );
+      case 'check':
+        return void this._live?.check(true);
+      case 'store':
+        return void (this.orderRef && saveSession(storage, this._storageKey(), { session: fx.session, paid: fx.paid }));
+      case 'forget':
+        return void (this.orderRef && forgetSession(storage, this._storageKey()));
+      case 'emit':
+        if (fx.event === 'status') emit(this, 'paydesk-status', { state: name, status: order?.status ?? null, order });
+        else if (fx.event === 'error') error && emit(this, 'paydesk-error', { ...error });
+        else if (fx.event === 'session') session && order && emit(this, 'paydesk-session', { session, order });
+        else if (order) {
+          if (fx.event === 'paid') this._resolve(order);
+          emit(this, `paydesk-${fx.event}`, { order });
+        }
+    }
+  }
+
   /** Runs one request of the machine; a newer one (or a disconnect) makes its answer stale. */
-  private _async(fx: Effect, work: (api: Api, signal: AbortSignal) => Promise<void>): void {
+  private _async(fx: Effect, work: (signal: AbortSignal) => Promise<void>): void {
     this._cancelAsync();
     const op = ++this._op;
-    const ctrl = new AbortController();
-    this._abort = ctrl;
+    const ctrl = (this._abort = new AbortController());
     this._pending = fx;
-    work(this._api(), ctrl.signal)
-      .then(() => {
+    work(ctrl.signal).then(
+      () => {
         if (op === this._op) this._pending = null;
-      })
-      .catch((e: unknown) => {
+      },
+      (e: unknown) => {
         if (op !== this._op) return;
         this._pending = null;
-        const info: ErrorInfo = toErrorInfo(e);
-        if (info.code !== 'aborted') this._send({ type: 'failed', error: info });
-      });
+        const error = toErrorInfo(e);
+        if (error.code !== 'aborted') this._send({ type: 'failed', error });
+      },
+    );
   }
 
   private _cancelAsync(): void {
     this._op++;
     this._abort?.abort();
-    this._abort = null;
-    this._pending = null;
+    this._abort = this._pending = null;
   }
 
   /** Brings the live status and the timers in line with the state. */
   private _sync(): void {
     const s = this._s;
+    const env = this._env;
     const connected = this.isConnected;
     if (connected && isWatching(s)) {
-      if (!this._live || this._live.session !== s.session) {
+      if (this._live?.session !== s.session) {
         this._live?.stop();
-        const env = this._env;
-        this._live = new LiveStatus({
+        (this._live = new LiveStatus({
           api: this._api(),
           session: s.session!,
           clock: env.clock,
           EventSource: env.EventSource,
           document: env.document,
           window: env.window,
-          onOrder: (a) => this._send({ type: 'order', order: a.order, serverTime: a.serverTime, ...this._time() }),
+          onOrder: (a) => this._send({ type: 'order', ...a, ...this._time() }),
           onFatal: (error) => this._send({ type: 'failed', error }),
-        });
-        this._live.start();
+        })).start();
       }
-    } else if (this._live) {
-      this._live.stop();
+    } else {
+      this._live?.stop();
       this._live = null;
     }
-    if (s.name === 'paid' && this._redirectAt === 0) this._redirectAt = this._env.clock.mono() + REDIRECT_SECONDS * 1000;
-    if (s.name !== 'paid') this._redirectAt = 0;
-    const ticking = connected && (s.name === 'pay' || s.name === 'confirming' || (s.name === 'paid' && this._redirectUrl() !== null));
-    if (ticking && this._tick === null) this._onTick();
-    if (!ticking) this._stopTick();
+    this._redirectAt = s.name !== 'paid' ? 0 : this._redirectAt || env.clock.mono() + REDIRECT_MS;
+    if (connected && (s.name === 'pay' || s.name === 'confirming' || (s.name === 'paid' && this._redirectUrl()))) {
+      if (this._tick === null) this._onTick();
+    } else this._stopTick();
   }
 
   private _stopTick(): void {
-    if (this._tick !== null) this._env.clock.clearTimeout(this._tick);
+    this._env.clock.clearTimeout(this._tick);
     this._tick = null;
   }
 
   /** Once a second (on the second boundary of the countdown): countdown, announcements, redirect. */
   private readonly _onTick = (): void => {
     const { clock } = this._env;
-    this._tick = null;
-    const s = this._s;
+    const { name, order, sync } = this._s;
+    const last = this._last;
     const wall = clock.now();
     const mono = clock.mono();
-    if (this._last.mono && clocksDiverged(wall - this._last.wall, mono - this._last.mono)) void this._live?.check(true);
-    this._last.wall = wall;
-    this._last.mono = mono;
-    this._now = mono;
+    this._tick = null;
+    if (last.mono && clocksDiverged(wall - last.wall, mono - last.mono)) void this._live?.check(true);
+    last.wall = wall;
+    this._now = last.mono = mono;
     let next = 1000;
-    if (s.name === 'paid') {
+    if (name === 'paid') {
       const left = this._redirectAt - mono;
       const url = this._redirectUrl();
-      if (left <= 0 && url && s.order) {
-        if (emit(this, 'paydesk-redirect', { url, order: s.order }, true)) this._env.navigate(url);
+      if (left <= 0 && url && order) {
+        if (emit(this, 'paydesk-redirect', { url, order }, true)) this._env.navigate(url);
         return;
       }
       next = msToNextSecond(left);
-    } else if (s.order && (s.name === 'pay' || s.name === 'confirming')) {
-      const remaining = remainingMs(s.order.expires_at, s.sync, mono, wall);
-      const crossed = crossedThreshold(this._last.remaining, remaining);
-      this._last.remaining = remaining;
-      if (crossed !== null && s.name === 'pay') {
-        this._announce = crossed === 1 ? this._m.lastMinute : plural(this._lang, this._m.minutesLeft, crossed);
+    } else if (order) {
+      const left = remainingMs(order.expires_at, sync, mono, wall);
+      const crossed = crossedThreshold(last.left, left);
+      last.left = left;
+      if (name === 'pay') {
+        if (crossed) this._announce = crossed === 1 ? this._m.lastMinute : plural(this._lang, this._m.minutesLeft, crossed);
+        if (left <= 0) return this._send({ type: 'timeUp' });
       }
-      if (remaining <= 0 && s.name === 'pay') return this._send({ type: 'timeUp' });
-      next = remaining > 0 ? msToNextSecond(remaining) : 1000;
+      if (left > 0) next = msToNextSecond(left);
     }
     this._tick = clock.setTimeout(this._onTick, next);
   };
@@ -427,11 +440,9 @@ export class PaydeskCheckout extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this._pending) {
-      const fx = this._pending;
-      this._pending = null;
-      this._run(fx); // a request cut off by a disconnect runs again (same idempotency key)
-    }
+    const fx = this._pending;
+    this._pending = null;
+    if (fx) this._run(fx); // a request cut off by a disconnect runs again (same idempotency key)
     this._sync();
   }
 
@@ -440,34 +451,31 @@ export class PaydeskCheckout extends LitElement {
     const pending = this._pending;
     this._cancelAsync();
     this._pending = pending;
-    this._live?.stop();
-    this._live = null;
-    this._stopTick();
-    if (this._copyTimer !== null) this._env.clock.clearTimeout(this._copyTimer);
+    this._sync();
+    this._env.clock.clearTimeout(this._copyTimer);
     this._copyTimer = null;
+  }
+
+  /** Also waits for code loaded on demand (the QR encoder) and the update it brings. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    const done = await super.getUpdateComplete();
+    return this._loading ? this._loading.then(() => this.getUpdateComplete()) : done;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     const requested = this.locale || this._nearestLang() || navigator.language || 'en';
     const table = resolveLanguage(requested);
     this._lang = requested.toLowerCase().startsWith(table) ? requested : table;
-    if (missingTables(requested).length > 0) {
-      void loadLanguage(requested).then((arrived) => {
-        if (arrived) this._langTick++;
-      });
-    }
+    if (missingTables(requested).length > 0) void loadLanguage(requested).then((arrived) => arrived && this._langTick++);
     const key = `${requested}|${this._langTick}`;
     if (key !== this._mKey || changed.has('messages')) {
       this._mKey = key;
       this._m = messagesFor(requested, this.messages);
     }
-    if (changed.has('_s' as keyof PaydeskCheckout)) {
-      const prev = changed.get('_s' as keyof PaydeskCheckout) as MachineState | undefined;
-      if (prev && prev.name !== this._s.name) {
-        this._hadFocus = this.matches(':focus-within');
-        this._announce = this._heading();
-        this._last.remaining = Infinity;
-      }
+    if (this._stepChanged(changed)) {
+      this._hadFocus = this.matches(':focus-within');
+      this._announce = this._heading();
+      this._last.left = Infinity;
     }
   }
 
@@ -478,59 +486,58 @@ export class PaydeskCheckout extends LitElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     if (this._ready && !this._started && this._s.name === 'idle' && (this.orderRef || this.session)) this.start();
-    if (changed.has('_s' as keyof PaydeskCheckout)) {
-      const prev = changed.get('_s' as keyof PaydeskCheckout) as MachineState | undefined;
-      if (prev && prev.name !== this._s.name && this._hadFocus) {
-        this._hadFocus = false;
-        this.renderRoot.querySelector<HTMLElement>('h2')?.focus();
-      }
+    if (this._hadFocus && this._stepChanged(changed)) {
+      this._hadFocus = false;
+      this.renderRoot.querySelector('h2')?.focus();
     }
+    // The QR encoder is loaded when a QR is first shown; the canvas stays hidden until it is drawn.
     const canvas = this.renderRoot.querySelector('canvas');
     const link = this._s.order?.payment_link;
-    if (canvas && link && canvas.dataset.text !== link) {
-      if (drawQr(canvas, link)) canvas.dataset.text = link;
+    if (canvas && link && canvas.dataset.link !== link) {
+      canvas.dataset.link = link;
+      const drawn = import('./qr.js').then(
+        ({ drawQr }) => drawQr(canvas, link) && (canvas.dataset.text = link),
+        () => delete canvas.dataset.link, // tried again at the next update
+      );
+      const loading = (this._loading = Promise.all([this._loading, drawn]).then(() => {
+        if (this._loading === loading) this._loading = null;
+      }));
     }
   }
 
+  /** True when this update moves to another step. */
+  private _stepChanged(changed: PropertyValues<this>): boolean {
+    const prev = changed.get('_s' as keyof PaydeskCheckout) as MachineState | undefined;
+    return !!prev && prev.name !== this._s.name;
+  }
+
   private _nearestLang(): string {
-    let node: Node | null = this;
-    while (node) {
-      if (node instanceof Element && node.getAttribute('lang')) return node.getAttribute('lang')!;
-      node = node instanceof ShadowRoot ? node.host : node.parentNode;
+    for (let node: Node | null = this; node; node = node instanceof ShadowRoot ? node.host : node.parentNode) {
+      const lang = node instanceof Element && node.getAttribute('lang');
+      if (lang) return lang;
     }
     return '';
   }
 
   // ----------------------------------------------------------------------------------------- render
 
-  private _money(amount: string, currency = this._s.order?.currency ?? 'RUB'): string {
-    return formatAmount(amount, currency, this._lang);
+  private _money(amount: string): string {
+    return formatAmount(amount, this._s.order?.currency ?? 'RUB', this._lang);
   }
 
   private _heading(): string {
     const m = this._m;
-    const map: Record<MachineState['name'], string> = {
-      idle: m.region,
-      loading: m.loading,
-      choose: m.chooseTitle,
-      searching: m.searchingTitle,
-      pay: m.payTitle,
-      confirming: m.confirmingTitle,
-      paid: m.paidTitle,
-      expired: m.expiredTitle,
-      cancelled: m.cancelledTitle,
-      error: m.errorTitle,
-    };
-    return map[this._s.name];
+    const name = this._s.name;
+    return name === 'idle' ? m.region : name === 'loading' ? m.loading : m[`${name}Title`];
   }
 
-  private _bankName(code: string | null | undefined): string | null {
-    const app = code ? BANK_APPS.find((b) => b.customerBank === code) : undefined;
-    return app ? this._nameOf(app.name) : null;
+  /** A bank's name in the shopper's script (Cyrillic languages get the Russian one). */
+  private _nameOf(name: { ru: string; en: string } | undefined): string | null {
+    return name ? name[CYRILLIC.test(this._lang) ? 'ru' : 'en'] : null;
   }
 
-  private _nameOf(name: { ru: string; en: string }): string {
-    return CYRILLIC.has(this._lang.slice(0, 2)) ? name.ru : name.en;
+  private _bankName(customerBank: string | null): string | null {
+    return this._nameOf(bankByCustomerBank(customerBank ?? '')?.name);
   }
 
   private async _copy(id: string, label: string, text: string): Promise<void> {
@@ -539,7 +546,7 @@ export class PaydeskCheckout extends LitElement {
       await env.copy(text);
       this._copied = id;
       this._announce = fill(this._m.copiedAnnounce, { what: label });
-      if (this._copyTimer !== null) env.clock.clearTimeout(this._copyTimer);
+      env.clock.clearTimeout(this._copyTimer);
       this._copyTimer = env.clock.setTimeout(() => {
         this._copyTimer = null;
         this._copied = '';
@@ -551,218 +558,170 @@ export class PaydeskCheckout extends LitElement {
 
   private _copyButton(id: string, label: string, text: string): TemplateResult {
     const done = this._copied === id;
-    return html`<button class="copy ${done ? "done" : ""}" aria-label="${done ? this._m.copied : this._m.copy}: ${label}" @click=${() => this._copy(id, label, text)}>
-      ${done ? icon.check : icon.copy}<span>${done ? this._m.copied : this._m.copy}</span>
-    </button>`;
+    const word = done ? this._m.copied : this._m.copy;
+    return html`<button class="copy ${done ? 'done' : ''}" aria-label="${word}: ${label}" @click=${() => this._copy(id, label, text)}>${
+      done ? icons.check : icons.copy
+    }<span>${word}</span></button>`;
+  }
+
+  private _button(text: string, click: () => void, cls = 'primary'): TemplateResult {
+    return html`<button class=${cls} @click=${click}>${text}</button>`;
+  }
+
+  private readonly _renew = (): void => this._send({ type: 'renew', key: this._env.newKey() });
+
+  /** `<dt>label</dt><dd>value</dd>`, or nothing without a value. */
+  private _row(label: string, value: string | null | undefined): TemplateResult | typeof nothing {
+    return value ? html`<div><dt>${label}</dt><dd>${value}</dd></div>` : nothing;
+  }
+
+  /** The link to the provider's payment page, in a new tab. */
+  private _openForm(url: string): TemplateResult {
+    return html`<a class="btn" href=${url} target="_blank" rel="noopener noreferrer">${this._m.openForm}</a>`;
   }
 
   override render(): TemplateResult {
-    const s = this._s;
-    const m = this._m;
-    void this._langTick;
-    const busy = s.name === 'loading' || s.name === 'searching';
-    return html`<section part="base" class="card" aria-label=${m.region} aria-busy=${busy ? 'true' : 'false'}>
-      <div class="top">
-        <h2 part="heading" tabindex="-1">${this._heading()}</h2>
-        ${s.name === 'pay' ? this._timer() : nothing}
-      </div>
-      ${this._body()} ${this._footer()}
-      <div class="sr" role="status" aria-live="polite" aria-atomic="true">${this._announce}</div>
-    </section>`;
+    const { name, order } = this._s;
+    return html`<section part="base" class="card" aria-label=${this._m.region} aria-busy=${name === 'loading' || name === 'searching'}>${
+      html`<div class="top"><h2 part="heading" tabindex="-1">${this._heading()}</h2>${name === 'pay' && order ? this._timer(order) : nothing}</div>`
+    }${this._body()}${this._footer()}<div class="sr" role="status" aria-live="polite" aria-atomic="true">${this._announce}</div></section>`;
   }
 
-  private _body(): TemplateResult | typeof nothing {
-    const s = this._s;
+  private _body(): unknown {
+    const { name, order, canCreate, methods, error } = this._s;
     const m = this._m;
-    switch (s.name) {
+    switch (name) {
       case 'idle':
-        return this.orderRef || this.session
-          ? html`<div part="actions"><button class="primary" @click=${() => this.start()}>${m.start}</button></div>`
-          : nothing;
+        return this.orderRef || this.session ? actions(this._button(m.start, () => this.start())) : nothing;
       case 'loading':
-        return html`<div class="center"><div class="spinner" aria-hidden="true"></div></div>`;
+        return center(spinner);
       case 'searching':
-        return html`<div class="center"><div class="spinner" aria-hidden="true"></div><p class="muted">${m.searchingText}</p></div>`;
+        return center(spinner, html`<p class="muted">${m.searchingText}</p>`);
       case 'choose':
-        return this._choose();
+        return html`<p class="muted">${m.chooseHint}</p><ul part="methods">${methods.map((method) => {
+          const bank = this._bankName(method.bank);
+          const pick = () => this._send({ type: 'choose', selection: { payment_method_id: method.id }, key: this._env.newKey() });
+          return html`<li><button class="method" part="method" @click=${pick}><span>${method.name}${
+            bank && !method.name.includes(bank) ? ` · ${bank}` : ''
+          }</span><span class="total">${fill(m.total, { total: this._money(method.total) })}</span><span class="muted">${
+            /[1-9]/.test(method.fee) ? fill(m.fee, { fee: this._money(method.fee) }) : m.noFee
+          }</span></button></li>`;
+        })}</ul>`;
       case 'pay':
-        return this._pay();
+        return this._pay(order!);
       case 'confirming':
-        return html`<div class="center">
-          <div class="spinner" aria-hidden="true"></div>
-          <p>${m.confirmingText}</p>
-          ${s.order ? html`<p class="amount">${this._money(s.order.amount)}</p>` : nothing}
-        </div>`;
-      case 'paid':
-        return this._paid();
+        return center(spinner, html`<p>${m.confirmingText}</p>`, order ? html`<p class="amount">${this._money(order.amount)}</p>` : nothing);
+      case 'paid': {
+        const url = this._redirectUrl();
+        void this._now;
+        const left = Math.max(0, Math.ceil((this._redirectAt - this._env.clock.mono()) / 1000));
+        return [
+          center(
+            badge(true, icons.check),
+            html`<p>${fill(m.paidText, { amount: this._money(order!.amount) })}</p>`,
+            url ? html`<p class="muted">${plural(this._lang, m.redirectIn, left)}</p>` : nothing,
+          ),
+          url ? actions(html`<a class="btn primary" href=${url}>${m.redirectNow}</a>`) : nothing,
+        ];
+      }
       case 'expired':
       case 'cancelled':
-        return html`<div class="center">
-            <div class="badge bad">${icon.clock}</div>
-            <p>${s.name === 'expired' ? m.expiredText : m.cancelledText}</p>
-          </div>
-          ${s.canCreate ? html`<div part="actions"><button class="primary" @click=${() => this._send({ type: 'renew', key: this._env.newKey() })}>${m.renew}</button></div>` : nothing}`;
-      case 'error':
-        return this._error();
+        return [
+          center(badge(false, icons.clock), html`<p>${name === 'expired' ? m.expiredText : m.cancelledText}</p>`),
+          canCreate ? actions(this._button(m.renew, this._renew)) : nothing,
+        ];
+      case 'error': {
+        const { code, message, retryable } = error ?? { code: 'default', message: '', retryable: false };
+        const op = this._s.op;
+        // Refused for good: start again (choose another method); a failed create may also choose again.
+        const renew = canCreate && (retryable ? op === 'create' : !!op);
+        return [
+          center(badge(false, icons.alert), html`<p>${(m.errors as Record<string, string | undefined>)[code] ?? (message || m.errors.default)}</p>`),
+          retryable || renew
+            ? actions(
+                retryable ? this._button(m.retry, () => this._send({ type: 'retry' })) : nothing,
+                renew ? this._button(retryable ? m.chooseTitle : m.start, this._renew, retryable ? '' : 'primary') : nothing,
+              )
+            : nothing,
+        ];
+      }
     }
   }
 
-  private _choose(): TemplateResult {
-    const m = this._m;
-    const pick = (method: PaymentMethodView) => this._send({ type: 'choose', selection: { payment_method_id: method.id }, key: this._env.newKey() });
-    return html`<p class="muted">${m.chooseHint}</p>
-      <ul class="methods" part="methods">
-        ${this._s.methods.map((method) => {
-          const bank = this._bankName(method.bank);
-          const fee = Number(method.fee) > 0 ? fill(m.fee, { fee: this._money(method.fee) }) : m.noFee;
-          return html`<li>
-            <button class="method" part="method" @click=${() => pick(method)}>
-              <span>${method.name}${bank && !method.name.includes(bank) ? html` · ${bank}` : nothing}</span>
-              <span class="total">${fill(m.total, { total: this._money(method.total) })}</span>
-              <span class="muted">${fee}</span>
-            </button>
-          </li>`;
-        })}
-      </ul>`;
-  }
-
-  private _timer(): TemplateResult | typeof nothing {
-    const s = this._s;
-    if (!s.order) return nothing;
+  private _timer(order: OrderView): TemplateResult {
     const { clock } = this._env;
-    const wall = clock.now();
-    const mono = clock.mono();
     void this._now;
-    const remaining = remainingMs(s.order.expires_at, s.sync, mono, wall);
-    return html`<div part="countdown" class="timer ${remaining < 60_000 ? 'low' : ''}" role="timer" aria-label=${this._m.timerLabel}>
-      ${icon.clock}<span>${formatCountdown(remaining)}</span>
-    </div>`;
+    const left = remainingMs(order.expires_at, this._s.sync, clock.mono(), clock.now());
+    return html`<div part="countdown" class="timer ${left < 60_000 ? 'low' : ''}" role="timer" aria-label=${this._m.timerLabel}>${
+      icons.clock
+    }<span>${formatCountdown(left)}</span></div>`;
   }
 
+  /** "Pay by 14:30", in the device's own clock, so it matches the phone even when its clock is off. */
   private _payBy(order: OrderView): string {
     const { clock } = this._env;
-    const end = Date.parse(order.expires_at);
-    // In the device's own clock, so "pay by" matches the phone even when its clock is off.
-    const device = end - serverNow(this._s.sync, clock.mono(), clock.now()) + clock.now();
+    const device = Date.parse(order.expires_at) - serverNow(this._s.sync, clock.mono(), clock.now()) + clock.now();
+    const time = { hour: '2-digit', minute: '2-digit' } as const;
     const fmt = safeIntl(
-      () => new Intl.DateTimeFormat(this._lang, { hour: '2-digit', minute: '2-digit' }),
-      () => new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit' }),
+      () => new Intl.DateTimeFormat(this._lang, time),
+      () => new Intl.DateTimeFormat('en', time),
     );
     return fill(this._m.payBy, { time: fmt.format(device) });
   }
 
-  private _pay(): TemplateResult {
+  private _pay(order: OrderView): TemplateResult {
     const m = this._m;
-    const order = this._s.order!;
     const amount = this._money(order.amount);
     const requested = changedFrom(order);
     const req = order.requisites;
     const formUrl = safeHttpUrl(order.form_url);
-    const link = safeHttpUrl(order.payment_link);
-    const accountLabel = req ? { card: m.cardLabel, phone: m.phoneLabel, account: m.accountLabel, link: m.linkLabel }[req.kind] : '';
-    const apps = bankLinks(order, this._env.platform, this.bank || bankByButtonName(this.buttonName)?.customerBank || null);
-    const bank = this._bankName(order.bank);
-    const phone = this._env.platform !== 'desktop';
-    const qr = link
-      ? html`<figure part="qr" class="qr">
-          <canvas role="img" aria-label=${fill(m.qrLabel, { amount })}></canvas>
-          <figcaption class="muted">${m.qrHint}</figcaption>
-        </figure>`
-      : nothing;
+    const { platform } = this._env;
     if (this.mode === 'form' && formUrl && !req) {
-      return html`<iframe part="form" src=${formUrl} title=${m.formTitle}></iframe>
-        <div part="actions"><a class="btn" href=${formUrl} target="_blank" rel="noopener noreferrer">${m.openForm}</a></div>`;
+      return html`<iframe part="form" src=${formUrl} title=${m.formTitle}></iframe>${actions(this._openForm(formUrl))}`;
     }
-    return html`<div class="pay">
-      <div part="amount" class="box">
-        <span class="muted">${m.amountLabel}</span>
-        <div class="row">
-          <span class="amount">${amount}</span>
-          ${this._copyButton('amount', m.amountLabel, order.amount)}
-        </div>
-        <span class="muted">${requested ? nothing : html`${m.amountExact} `}${this._payBy(order)}</span>
-      </div>
-      ${requested ? html`<p class="warn">${icon.alert}<span>${fill(m.amountChanged, { amount, requested: this._money(requested) })}</span></p>` : nothing}
-      ${phone ? nothing : qr}
-      ${req
-        ? html`<dl part="requisites">
-            <div>
-              <dt>${accountLabel}</dt>
-              <dd class="row">
-                ${req.kind === 'link' && safeHttpUrl(req.holder_account)
-                  ? html`<a href=${safeHttpUrl(req.holder_account)!} rel="noopener noreferrer">${m.linkLabel}</a>`
-                  : html`<span class="num">${formatAccount(req.holder_account, req.kind)}</span>`}
-                ${this._copyButton('account', accountLabel, copyValue(req.holder_account, req.kind))}
-              </dd>
-            </div>
-            ${req.holder_name ? html`<div><dt>${m.holderLabel}</dt><dd>${req.holder_name}</dd></div>` : nothing}
-            ${bank ? html`<div><dt>${m.bankLabel}</dt><dd>${bank}</dd></div>` : nothing}
-            ${order.method ? html`<div><dt>${m.methodLabel}</dt><dd>${order.method.name}</dd></div>` : nothing}
-          </dl>`
-        : nothing}
-      ${apps.primary ? html`<a class="btn primary" href=${apps.primary}>${m.openBankApp}</a>` : nothing}
-      ${apps.banks.length > 0
-        ? html`<div>
-            <p class="muted">${m.otherBanks}</p>
-            <ul class="banks" part="banks">
-              ${apps.banks.map((b) => {
-                const name = this._nameOf(b.name);
-                return html`<li><a class="btn" href=${b.href} aria-label=${fill(m.openInBank, { bank: name })}>${name}</a></li>`;
-              })}
-            </ul>
-          </div>`
-        : nothing}
-      ${phone ? qr : nothing}
-      ${formUrl ? html`<a class="btn" href=${formUrl} target="_blank" rel="noopener noreferrer">${m.openForm}</a>` : nothing}
-      <div part="actions"><button class="primary" @click=${() => this._send({ type: 'paidPressed' })}>${m.iPaid}</button></div>
-    </div>`;
-  }
-
-  private _paid(): TemplateResult {
-    const m = this._m;
-    const order = this._s.order!;
-    const url = this._redirectUrl();
-    const left = Math.max(0, Math.ceil((this._redirectAt - this._env.clock.mono()) / 1000));
-    void this._now;
-    return html`<div class="center">
-        <div class="badge ok">${icon.check}</div>
-        <p>${fill(m.paidText, { amount: this._money(order.amount) })}</p>
-        ${url ? html`<p class="muted">${plural(this._lang, m.redirectIn, left)}</p>` : nothing}
-      </div>
-      ${url ? html`<div part="actions"><a class="btn primary" href=${url}>${m.redirectNow}</a></div>` : nothing}`;
-  }
-
-  private _error(): TemplateResult {
-    const s = this._s;
-    const m = this._m;
-    const err = s.error ?? { code: 'default', message: '', retryable: false };
-    const text = (m.errors as Record<string, string | undefined>)[err.code] ?? (err.message || m.errors.default);
-    const renew = !err.retryable && s.canCreate && (s.op === 'create' || s.op === 'methods' || s.op === 'resume');
-    return html`<div class="center">
-        <div class="badge bad">${icon.alert}</div>
-        <p>${text}</p>
-      </div>
-      ${err.retryable || renew
-        ? html`<div part="actions">
-            ${err.retryable ? html`<button class="primary" @click=${() => this._send({ type: 'retry' })}>${m.retry}</button>` : nothing}
-            ${renew || (err.retryable && s.canCreate && s.op === 'create')
-              ? html`<button class=${err.retryable ? '' : 'primary'} @click=${() => this._send({ type: 'renew', key: this._env.newKey() })}>
-                  ${err.retryable ? m.chooseTitle : m.start}
-                </button>`
-              : nothing}
-          </div>`
-        : nothing}`;
+    const label = req ? m[`${req.kind}Label`] : '';
+    const apps = bankLinks(order, platform, this.bank || bankByButtonName(this.buttonName)?.customerBank || null);
+    const qr = safeHttpUrl(order.payment_link)
+      ? html`<figure part="qr" class="qr"><canvas role="img" aria-label=${fill(m.qrLabel, { amount })}></canvas><figcaption class="muted">${
+          m.qrHint
+        }</figcaption></figure>`
+      : nothing;
+    const phone = platform !== 'desktop';
+    return html`<div class="pay"><div part="amount" class="box"><span class="muted">${m.amountLabel}</span><div class="row"><span class="amount">${amount}</span>${
+      this._copyButton('amount', m.amountLabel, order.amount)
+    }</div><span class="muted">${requested ? '' : `${m.amountExact} `}${this._payBy(order)}</span></div>${
+      requested
+        ? html`<p class="warn">${icons.alert}<span>${fill(m.amountChanged, { amount, requested: this._money(requested) })}</span></p>`
+        : nothing
+    }${phone ? nothing : qr}${
+      req
+        ? html`<dl part="requisites"><div><dt>${label}</dt><dd class="row">${
+            req.kind === 'link' && safeHttpUrl(req.holder_account)
+              ? html`<a href=${safeHttpUrl(req.holder_account)!} rel="noopener noreferrer">${m.linkLabel}</a>`
+              : html`<span class="num">${formatAccount(req.holder_account, req.kind)}</span>`
+          }${this._copyButton('account', label, copyValue(req.holder_account, req.kind))}</dd></div>${this._row(m.holderLabel, req.holder_name)}${
+            this._row(m.bankLabel, this._bankName(order.bank))
+          }${this._row(m.methodLabel, order.method?.name)}</dl>`
+        : nothing
+    }${apps.primary ? html`<a class="btn primary" href=${apps.primary}>${m.openBankApp}</a>` : nothing}${
+      apps.banks.length > 0
+        ? html`<div><p class="muted">${m.otherBanks}</p><ul class="banks" part="banks">${apps.banks.map((b) => {
+            const name = this._nameOf(b.name);
+            return html`<li><a class="btn" href=${b.href} aria-label=${fill(m.openInBank, { bank: name! })}>${name}</a></li>`;
+          })}</ul></div>`
+        : nothing
+    }${phone ? qr : nothing}${formUrl ? this._openForm(formUrl) : nothing}${actions(this._button(m.iPaid, () => this._send({ type: 'paidPressed' })))}</div>`;
   }
 
   private _footer(): TemplateResult | typeof nothing {
     const s = this._s;
     const support = safeHttpUrl(s.order?.support_url);
     const back = isOrderOpen(s) ? safeHttpUrl(s.order?.return_url) : null;
-    if (!support && !back) return nothing;
-    return html`<footer part="footer">
-      ${support ? html`<a href=${support} target="_blank" rel="noopener noreferrer">${this._m.support}</a>` : nothing}
-      ${back ? html`<a href=${back}>${this._m.returnToShop}</a>` : nothing}
-    </footer>`;
+    return support || back
+      ? html`<footer part="footer">${support ? html`<a href=${support} target="_blank" rel="noopener noreferrer">${this._m.support}</a>` : nothing}${
+          back ? html`<a href=${back}>${this._m.returnToShop}</a>` : nothing
+        }</footer>`
+      : nothing;
   }
 }
 
