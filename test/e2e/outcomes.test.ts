@@ -138,6 +138,30 @@ describe('checkout outcomes', () => {
     assert.equal((await providerOrder(demo, paid.client_order_id)).status, 'Completed');
   });
 
+  test('the hosted form speaks the language of ?lang= on form_url (the sandbox serves its table), else the browser\'s', async () => {
+    const created = await sandboxCall<{ form_data: { form_url: string } }>(demo, '/api/v1/form/create', {
+      body: { order_data: { client_order_id: `lang-${Date.now()}`, order_side: 'Buy', amount: '1500.00' } },
+    });
+    const { page } = await shopper(); // an en-GB browser
+    const chunks: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/pay/chunks/')) chunks.push(`${r.status()} ${new URL(r.url()).pathname}`);
+    });
+    await page.goto(`${created.form_data.form_url}&lang=kk`);
+    assert.equal(await page.locator('html').getAttribute('lang'), 'kk');
+    const widget = page.locator('paydesk-checkout');
+    assert.equal(await widget.getAttribute('locale'), 'kk');
+    await widget.locator('[part="method"]').first().waitFor();
+    await waitUntil(async () => /Төлем тәсілін таңдаңыз/.test(await widget.locator('[part="base"]').innerText()), 'the Kazakh title');
+    // The built widget loads the table from /pay/chunks/kk.js; the in-memory bundle (sources newer than dist) has it inside.
+    assert.ok(chunks.every((c) => c === '200 /pay/chunks/kk.js'), `chunk requests: ${chunks.join(', ')}`);
+
+    await page.goto(created.form_data.form_url);
+    assert.equal(await page.locator('html').getAttribute('lang'), 'en', 'Accept-Language of the en-GB browser');
+    await widget.locator('[part="method"]').first().waitFor();
+    assert.match(await widget.locator('[part="base"]').innerText(), /Choose how to pay/);
+  });
+
   test('order_with_form: the widget shows the requisites at once and links the provider\'s form for the same order', async () => {
     const { page, context } = await shopper();
     await page.goto(storeUrl(demo, { mode: 'order_with_form', method: 'sbp' }));
