@@ -71,7 +71,10 @@ before(async () => {
 
   // React and its types come from the npm cache (the same versions as this repository's).
   const deps: Record<string, string> = { paydesk: `file:../${packed.filename}` };
-  for (const name of ['react', 'react-dom', '@lit/react', '@types/react', '@types/react-dom', '@types/node']) deps[name] = await version(name);
+  // ioredis: an optional peer, but paydesk/server's declarations name its types (see the TypeScript test).
+  for (const name of ['react', 'react-dom', '@lit/react', '@types/react', '@types/react-dom', '@types/node', 'ioredis']) {
+    deps[name] = await version(name);
+  }
   await writeFile(
     join(app, 'package.json'),
     JSON.stringify({ name: 'paydesk-consumer', private: true, type: 'module', dependencies: deps }, null, 2),
@@ -199,7 +202,8 @@ describe('TypeScript consumer', () => {
           lib: ['ES2023', 'DOM', 'DOM.Iterable'],
           strict: true,
           noEmit: true,
-          // Our .d.ts files are checked too, as a strict consumer's would be.
+          // Our .d.ts files are checked too, as a strict consumer's would be. (With skipLibCheck off,
+          // paydesk/server's types need ioredis installed: RedisStoreOptions names its client type.)
           skipLibCheck: false,
           types: ['node'],
           jsx: 'react-jsx',
