@@ -25,6 +25,7 @@ import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { FORM_SESSION_STATES, METHOD_TYPES, ORDER_STATUSES, TRANSACTION_TYPES } from '../src/provider/facts.js';
 import { isProviderError } from '../src/provider/errors.js';
+import { parseIsoDateTime } from '../src/provider/schemas.js';
 import type { ProviderClient } from '../src/provider/types.js';
 
 export const CONSOLE_COOKIE = 'paydesk_console';
@@ -71,8 +72,9 @@ const text = z.string().trim().min(1, 'must not be empty').max(64, 'is too long'
 const isoDate = z
   .string()
   .max(40, 'is too long')
-  .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date or date-time')
-  .transform((v) => new Date(v).toISOString());
+  .refine((v) => parseIsoDateTime(v) !== null, 'must be an ISO 8601 date or date-time')
+  // A time without a zone is UTC, as the provider reads it (never the merchant server's local time).
+  .transform((v) => new Date(parseIsoDateTime(v)!).toISOString());
 const bool = z.enum(['true', 'false'], { message: 'must be true or false' }).transform((v) => v === 'true');
 
 const OrdersQuery = z.strictObject({

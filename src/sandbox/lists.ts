@@ -5,6 +5,7 @@
 import type { DisputeRecord, OrderRecord, SessionRecord, Terminal, Timed, TransactionRecord } from './terminal.js';
 import { lowerBound, upperBound } from './terminal.js';
 import { knownStatusCode, methodIndex, sideCode } from './columns.js';
+import { parseIsoDateTime } from '../provider/schemas.js';
 
 export interface PageResult<T> {
   items: T[];
@@ -16,12 +17,10 @@ export interface PageResult<T> {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Parses a date-time query value; a value without a zone is read as UTC (as the provider does). */
+/** Parses a date-time query value (already validated); a value without a zone is read as UTC (as the provider does). */
 export function dateQueryMs(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const text = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value) ? `${value}Z` : value;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? undefined : ms;
+  return parseIsoDateTime(value) ?? undefined;
 }
 
 function pagesOf(total: number, size: number): number {

@@ -250,6 +250,8 @@ describe('the merchant server', () => {
       ['/orders?size=500', /^size: must be between 1 and 100$/],
       ['/orders?sort=sideways', /^sort: must be asc or desc$/],
       ['/orders?start_date=yesterday', /^start_date: must be an ISO 8601 date or date-time$/],
+      ['/orders?start_date=2026-02-30', /^start_date: must be an ISO 8601 date or date-time$/],
+      ['/transactions?end_date=2026-01-01T24:00:00Z', /^end_date: must be an ISO 8601 date or date-time$/],
       ['/orders?start_date=2026-02-01&end_date=2026-01-01', /^start_date: must not be after end_date$/],
       ['/orders?colour=red', /^unknown filter: colour$/],
       ['/orders?page=1&page=2', /^page: give it once$/],

@@ -111,6 +111,9 @@ describe('order list', () => {
     ['sort_by=fee', 'sort_by'],
     ['order_side=buy', 'order_side'],
     ['start_date=yesterday', 'start_date'],
+    ['start_date=1', 'start_date'],
+    ['end_date=12%2F31%2F2024', 'end_date'],
+    ['end_date=2025-02-30', 'end_date'],
   ]) {
     test(`${query} answers 422 naming ${field}`, async () => {
       const r = await t.get(`/api/v1/order/?${query}`);
@@ -119,6 +122,14 @@ describe('order list', () => {
       assert.match(r.json.message, new RegExp(field!));
     });
   }
+
+  test('a space for T, an offset, and an unencoded + (read as a space) all name the same instant', async () => {
+    const total = async (start: string) => (await t.get(`/api/v1/order/?size=1&start_date=${start}`)).json.orders.total as number;
+    const utc = await total('2025-02-28T12:00:00Z');
+    assert.equal(await total('2025-02-28%2012:00:00'), utc, 'space for T, no zone: UTC');
+    assert.equal(await total('2025-02-28T15:00:00%2B03:00'), utc, 'an offset');
+    assert.equal(await total('2025-02-28T15:00:00+03:00'), utc, 'a + that arrives as a space');
+  });
 
   test('size 100 is allowed', async () => {
     assert.equal((await t.get('/api/v1/order/?size=100')).status, 200);
