@@ -20,7 +20,7 @@ export { createMemoryStore, MemoryStore } from './store.js';
 export type { CheckoutStore, MemoryStoreOptions, StoredValue } from './store.js';
 // Type-only import of ioredis: this does not load ioredis unless createRedisStore is called with a client.
 export { createRedisStore, RedisStore } from './stores/redis.js';
-export type { RedisStoreOptions } from './stores/redis.js';
+export type { RedisClientLike, RedisStoreOptions } from './stores/redis.js';
 export { SessionTokens } from './tokens.js';
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,

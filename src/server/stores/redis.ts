@@ -12,7 +12,24 @@
  *   const store = createRedisStore({ client: new Redis(process.env.REDIS_URL!) });
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+/**
+ * The part of an ioredis `Redis` client this store uses, written out structurally so the published
+ * types of `paydesk/server` do not depend on ioredis (a TypeScript user without it still compiles).
+ * An ioredis `Redis` instance satisfies it.
+ */
+export interface RedisClientLike {
+  duplicate(): RedisClientLike;
+  on(event: 'message', listener: (channel: string, message: string) => void): unknown;
+  evalsha(sha: string, numKeys: number, ...args: Array<string | number>): Promise<unknown>;
+  eval(script: string, numKeys: number, ...args: Array<string | number>): Promise<unknown>;
+  hmget(key: string, ...fields: string[]): Promise<Array<string | null>>;
+  publish(channel: string, message: string): Promise<unknown>;
+  subscribe(...channels: string[]): Promise<unknown>;
+  unsubscribe(...channels: string[]): Promise<unknown>;
+  quit(): Promise<unknown>;
+  disconnect(): void;
+}
+type Redis = RedisClientLike;
 import type { CheckoutStore, StoredValue } from '../store.js';
 
 export interface RedisStoreOptions {
