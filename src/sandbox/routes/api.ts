@@ -102,7 +102,7 @@ export function registerApiRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void 
 
   // 5. List payment methods: `active` default false; `method_type` may be given several times.
   app.get('/api/v1/finance/payment_methods', (c) => {
-    const q = parseQuery(c, PaymentMethodsQuerySchema);
+    const q = parseQuery(c, PaymentMethodsQuerySchema, ['method_type']);
     const types = q.method_type === undefined ? null : new Set(Array.isArray(q.method_type) ? q.method_type : [q.method_type]);
     const methods = CATALOG.filter((m) => (q.active !== true || m.active) && (types === null || types.has(m.type)));
     return c.json({ success: true, message: OK, payment_methods: methods.map(methodJson) });

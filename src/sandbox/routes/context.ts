@@ -8,7 +8,7 @@ import type { SandboxClock } from '../clock.js';
 import type { SandboxLogger } from '../logger.js';
 import type { Terminal } from '../terminal.js';
 import type { SeedOrdersOptions } from '../seed.js';
-import { SandboxHttpError, validationError } from '../errors.js';
+import { SandboxHttpError, fieldError, validationError } from '../errors.js';
 
 export type SandboxEnv = { Variables: { terminal: Terminal } };
 export type SandboxContext = Context<SandboxEnv>;
@@ -82,16 +82,18 @@ export function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.out
 }
 
 /**
- * The query as an object for a query schema: a parameter given once is a string, several times an
- * array. Parameters the endpoint does not know are ignored (as the provider's framework does).
+ * The query as an object for a query schema: a parameter given once is a string; one of `repeatable`
+ * given several times is an array, any other is a 422 naming it. Parameters the endpoint does not
+ * know are ignored (as the provider's framework does).
  */
-export function parseQuery<S extends z.ZodObject>(c: Context, schema: S): z.output<S> {
+export function parseQuery<S extends z.ZodObject>(c: Context, schema: S, repeatable: readonly string[] = []): z.output<S> {
   const params = new URL(c.req.url).searchParams;
   const known = new Set(Object.keys(schema.shape));
   const out: Record<string, string | string[]> = {};
   for (const key of new Set(params.keys())) {
     if (!known.has(key)) continue;
     const values = params.getAll(key);
+    if (values.length > 1 && !repeatable.includes(key)) throw fieldError('query', key, 'must be given once');
     out[key] = values.length === 1 ? values[0]! : values;
   }
   const result = schema.safeParse(out);

@@ -114,6 +114,8 @@ describe('order list', () => {
     ['start_date=1', 'start_date'],
     ['end_date=12%2F31%2F2024', 'end_date'],
     ['end_date=2025-02-30', 'end_date'],
+    ['page=1&page=2', 'page'],
+    ['status=Unpaid&status=Completed', 'status'],
   ]) {
     test(`${query} answers 422 naming ${field}`, async () => {
       const r = await t.get(`/api/v1/order/?${query}`);
@@ -129,6 +131,14 @@ describe('order list', () => {
     assert.equal(await total('2025-02-28%2012:00:00'), utc, 'space for T, no zone: UTC');
     assert.equal(await total('2025-02-28T15:00:00%2B03:00'), utc, 'an offset');
     assert.equal(await total('2025-02-28T15:00:00+03:00'), utc, 'a + that arrives as a space');
+  });
+
+  test('a parameter given twice is refused as such, not as a strange number', async () => {
+    const r = await t.get('/api/v1/order/?page=1&page=2');
+    assert.match(r.json.message, /page: must be given once/);
+    const search = await t.get('/api/v1/order/search-by-client-order-id?id=a&id=b');
+    assert.equal(search.status, 422);
+    assert.match(search.json.message, /id: must be given once/);
   });
 
   test('size 100 is allowed', async () => {
