@@ -407,11 +407,12 @@ export function buildMerchantApp(parts: MerchantAppParts): Hono {
     if (typeof session !== 'string' || session.length === 0 || session.length > 4096 || !/^[\x21-\x7e]+$/.test(session)) {
       return errorJson(c, 400, 'validation_failed', 'session: the session token of the order on screen is required.');
     }
-    if (typeof endpoint !== 'string' || !handlers[endpoint]) {
+    // Own keys only: "__proto__", "constructor" or "toString" name no endpoint.
+    if (typeof endpoint !== 'string' || !Object.hasOwn(handlers, endpoint)) {
       return errorJson(c, 400, 'validation_failed', `endpoint: one of ${Object.keys(handlers).join(', ')}.`);
     }
     // The order behind the session, as the token endpoint knows it (re-read from the provider).
-    const read = await handlers[endpoint](new Request(`${merchantUrl}${endpoint}/sessions/${encodeURIComponent(session)}?refresh=1`));
+    const read = await handlers[endpoint]!(new Request(`${merchantUrl}${endpoint}/sessions/${encodeURIComponent(session)}?refresh=1`));
     const readBody = (await read.json().catch(() => null)) as { order?: { id?: string }; error?: { code: string; message: string } } | null;
     if (!read.ok) {
       return errorJson(c, read.status, readBody?.error?.code ?? 'session_invalid', readBody?.error?.message ?? 'This payment session is not valid.');

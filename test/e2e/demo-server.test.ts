@@ -217,6 +217,9 @@ describe('the merchant server', () => {
     assert.equal((await post('/demo/api/sandbox/complete', {})).status, 400);
     assert.equal((await post('/demo/api/sandbox/complete', { session: 'x', endpoint: '/elsewhere' })).status, 400);
     assert.equal((await post('/demo/api/sandbox/complete', { session: 'not-a-token' })).status, 401);
+    for (const endpoint of ['__proto__', 'constructor', 'toString', 'valueOf']) {
+      assert.equal((await post('/demo/api/sandbox/complete', { session: 'x', endpoint })).status, 400, `endpoint ${endpoint}`);
+    }
 
     const created = await post('/api/paydesk/sessions', { order_ref: 'coffee-beans', method_type: 'SBP' });
     const { session, order } = (await created.json()) as { session: string; order: { id: string } };
