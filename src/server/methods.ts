@@ -174,9 +174,13 @@ export function selectMethod(req: MethodRequest, offers: readonly MethodOffer[],
   }
 
   if (req.method_type !== undefined) {
-    const offer = offers.find(
-      (o) => o.method.method_type === req.method_type && (req.nspk_code === undefined || o.method.nspk_code === req.nspk_code),
-    );
+    // Without nspk_code the provider takes the aggregate method of the type (no bank): prefer it, so the
+    // view never names a bank (and the shopper's transfer a recipient bank) the provider did not choose.
+    const ofType = offers.filter((o) => o.method.method_type === req.method_type);
+    const offer =
+      req.nspk_code === undefined
+        ? (ofType.find((o) => o.method.nspk_code === null) ?? ofType[0])
+        : ofType.find((o) => o.method.nspk_code === req.nspk_code);
     if (!offer) throw unavailable(req.nspk_code ? 'This payment method with this bank' : 'This payment method');
     const known = (METHOD_TYPES as readonly string[]).includes(req.method_type);
     if (mode === 'form' || !known) {

@@ -131,7 +131,8 @@ export class FakeProvider implements ProviderClient {
     await this.enter('createOrder', [req]);
     const method =
       this.methods.find((m) => m.method_id === req.payment_method_id) ??
-      this.methods.find((m) => m.method_type === req.method_type && (req.nspk_code == null || m.nspk_code === req.nspk_code));
+      // Way 2: the bank method of the code, else the aggregate method of the type (as the document says).
+      this.methods.find((m) => m.method_type === req.method_type && m.nspk_code === (req.nspk_code ?? null));
     if (!method) throw new ProviderError({ code: 'payment_method_not_found', status: 404, message: 'Payment method not found' });
     const amount = req.unique_amount ? addAmounts(String(req.amount), this.uniqueBump) : String(req.amount);
     const created = this.clock();

@@ -14,6 +14,7 @@ import {
   createRequest,
   createSession,
   deferred,
+  FakeProvider,
   makeHarness,
   SBER_SBP_ID,
   SBP_ID,
@@ -276,6 +277,16 @@ describe('POST /sessions: choosing the method', () => {
     assert.equal(sentOrder(h).method_type, 'SBP');
     assert.equal(sentOrder(h).nspk_code, 'bank100000000111');
     assert.equal(order.bank, 'sberbank');
+  });
+
+  test('by method_type alone: the aggregate method, never a bank method listed before it (the view names no bank)', async () => {
+    const provider = new FakeProvider();
+    provider.methods = [...provider.methods.filter((m) => m.nspk_code !== null), ...provider.methods.filter((m) => m.nspk_code === null)];
+    const h = makeHarness({}, provider);
+    const { order } = await createSession(h, { order_ref: 'tee', method_type: 'SBP' });
+    assert.equal(sentOrder(h).method_type, 'SBP');
+    assert.equal(sentOrder(h).nspk_code, undefined);
+    assert.equal(order.bank, null);
   });
 
   test('a method_type or bank code the provider does not list: 409 and no order', async () => {
