@@ -27,23 +27,23 @@ export type LiveMode = 'stream' | 'poll' | 'paused' | 'stopped';
 
 export class LiveStatus {
   mode: LiveMode = 'paused';
-  private readonly o: LiveOptions;
   private es: EventSource | null = null;
   private opens = 0;
   private timer: unknown = null;
-  private delay: number;
+  /** Current polling delay (for tests and diagnostics). */
+  pollDelay: number;
   private inFlight: Promise<void> | null = null;
   private again = false;
   private abort: AbortController | null = null;
   private lastOk = true;
+  private readonly base: number;
   private readonly doc: LiveOptions['document'];
   private readonly win: EventTarget | undefined;
 
-  constructor(options: LiveOptions) {
-    this.o = options;
-    this.delay = options.pollMs ?? 3000;
-    this.doc = options.document ?? (globalThis.document as LiveOptions['document']);
-    this.win = options.window ?? (globalThis as { window?: EventTarget }).window;
+  constructor(private readonly o: LiveOptions) {
+    this.pollDelay = this.base = o.pollMs ?? 3000;
+    this.doc = o.document ?? (globalThis.document as LiveOptions['document']);
+    this.win = o.window ?? (globalThis as { window?: EventTarget }).window;
   }
 
   get session(): string {
@@ -52,30 +52,26 @@ export class LiveStatus {
 
   start(): void {
     if (this.mode !== 'paused' || this.es || this.timer) return;
-    this.doc?.addEventListener('visibilitychange', this.onVisibility);
-    this.win?.addEventListener('pageshow', this.onPageShow);
+    this.listen('addEventListener');
     if (!this.doc?.hidden) this.openStream();
   }
 
   stop(): void {
     this.mode = 'stopped';
-    this.closeStream();
-    this.clearTimer();
+    this.halt();
     this.abort?.abort();
-    this.doc?.removeEventListener('visibilitychange', this.onVisibility);
-    this.win?.removeEventListener('pageshow', this.onPageShow);
+    this.listen('removeEventListener');
   }
 
   /** Asks for the status now; joins the request in flight (and asks once more after it when `refresh`). */
   check(refresh = false): Promise<void> {
     if (this.mode === 'stopped') return Promise.resolve();
     if (this.inFlight) {
-      if (refresh) this.again = true;
+      this.again ||= refresh;
       return this.inFlight;
     }
-    const ctrl = new AbortController();
-    this.abort = ctrl;
-    this.inFlight = this.o.api
+    const ctrl = (this.abort = new AbortController());
+    return (this.inFlight = this.o.api
       .session(this.o.session, refresh, ctrl.signal)
       .then(
         (answer) => {
@@ -94,8 +90,12 @@ export class LiveStatus {
           this.again = false;
           void this.check(true);
         }
-      });
-    return this.inFlight;
+      }));
+  }
+
+  private listen(method: 'addEventListener' | 'removeEventListener'): void {
+    this.doc?.[method]('visibilitychange', this.onVisibility);
+    this.win?.[method]('pageshow', this.wake);
   }
 
   private openStream(): void {
@@ -103,8 +103,7 @@ export class LiveStatus {
     if (!ES) return this.poll(0);
     this.mode = 'stream';
     this.opens = 0;
-    const es = new ES(this.o.api.eventsUrl(this.o.session));
-    this.es = es;
+    const es = (this.es = new ES(this.o.api.eventsUrl(this.o.session)));
     es.addEventListener('order', (ev) => {
       try {
         this.o.onOrder(parseOrderEvent((ev as MessageEvent<string>).data));
@@ -112,65 +111,48 @@ export class LiveStatus {
         // A malformed event is ignored; the next one, or a poll, brings the truth.
       }
     });
-    es.addEventListener('open', () => {
-      // A reconnect may have missed changes and brings no server time: ask once.
-      if (this.opens++ > 0) void this.check(false);
-    });
+    // A reconnect may have missed changes and brings no server time: ask once.
+    es.addEventListener('open', () => this.opens++ && void this.check());
     es.onerror = () => {
       if (this.es !== es) return;
-      this.closeStream();
-      void this.check(false);
-      this.poll(this.o.pollMs ?? 3000);
+      this.halt();
+      void this.check();
+      this.poll(this.base);
     };
   }
 
-  private closeStream(): void {
+  /** Closes the stream and cancels the next poll. */
+  private halt(): void {
     this.es?.close();
     this.es = null;
-  }
-
-  private clearTimer(): void {
-    if (this.timer !== null) this.o.clock.clearTimeout(this.timer);
+    this.o.clock.clearTimeout(this.timer);
     this.timer = null;
   }
 
   /** Polls after `delay`; the delay doubles after a failed poll (up to `maxPollMs`) and resets after a good one. */
   private poll(delay: number): void {
     this.mode = 'poll';
-    this.clearTimer();
+    this.halt();
     this.timer = this.o.clock.setTimeout(() => {
       this.timer = null;
-      void this.check(false).then(() => {
+      void this.check().then(() => {
         if (this.mode !== 'poll' || this.timer !== null) return;
-        const base = this.o.pollMs ?? 3000;
-        this.delay = this.lastOk ? base : Math.min(this.delay * 2, this.o.maxPollMs ?? 30_000);
-        this.poll(this.delay);
+        this.pollDelay = this.lastOk ? this.base : Math.min(this.pollDelay * 2, this.o.maxPollMs ?? 30_000);
+        this.poll(this.pollDelay);
       });
     }, delay);
   }
 
-  /** Current polling delay (for tests and diagnostics). */
-  get pollDelay(): number {
-    return this.delay;
-  }
-
-  private pause(): void {
-    if (this.mode === 'stopped') return;
-    this.closeStream();
-    this.clearTimer();
-    this.mode = 'paused';
-  }
-
-  private wake(): void {
+  private readonly wake = (): void => {
     if (this.mode === 'stopped' || this.doc?.hidden) return;
     void this.check(true);
     if (this.mode === 'paused') this.openStream();
-  }
-
-  private readonly onVisibility = (): void => {
-    if (this.doc?.hidden) this.pause();
-    else this.wake();
   };
 
-  private readonly onPageShow = (): void => this.wake();
+  private readonly onVisibility = (): void => {
+    if (this.mode === 'stopped') return;
+    if (!this.doc?.hidden) return this.wake();
+    this.halt();
+    this.mode = 'paused';
+  };
 }

@@ -33,82 +33,62 @@ export const LAZY: Readonly<Record<string, () => Promise<{ default: Table }>>> =
   tg: () => import('./tg.js'),
 };
 
-const loaded = new Map<string, Table>();
+/** The tables at hand, by tag: the bundled ones and every lazy one loaded so far. */
+const tables = new Map<string, Table>(Object.entries(BUNDLED));
 
 /** The lookup chain for a tag: `uz-Cyrl-UZ` → `['uz-cyrl-uz', 'uz-cyrl', 'uz']` (region, then language). */
 export function localeChain(tag: string): string[] {
   const parts = tag.trim().replace(/_/g, '-').toLowerCase().split('-').filter(Boolean);
-  if (parts.length === 0 || !/^[a-z]{2,3}$/.test(parts[0]!)) return [];
-  const chain: string[] = [];
-  for (let i = parts.length; i > 0; i--) chain.push(parts.slice(0, i).join('-'));
-  return chain;
+  return /^[a-z]{2,3}$/.test(parts[0] ?? '') ? parts.map((_, i) => parts.slice(0, parts.length - i).join('-')) : [];
 }
 
 /** The first tag of the chain that has a table (bundled, loaded or loadable); English if none. */
 export function resolveLanguage(tag: string): string {
-  return localeChain(tag).find((t) => t in BUNDLED || t in LAZY) ?? 'en';
-}
-
-/** Tags of the chain whose table is available now, most general first (for merging). */
-function availableNow(tag: string): Table[] {
-  return localeChain(tag)
-    .reverse()
-    .map((t) => BUNDLED[t] ?? loaded.get(t))
-    .filter((t): t is Table => t !== undefined);
+  return localeChain(tag).find((t) => tables.has(t) || t in LAZY) ?? 'en';
 }
 
 /** Tags of the chain that still have to be loaded. */
 export function missingTables(tag: string): string[] {
-  return localeChain(tag).filter((t) => !(t in BUNDLED) && !loaded.has(t) && t in LAZY);
+  return localeChain(tag).filter((t) => !tables.has(t) && t in LAZY);
 }
 
 /** Loads the lazy tables a tag needs; resolves to true when something new arrived. Never rejects. */
 export async function loadLanguage(tag: string): Promise<boolean> {
-  const missing = missingTables(tag);
-  const results = await Promise.all(
-    missing.map(async (t) => {
-      try {
-        const mod = await LAZY[t]!();
-        loaded.set(t, mod.default);
-        return true;
-      } catch {
-        return false; // a missing or broken table falls back to the next in the chain
-      }
-    }),
+  const arrived = await Promise.all(
+    // A missing or broken table falls back to the next in the chain.
+    missingTables(tag).map((t) => LAZY[t]!().then((mod) => tables.set(t, mod.default), () => false)),
   );
-  return results.some(Boolean);
+  return arrived.some(Boolean);
 }
 
 /** The merged table for a tag: English, then language, then region, then the merchant's overrides. */
 export function messagesFor(tag: string, overrides?: MessageOverrides | null): Messages {
-  const layers: Table[] = [en, ...availableNow(tag), ...(overrides ? [overrides as Table] : [])];
-  const out = { ...en, errors: { ...en.errors } } as Messages;
-  for (const layer of layers) {
-    for (const [k, v] of Object.entries(layer)) {
+  const out = { ...en, errors: { ...en.errors } } as Messages & Record<string, unknown>;
+  for (const layer of [...localeChain(tag).reverse().map((t) => tables.get(t)), overrides]) {
+    for (const [k, v] of Object.entries(layer ?? {})) {
       if (k === 'errors') Object.assign(out.errors, v);
-      else if (v !== undefined && v !== null) (out as unknown as Record<string, unknown>)[k] = v;
+      else if (v != null) out[k] = v;
     }
   }
   return out;
 }
 
 /** Replaces `{name}` placeholders; unknown names stay as written. */
-export function fill(template: string, params: Readonly<Record<string, string | number>> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
+export function fill(template: string, params: Readonly<Record<string, string | number>>): string {
+  return template.replace(/\{(\w+)\}/g, (m, name: string) => String(params[name] ?? m));
 }
 
 const pluralRules = new Map<string, Intl.PluralRules>();
 
 /** Picks the plural form for `n` with `Intl.PluralRules` and fills `{n}` (formatted with `Intl`). */
-export function plural(locale: string, forms: Plural | string, n: number, params: Record<string, string | number> = {}): string {
-  if (typeof forms === 'string') return fill(forms, { n, ...params });
+export function plural(locale: string, forms: Plural | string, n: number): string {
   let rules = pluralRules.get(locale);
   if (!rules) {
     rules = safeIntl(() => new Intl.PluralRules(locale), () => new Intl.PluralRules('en'));
     pluralRules.set(locale, rules);
   }
-  const form = forms[rules.select(n)] ?? forms.other;
-  return fill(form, { n: new Intl.NumberFormat(rules.resolvedOptions().locale).format(n), ...params });
+  const form = typeof forms === 'string' ? forms : (forms[rules.select(n)] ?? forms.other);
+  return fill(form, { n: new Intl.NumberFormat(rules.resolvedOptions().locale).format(n) });
 }
 
 /** Runs an `Intl` constructor, falling back when the locale tag is malformed. */
