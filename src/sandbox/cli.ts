@@ -67,19 +67,25 @@ const widgetScript = () => readFile(`${cdnDir}paydesk.js`, 'utf8').catch(() => n
 /** Its language tables (`chunks/kk.js`); the route lets only such names through. */
 const widgetFile = (path: string) => (/^chunks\/[a-z0-9][a-z0-9_-]{0,63}\.js$/.test(path) ? readFile(`${cdnDir}${path}`, 'utf8').catch(() => null) : Promise.resolve(null));
 
-const sandbox = createSandbox({
-  ...(apiKeyGiven ? { apiKey: apiKeyGiven } : {}),
-  webhookUrl: values['webhook-url'] ?? process.env.PAYDESK_SANDBOX_WEBHOOK_URL ?? null,
-  ...(values['webhook-secret'] ? { webhookSecret: values['webhook-secret'] } : {}),
-  integrationType,
-  ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
-  autoPayAfterSeconds: autoPay,
-  seed: !values['no-seed'],
-  logger: consoleLogger,
-  logRequests: !values.quiet,
-  widgetScript,
-  widgetFile,
-});
+let sandbox: ReturnType<typeof createSandbox>;
+try {
+  sandbox = createSandbox({
+    ...(apiKeyGiven ? { apiKey: apiKeyGiven } : {}),
+    webhookUrl: values['webhook-url'] ?? process.env.PAYDESK_SANDBOX_WEBHOOK_URL ?? null,
+    ...(values['webhook-secret'] ? { webhookSecret: values['webhook-secret'] } : {}),
+    integrationType,
+    ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
+    autoPayAfterSeconds: autoPay,
+    seed: !values['no-seed'],
+    logger: consoleLogger,
+    logRequests: !values.quiet,
+    widgetScript,
+    widgetFile,
+  });
+} catch (err) {
+  // A bad --api-key (a preset's, too long), --webhook-url or --public-url: one clear line, no stack.
+  fail(err instanceof Error ? err.message : String(err));
+}
 
 try {
   const server = await sandbox.listen({ port });

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { isHttpUrl } from '../provider/schemas.js';
 import { createApp } from './app.js';
 import { createClock, type SandboxClock } from './clock.js';
 import {
@@ -133,6 +134,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   if (!apiKey || apiKey.length > 256) throw new RangeError('apiKey must be 1 to 256 characters');
   if ((Object.values(PRESET_KEYS) as string[]).includes(apiKey)) {
     throw new RangeError(`apiKey ${apiKey} is the key of a preset terminal; choose another`);
+  }
+  if (options.webhookUrl != null && !(isHttpUrl(options.webhookUrl) && options.webhookUrl.length <= 512)) {
+    throw new RangeError(`webhookUrl must be an http(s) URL of at most 512 characters, got ${JSON.stringify(options.webhookUrl)}`);
+  }
+  if (options.publicUrl !== undefined && !isHttpUrl(options.publicUrl)) {
+    throw new RangeError(`publicUrl must be an http(s) URL such as http://127.0.0.1:4010, got ${JSON.stringify(options.publicUrl)}`);
+  }
+  if (options.webhookSecret !== undefined && (typeof options.webhookSecret !== 'string' || options.webhookSecret.length === 0)) {
+    throw new RangeError('webhookSecret must be a non-empty string');
   }
   const logger = options.logger ?? silentLogger;
   const clock = createClock(options.now);

@@ -63,3 +63,20 @@ test('the CLI refuses a bad port with a clear message', async () => {
   assert.equal(code, 2);
   assert.match(err, /--port must be an integer/);
 });
+
+test('the CLI refuses a preset key, a non-http webhook URL or a bad public URL with one line, not a stack trace', async () => {
+  for (const [args, message] of [
+    [['--api-key', 'sandbox_with_form'], /preset terminal/],
+    [['--webhook-url', 'ftp://merchant.example/hook'], /webhookUrl must be an http\(s\) URL/],
+    [['--public-url', 'sandbox.example'], /publicUrl must be an http\(s\) URL/],
+  ] as const) {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--no-seed', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 2, args.join(' '));
+    assert.match(err.split('\n')[0]!, /^sandbox: /);
+    assert.match(err, message);
+    assert.doesNotMatch(err, /\n\s+at /, 'no stack trace');
+  }
+});

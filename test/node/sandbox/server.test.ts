@@ -85,3 +85,12 @@ describe('robustness', () => {
     await t.close();
   });
 });
+
+describe('options', () => {
+  test('a webhook URL or public URL that is not http(s), or an empty webhook secret, is refused at creation', () => {
+    assert.throws(() => createSandbox({ webhookUrl: 'ftp://merchant.example/hook' }), /webhookUrl must be an http\(s\) URL/);
+    assert.throws(() => createSandbox({ webhookUrl: `https://merchant.example/${'x'.repeat(600)}` }), /at most 512 characters/);
+    assert.throws(() => createSandbox({ publicUrl: 'sandbox.example' }), /publicUrl must be an http\(s\) URL/);
+    assert.throws(() => createSandbox({ webhookSecret: '' }), /webhookSecret must be a non-empty string/);
+  });
+});
