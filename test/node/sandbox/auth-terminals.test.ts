@@ -55,6 +55,21 @@ describe('terminals', () => {
     assert.equal(control.status, 404);
   });
 
+  test('another terminal cannot touch this one’s disputes, form sessions or their lists', async () => {
+    const order = (await t.post('/api/v1/order/', buyOrder({ client_order_id: 'isolated-2' }))).json;
+    assert.equal((await t.post(`/sandbox/orders/${order.id}/dispute`, {}, 'sandbox_with_form')).status, 404);
+    const dispute = (await t.post(`/sandbox/orders/${order.id}/dispute`)).json.dispute;
+    assert.equal((await t.post(`/sandbox/disputes/${dispute.dispute_id}/process`, { accepted: true }, 'sandbox_with_form')).status, 404);
+    assert.equal((await t.get(`/api/v1/disputes/search?dispute_id=${dispute.dispute_id}`, 'sandbox_with_form')).json.data.total, 0);
+    const form = (await t.post('/api/v1/form/create', { order_data: { client_order_id: 'isolated-3', order_side: 'Buy', amount: '1500.00' } })).json;
+    const sid = form.form_data.session_id;
+    assert.equal((await t.post(`/sandbox/sessions/${sid}/cancel`, {}, 'sandbox_with_form')).status, 404);
+    assert.equal((await t.get(`/api/v1/form/search?session_id=${sid}`, 'sandbox_with_form')).json.total, 0);
+    const own = await t.get(`/api/v1/form/search?session_id=${sid}`);
+    assert.equal(own.json.items[0].state, 'method_selection', 'untouched');
+    assert.equal((await t.get(`/api/v1/disputes/search?dispute_id=${dispute.dispute_id}`)).json.data.items[0].processed, false);
+  });
+
   test('each terminal has its own balance', async () => {
     await t.post('/sandbox/balance/top-up', { amount: '10.00' });
     const a = await t.get('/api/v1/finance/balance');
