@@ -22,7 +22,7 @@ export interface Clock {
 }
 
 export const systemClock: Clock = {
-  now: () => Date.now(),
+  now: Date.now,
   mono: () => performance.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
@@ -30,9 +30,8 @@ export const systemClock: Clock = {
 
 /** A sync from a `server_time` string; null when it is not a date. */
 export function syncFrom(serverTime: string | null | undefined, monoNow: number): TimeSync | null {
-  if (!serverTime) return null;
-  const ms = Date.parse(serverTime);
-  return Number.isNaN(ms) ? null : { serverMs: ms, monoMs: monoNow };
+  const ms = Date.parse(serverTime ?? '');
+  return isNaN(ms) ? null : { serverMs: ms, monoMs: monoNow };
 }
 
 /** The server's current time, by the last sync (or the wall clock without one). */
@@ -42,15 +41,12 @@ export function serverNow(sync: TimeSync | null, monoNow: number, wallNow: numbe
 
 /** Milliseconds left until `expiresAt` (never negative); 0 for a malformed date. */
 export function remainingMs(expiresAt: string, sync: TimeSync | null, monoNow: number, wallNow: number): number {
-  const end = Date.parse(expiresAt);
-  if (Number.isNaN(end)) return 0;
-  return Math.max(0, end - serverNow(sync, monoNow, wallNow));
+  return Math.max(0, Date.parse(expiresAt) - serverNow(sync, monoNow, wallNow)) || 0;
 }
 
 /** Delay until the displayed whole second changes (between 1 and 1000 ms). */
 export function msToNextSecond(remaining: number): number {
-  const r = remaining % 1000;
-  return r === 0 ? 1000 : r;
+  return remaining % 1000 || 1000;
 }
 
 /** Minutes at which the countdown is announced to screen readers (plus the last minute). */
@@ -62,12 +58,9 @@ export const ANNOUNCE_MINUTES = [10, 5, 1] as const;
  * reports nothing.
  */
 export function crossedThreshold(before: number, after: number, minutes: readonly number[] = ANNOUNCE_MINUTES): number | null {
-  if (!Number.isFinite(before)) return null; // a first reading is not a crossing
   let hit: number | null = null;
-  for (const m of minutes) {
-    const t = m * 60_000;
-    if (before > t && after <= t) hit = hit === null ? m : Math.min(hit, m);
-  }
+  // A first reading (`before` is Infinity) is not a crossing.
+  for (const m of minutes) if (before < Infinity && before > m * 60_000 && after <= m * 60_000 && m < (hit ?? Infinity)) hit = m;
   return hit;
 }
 

@@ -117,11 +117,11 @@ export class PaydeskCheckout extends LitElement {
     theme: { reflect: true },
     messages: { attribute: false },
     env: { attribute: false },
-    _s: { state: true, attribute: false },
-    _now: { state: true, attribute: false },
-    _copied: { state: true, attribute: false },
-    _announce: { state: true, attribute: false },
-    _langTick: { state: true, attribute: false },
+    _s: { attribute: false },
+    _now: { attribute: false },
+    _copied: { attribute: false },
+    _announce: { attribute: false },
+    _langTick: { attribute: false },
   };
 
   /** The token endpoint mount point (`/api/paydesk` or an absolute http(s) URL). */
@@ -174,7 +174,6 @@ export class PaydeskCheckout extends LitElement {
   private _last = { wall: 0, mono: 0, left: Infinity };
   private _redirectAt = 0;
   private _started = false;
-  private _ready = false;
   private _hadFocus = false;
   /** Lazily loaded code (the QR encoder) still arriving; `updateComplete` waits for it. */
   private _loading: Promise<unknown> | null = null;
@@ -480,12 +479,11 @@ export class PaydeskCheckout extends LitElement {
   }
 
   protected override firstUpdated(): void {
-    this._ready = true;
     emit(this, 'paydesk-ready', { state: this._s.name });
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    if (this._ready && !this._started && this._s.name === 'idle' && (this.orderRef || this.session)) this.start();
+    if (!this._started && this._s.name === 'idle' && (this.orderRef || this.session)) this.start();
     if (this._hadFocus && this._stepChanged(changed)) {
       this._hadFocus = false;
       this.renderRoot.querySelector('h2')?.focus();
