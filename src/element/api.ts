@@ -5,13 +5,12 @@
 import {
   parseErrorBody,
   parseOrderView,
+  parsePaymentMethods,
   PROTOCOL_HEADER,
-  type BankCode,
   type CreateSessionRequest,
   type OrderView,
   type PaymentMethodView,
 } from '../protocol/index.js';
-import { DECIMAL } from './format.js';
 
 export interface ErrorInfo {
   code: string;
@@ -58,44 +57,30 @@ export interface ApiOptions {
   createTimeoutMs?: number;
 }
 
-const BANKS: readonly (string | null)[] = ['sberbank', 'tinkoff', 'vtb', 'alfabank'];
-
 const invalid = (what: string): ApiError => new ApiError('invalid_response', `invalid answer from the token endpoint: ${what}`, true);
+
+/** Runs a check of protocol/index.ts; its failure becomes an `invalid_response` error. */
+function checked<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    throw new ApiError('invalid_response', (e as Error).message, true);
+  }
+}
 
 /** Validates the `methods` array of `GET /methods`. */
 export function parseMethods(value: unknown): PaymentMethodView[] {
-  const list = (value as { methods?: unknown } | null)?.methods;
-  if (!Array.isArray(list)) throw invalid('methods should be an array');
-  return list.map((m: Record<string, unknown> | null, i) => {
-    if (typeof m !== 'object' || !m) throw invalid(`methods[${i}]`);
-    /** A non-empty string field, or a decimal one. */
-    const text = (field: string, decimal?: boolean): string => {
-      const v = m[field];
-      if (typeof v !== 'string' || !(decimal ? DECIMAL.test(v) : v)) throw invalid(`methods[${i}].${field}`);
-      return v;
-    };
-    return {
-      id: text('id'),
-      name: text('name'),
-      type: text('type'),
-      bank: BANKS.includes(m.bank as string) ? (m.bank as BankCode) : null,
-      fee: text('fee', true),
-      fixed_fee: m.fixed_fee == null ? null : text('fixed_fee', true),
-      total: text('total', true),
-    };
-  });
+  return checked(() => parsePaymentMethods(value));
 }
 
 /** Validates `{order, server_time}` (the session answer, and an SSE payload in that form). */
 export function parseOrderAnswer(value: unknown, bare = false): OrderAnswer {
   const v = value as { order?: unknown; server_time?: unknown } | null;
-  try {
-    return bare
+  return checked(() =>
+    bare
       ? { order: parseOrderView(value), serverTime: null }
-      : { order: parseOrderView(v?.order), serverTime: typeof v?.server_time === 'string' && !isNaN(Date.parse(v.server_time)) ? v.server_time : null };
-  } catch (e) {
-    throw new ApiError('invalid_response', (e as Error).message, true);
-  }
+      : { order: parseOrderView(v?.order), serverTime: typeof v?.server_time === 'string' && !isNaN(Date.parse(v.server_time)) ? v.server_time : null },
+  );
 }
 
 /** An SSE `order` payload: a bare OrderView, or `{order, server_time}`. */

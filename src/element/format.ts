@@ -3,12 +3,9 @@
  * and the "amount was changed" check. Amounts stay decimal strings: they are compared and rounded as
  * text and handed to `Intl.NumberFormat` as strings, never as binary floats.
  */
-import type { OrderView, RequisitesKind } from '../protocol/index.js';
+import { DECIMAL, type OrderView, type RequisitesKind } from '../protocol/index.js';
 
 const digitsOf = (s: string): string => s.replace(/\D/g, '');
-
-/** A non-negative decimal string such as `1500` or `1500.50` (the only amounts the widget shows). */
-export const DECIMAL = /^\d+(\.\d+)?$/;
 
 const formats = new Map<string, Intl.NumberFormat>();
 

@@ -136,7 +136,11 @@ type Json = Record<string, unknown>;
 const STATUSES: readonly OrderViewStatus[] = ['pending', 'paid', 'expired', 'cancelled'];
 const KINDS: readonly RequisitesKind[] = ['card', 'phone', 'account', 'link'];
 const BANK_CODES: readonly BankCode[] = ['sberbank', 'tinkoff', 'vtb', 'alfabank'];
-const DECIMAL = /^\d+(\.\d+)?$/;
+/** A non-negative decimal string such as `1500` or `1500.50`: every amount of the protocol. */
+export const DECIMAL = /^\d+(\.\d+)?$/;
+const decimal = (s: string) => DECIMAL.test(s);
+/** A bank this widget does not know reads null rather than refusing the answer. */
+const bankCode = (v: unknown): BankCode | null => (BANK_CODES.includes(v as BankCode) ? (v as BankCode) : null);
 
 /** The object at `path`, or a throw. */
 function obj(v: unknown, path: string): Json {
@@ -164,7 +168,7 @@ function strings(v: unknown, path: string, keys: string, nullable = false, ok?: 
 export function parseOrderView(value: unknown, path = 'order'): OrderView {
   const o = obj(value, path);
   const order = {
-    ...strings(o, path, 'amount fee', false, (s) => DECIMAL.test(s), 'a decimal string'),
+    ...strings(o, path, 'amount fee', false, decimal, 'a decimal string'),
     ...strings(o, path, 'expires_at', false, (s) => !Number.isNaN(Date.parse(s)), 'an ISO date-time'),
     ...strings(o, path, 'status', false, (s) => STATUSES.includes(s as OrderViewStatus), `one of ${STATUSES.join(', ')}`),
     ...strings(o, path, 'id client_order_id provider_status currency created_at'),
@@ -178,9 +182,23 @@ export function parseOrderView(value: unknown, path = 'order'): OrderView {
             ...strings(o.requisites, `${path}.requisites`, 'kind', false, (s) => KINDS.includes(s as RequisitesKind), `one of ${KINDS.join(', ')}`),
           },
   } as unknown as OrderView;
-  // A bank this widget does not know is shown as no bank rather than refusing the order.
-  if (!BANK_CODES.includes(order.bank!)) order.bank = null;
+  order.bank = bankCode(order.bank);
   return order;
+}
+
+/** Checks the `methods` of a `GET /methods` answer; throws {@link ProtocolShapeError} naming the path. */
+export function parsePaymentMethods(value: unknown): PaymentMethodView[] {
+  const list = (value as { methods?: unknown } | null)?.methods;
+  if (!Array.isArray(list)) throw new ProtocolShapeError('methods', 'an array');
+  return list.map((m: unknown, i) => {
+    const path = `methods[${i}]`;
+    return {
+      ...strings(m, path, 'id name type', false, (s) => s !== '', 'a non-empty string'),
+      ...strings(m, path, 'fee total', false, decimal, 'a decimal string'),
+      ...strings(m, path, 'fixed_fee', true, decimal, 'a decimal string'),
+      bank: bankCode((m as Json).bank),
+    } as unknown as PaymentMethodView;
+  });
 }
 
 /** Checks a `{ error: { code, message, retryable } }` body; returns null when it is not one. */
