@@ -4,7 +4,10 @@
  *
  *   cdn-iife          dist/cdn/paydesk.iife.js: what a classic <script> tag downloads (budget 30 KB gzip)
  *   cdn-es            dist/cdn/paydesk.js: what an import map / <script type=module> downloads
- *   language chunk    one of dist/cdn/chunks/<lang>.js, fetched only for that language
+ *   language chunk    one of dist/cdn/chunks/<lang>.js, fetched only for that language (the `LAZY`
+ *                     languages of src/element/i18n/index.ts)
+ *   lazy chunk        any other file in dist/cdn/chunks/ (code the element loads with import() when
+ *                     it needs it, e.g. the QR encoder), named after its file
  *   element           the npm build of `paydesk` (dist/index.js) bundled and minified the way an
  *                     app's bundler would, with Lit and the other npm dependencies left out: the
  *                     element's own code, i.e. what paydesk adds on top of Lit (budget 12 KB gzip);
@@ -16,6 +19,10 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { LAZY } from '../src/element/i18n/index.js';
+
+/** The languages loaded from `dist/cdn/chunks/<lang>.js`. */
+export const LANGUAGE_CHUNKS: readonly string[] = Object.keys(LAZY);
 
 export const KB = 1000;
 
@@ -39,6 +46,8 @@ export interface PackageSizes {
   cdnEs: SizeFigure;
   /** One entry per language chunk. */
   languageChunks: SizeFigure[];
+  /** One entry per other lazily loaded CDN chunk (not a language table). */
+  otherChunks: SizeFigure[];
   element: SizeFigure;
   elementWithQrcode: SizeFigure;
 }
@@ -106,11 +115,15 @@ export async function measurePackageSizes(root: string): Promise<PackageSizes> {
   const litPackages = ['lit', 'lit-html', 'lit-element', '@lit/reactive-element'];
   const chunkDir = join(root, 'dist', 'cdn', 'chunks');
   const chunkFiles = (await readdir(chunkDir)).filter((f) => f.endsWith('.js')).sort();
+  const isLanguage = (f: string) => LANGUAGE_CHUNKS.includes(f.replace(/\.js$/, ''));
   return {
     cdnIife: await measureFile(root, 'CDN classic script', 'dist/cdn/paydesk.iife.js'),
     cdnEs: await measureFile(root, 'CDN ES module', 'dist/cdn/paydesk.js'),
     languageChunks: await Promise.all(
-      chunkFiles.map((f) => measureFile(root, `language chunk ${f.replace(/\.js$/, '')}`, `dist/cdn/chunks/${f}`)),
+      chunkFiles.filter(isLanguage).map((f) => measureFile(root, `language chunk ${f.replace(/\.js$/, '')}`, `dist/cdn/chunks/${f}`)),
+    ),
+    otherChunks: await Promise.all(
+      chunkFiles.filter((f) => !isLanguage(f)).map((f) => measureFile(root, `lazy chunk ${f}`, `dist/cdn/chunks/${f}`)),
     ),
     element: measureBytes(
       'element without Lit',
@@ -133,5 +146,5 @@ export function kb(bytes: number): string {
 /** One line per figure, for test output and the console. */
 export function sizeLines(sizes: PackageSizes): string[] {
   const row = (f: SizeFigure) => `${f.name.padEnd(34)} ${kb(f.raw).padStart(9)} raw ${kb(f.gzip).padStart(8)} gzip ${kb(f.brotli).padStart(8)} brotli`;
-  return [sizes.cdnIife, sizes.cdnEs, sizes.element, sizes.elementWithQrcode, ...sizes.languageChunks].map(row);
+  return [sizes.cdnIife, sizes.cdnEs, sizes.element, sizes.elementWithQrcode, ...sizes.otherChunks, ...sizes.languageChunks].map(row);
 }

@@ -9,7 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { BUDGETS, kb, measurePackageSizes, sizeLines, type PackageSizes } from '../../../bench/sizes.js';
+import { BUDGETS, kb, LANGUAGE_CHUNKS, measurePackageSizes, sizeLines, type PackageSizes } from '../../../bench/sizes.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 let sizes: PackageSizes;
@@ -39,11 +39,13 @@ test(`the element without Lit is at most ${kb(BUDGETS.elementWithoutLitGzip)} gz
 });
 
 test('the language tables stay out of both CDN files, which load them from chunks/', async () => {
-  assert.ok(sizes.languageChunks.length > 0, 'there are language chunks');
+  assert.equal(sizes.languageChunks.length, LANGUAGE_CHUNKS.length, `one chunk per lazy language (${LANGUAGE_CHUNKS.join(', ')})`);
   const cdn = join(root, 'dist', 'cdn');
   const main = { es: await readFile(join(cdn, 'paydesk.js'), 'utf8'), iife: await readFile(join(cdn, 'paydesk.iife.js'), 'utf8') };
   const escaped = (text: string) => text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
-  for (const file of (await readdir(join(cdn, 'chunks'))).filter((f) => f.endsWith('.js'))) {
+  const files = (await readdir(join(cdn, 'chunks'))).filter((f) => LANGUAGE_CHUNKS.includes(f.replace(/\.js$/, '')));
+  assert.deepEqual(files.map((f) => f.replace(/\.js$/, '')).sort(), [...LANGUAGE_CHUNKS].sort(), 'every lazy language has its chunk');
+  for (const file of files) {
     const table = ((await import(pathToFileURL(join(cdn, 'chunks', file)).href)) as { default: Record<string, unknown> }).default;
     const sample = Object.values(table).find((v): v is string => typeof v === 'string' && v.length > 12 && /[^\x00-\x7f]/.test(v));
     assert.ok(sample, `${file} has a non-English message`);
