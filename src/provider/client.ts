@@ -76,7 +76,7 @@ interface Call {
 
 interface Exchange {
   status: number;
-  headers: Headers;
+  headers: { get(name: string): string | null };
   text: string;
 }
 
@@ -103,6 +103,8 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
   const defaultTimeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
   const defaultMaxRetries = checkRetries(options.maxRetries ?? DEFAULT_MAX_RETRIES, 'maxRetries');
   const fetchImpl: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const transport = options.transport;
+  if (transport !== undefined && typeof transport !== 'function') throw invalidOption('transport', 'transport must be a function');
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
@@ -132,11 +134,24 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
 
   const label = (call: Call) => `${call.method} ${call.path}`;
 
-  /** One HTTP exchange. Throws `network`/`timeout` ProviderErrors, or the caller's abort reason. */
+  /**
+   * One HTTP exchange. Throws `network`/`timeout` ProviderErrors, or the caller's abort reason.
+   * The deadline is one timer cleared when the exchange ends (no `AbortSignal.timeout`/`any` per call).
+   */
   async function send(call: Call, r: Resolved): Promise<Exchange> {
     r.signal?.throwIfAborted();
-    const timeout = AbortSignal.timeout(r.timeoutMs);
-    const signal = r.signal ? AbortSignal.any([r.signal, timeout]) : timeout;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DOMException(`no answer within ${r.timeoutMs} ms`, 'TimeoutError'));
+    }, r.timeoutMs);
+    // Like AbortSignal.timeout: the deadline alone does not keep the process alive.
+    (timer as { unref?: () => void }).unref?.();
+    const caller = r.signal;
+    const onAbort = () => controller.abort(caller!.reason);
+    caller?.addEventListener('abort', onAbort, { once: true });
+    const signal = controller.signal;
     const url = baseUrl + call.path + (call.query && [...call.query].length ? `?${call.query}` : '');
     const headers: Record<string, string> = { Accept: 'application/json', 'X-API-Key': apiKey };
     let body: string | undefined;
@@ -145,12 +160,15 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
       body = JSON.stringify(call.body);
     }
     try {
+      if (transport) {
+        return await transport({ method: call.method, url, headers, ...(body !== undefined && { body }), signal });
+      }
       const res = await fetchImpl(url, { method: call.method, headers, body, signal, redirect: 'error' });
       const text = await res.text();
       return { status: res.status, headers: res.headers, text };
     } catch (err) {
-      if (r.signal?.aborted) throw r.signal.reason;
-      if (timeout.aborted) {
+      if (caller?.aborted) throw caller.reason;
+      if (timedOut) {
         throw new ProviderError({
           code: 'timeout',
           message: `${label(call)}: no answer within ${r.timeoutMs} ms`,
@@ -166,6 +184,9 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
         endpoint: label(call),
         cause: sanitize(err, redact),
       });
+    } finally {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onAbort);
     }
   }
 

@@ -4,7 +4,15 @@
  */
 export * from './facts.js';
 export * from './schemas.js';
-export type { ProviderClient, ProviderClientOptions, ProviderErrorCode, RequestOptions } from './types.js';
+export type {
+  ProviderClient,
+  ProviderClientOptions,
+  ProviderErrorCode,
+  ProviderHttpRequest,
+  ProviderHttpResponse,
+  ProviderTransport,
+  RequestOptions,
+} from './types.js';
 export {
   BACKOFF_BASE_MS,
   BACKOFF_CAP_MS,

@@ -53,6 +53,11 @@ export interface ProviderClientOptions {
   maxRetries?: number;
   /** Injectable fetch (default: globalThis.fetch). */
   fetch?: typeof fetch;
+  /**
+   * A lighter seam than `fetch`: one HTTP exchange with the whole answer as text, without `Request`
+   * or `Response` objects (paydesk/server passes one on node:http). Takes precedence over `fetch`.
+   */
+  transport?: ProviderTransport;
   /** Injectable sleep, for tests with fake timers (default: setTimeout based). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Integration type of the terminal, when known; `order_with_form` fields are checked against it. */
@@ -62,6 +67,31 @@ export interface ProviderClientOptions {
   /** Injectable clock in epoch milliseconds, used to read a `Retry-After` HTTP-date (default: Date.now). */
   now?: () => number;
 }
+
+/** One request of the client, as a {@link ProviderTransport} gets it. */
+export interface ProviderHttpRequest {
+  method: 'GET' | 'POST';
+  /** Absolute http(s) URL. */
+  url: string;
+  headers: Record<string, string>;
+  /** JSON text, for POST. */
+  body?: string;
+  /** Aborts the exchange (the client's timeout or the caller's signal); reject with `signal.reason`. */
+  signal: AbortSignal;
+}
+
+/** The whole answer: status, headers (case-insensitive `get`, as `Headers`), and the body as text. */
+export interface ProviderHttpResponse {
+  status: number;
+  headers: { get(name: string): string | null };
+  text: string;
+}
+
+/**
+ * Performs one exchange. Resolves with any HTTP answer (the client interprets the status); rejects
+ * on a network failure, on a redirect (as `fetch` with `redirect: 'error'`), or with `signal.reason`.
+ */
+export type ProviderTransport = (request: ProviderHttpRequest) => Promise<ProviderHttpResponse>;
 
 export interface RequestOptions {
   signal?: AbortSignal;

@@ -40,6 +40,8 @@ import { EventStreams, parseLastEventId } from './sse.js';
 import { MemoryStore } from './store.js';
 import type { CheckoutStore } from './store.js';
 import { SessionTokens } from './tokens.js';
+import { createNodeTransport } from './transport.js';
+import type { NodeTransport } from './transport.js';
 import { verifyWebhookRequest } from './webhooks.js';
 import type { WebhookAuthMode } from './webhooks.js';
 
@@ -49,7 +51,10 @@ export interface CheckoutHandler {
   readonly store: CheckoutStore;
   /** Resolves when background work (hooks, webhook confirmations, refreshes) has finished. */
   idle(): Promise<void>;
-  /** Ends open event streams, waits for background work, and closes the store if the handler created it. */
+  /**
+   * Ends open event streams, waits for background work, closes the provider connections the handler
+   * opened, and closes the store if the handler created it.
+   */
   close(): Promise<void>;
 }
 
@@ -128,18 +133,22 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   const now = options.now ?? Date.now;
   let client: ProviderClient;
   let apiKey: string | undefined;
+  let transport: NodeTransport | null = null;
   if ('client' in provider) {
     client = provider.client;
     apiKey = provider.apiKey;
   } else {
     apiKey = provider.apiKey;
     const mode = options.mode ?? 'h2h';
+    // Without an injected fetch, provider calls go over node:http (a keep-alive agent of this handler).
+    if (provider.fetch === undefined) transport = createNodeTransport();
     client = createProviderClient({
       baseUrl: provider.baseUrl,
       apiKey: provider.apiKey,
       ...(provider.timeoutMs !== undefined && { timeoutMs: provider.timeoutMs }),
       ...(provider.maxRetries !== undefined && { maxRetries: provider.maxRetries }),
       ...(provider.fetch !== undefined && { fetch: provider.fetch }),
+      ...(transport !== null && { transport }),
       ...(mode === 'order_with_form' && { integrationType: 'order_with_form' as const }),
     });
   }
@@ -397,6 +406,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       value: async () => {
         streams.closeAll();
         await core.idle();
+        transport?.close();
         if (ownsStore) await store.close();
       },
     },

@@ -36,7 +36,10 @@ export type ProviderOption =
       /** Per-attempt timeout (ms) of provider calls; default 15000. */
       timeoutMs?: number;
       maxRetries?: number;
-      /** Injectable fetch (tests pass the sandbox's). */
+      /**
+       * Injectable fetch (tests pass the sandbox's). Without it, provider calls go over node:http(s)
+       * with keep-alive connections of the handler's own; pass `globalThis.fetch` to use fetch instead.
+       */
       fetch?: typeof fetch;
     }
   | {
