@@ -53,7 +53,10 @@ button:hover,.btn:hover{border-color:var(--_a)}
 footer{padding-top:calc(var(--_s)*1.5);border-top:var(--_b)}
 a{color:var(--_a);font-weight:600}
 footer a{min-height:24px}
-iframe{width:100%;min-height:560px;border:var(--_b);border-radius:calc(var(--_r) - 4px)}
+iframe{display:block;width:100%;height:var(--paydesk-form-height,960px);border:0;border-radius:calc(var(--_r) - 4px)}
+.form{padding:var(--_s) var(--_s) calc(var(--_s)*2)}
+.form>:not(iframe){margin-inline:calc(var(--_s)*2)}
+.form .top{display:contents}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (prefers-reduced-motion:reduce){.spinner{animation:none;border-right-color:var(--_a)}*{transition:none!important}}
 `;

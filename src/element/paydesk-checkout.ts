@@ -99,6 +99,7 @@ const actions = (...buttons: unknown[]) => html`<div part="actions">${buttons}</
  * @cssprop --paydesk-font - Font family.
  * @cssprop --paydesk-spacing - Base spacing unit.
  * @cssprop --paydesk-max-width - Maximum width of the element.
+ * @cssprop --paydesk-form-height - Height of the embedded payment page (form mode), default 960px.
  *
  */
 export class PaydeskCheckout extends LitElement {
@@ -573,6 +574,18 @@ export class PaydeskCheckout extends LitElement {
     return value ? html`<div><dt>${label}</dt><dd>${value}</dd></div>` : nothing;
   }
 
+  /**
+   * Form mode with the provider's page to embed (no requisites of our own): its URL with the element's
+   * language as `lang` (unless it has one), or null.
+   */
+  private _formOnly(order: OrderView): string | null {
+    const url = this.mode === 'form' && !order.requisites ? safeHttpUrl(order.form_url) : null;
+    if (!url) return null;
+    const u = new URL(url);
+    if (!u.searchParams.has('lang')) u.searchParams.set('lang', this._lang);
+    return u.href;
+  }
+
   /** The link to the provider's payment page, in a new tab. */
   private _openForm(url: string): TemplateResult {
     return html`<a class="btn" href=${url} target="_blank" rel="noopener noreferrer">${this._m.openForm}</a>`;
@@ -580,8 +593,10 @@ export class PaydeskCheckout extends LitElement {
 
   override render(): TemplateResult {
     const { name, order } = this._s;
-    return html`<section part="base" class="card" aria-label=${this._m.region} aria-busy=${name === 'loading' || name === 'searching'}>${
-      html`<div class="top"><h2 part="heading" tabindex="-1">${this._heading()}</h2>${name === 'pay' && order ? this._timer(order) : nothing}</div>`
+    // Form mode: the embedded page has its own heading and countdown; ours stays for screen readers and focus.
+    const form = name === 'pay' && order ? this._formOnly(order) : null;
+    return html`<section part="base" class="card ${form ? 'form' : ''}" aria-label=${this._m.region} aria-busy=${name === 'loading' || name === 'searching'}>${
+      html`<div class="top"><h2 part="heading" class=${form ? 'sr' : ''} tabindex="-1">${this._heading()}</h2>${order && name === 'pay' && !form ? this._timer(order) : nothing}</div>`
     }${this._body()}${this._footer()}<div class="sr" role="status" aria-live="polite" aria-atomic="true">${this._announce}</div></section>`;
   }
 
@@ -674,9 +689,8 @@ export class PaydeskCheckout extends LitElement {
     const req = order.requisites;
     const formUrl = safeHttpUrl(order.form_url);
     const { platform } = this._env;
-    if (this.mode === 'form' && formUrl && !req) {
-      return html`<iframe part="form" src=${formUrl} title=${m.formTitle}></iframe>${actions(this._openForm(formUrl))}`;
-    }
+    const form = this._formOnly(order);
+    if (form) return html`<iframe part="form" src=${form} title=${m.formTitle}></iframe>${actions(this._openForm(form))}`;
     const label = req ? m[`${req.kind}Label`] : '';
     const apps = bankLinks(order, platform, this.bank || bankByButtonName(this.buttonName)?.customerBank || null);
     const qr = safeHttpUrl(order.payment_link)

@@ -308,9 +308,35 @@ describe('<paydesk-checkout> flow', () => {
     await h.until('pay');
     expect(server.last('create')!.body).to.deep.equal({ order_ref: 'sku-1', mode: 'form' });
     const frame = h.root.querySelector('iframe')!;
-    expect(frame.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc');
+    expect(frame.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=en');
     expect(frame.getAttribute('title')).to.equal('Payment page');
     expect(byText(h.root, 'Open the payment page').getAttribute('target')).to.equal('_blank');
+  });
+
+  it('form mode shows one heading and one countdown: the embedded page\'s (ours is for screen readers only)', async () => {
+    const server = new FakeEndpoint();
+    server.makeOrder = (_b, n) => orderView({ id: `ord-${n}`, requisites: null, payment_link: null, form_url: 'https://pay.provider.example/pay?session_id=abc' }, Date.now());
+    const h = await mount({ mode: 'form' }, { server, clock: new FakeClock(Date.now()) });
+    await h.until('pay');
+    expect(h.root.querySelector('[part="countdown"]')).to.equal(null);
+    const heading = h.root.querySelector('h2')!;
+    expect(heading.textContent).to.equal('Make a transfer');
+    expect(heading.getBoundingClientRect().height).to.be.at.most(1);
+    const frame = h.root.querySelector('iframe')!;
+    expect(frame.getBoundingClientRect().height).to.be.at.least(900);
+  });
+
+  it('form mode sends the element\'s language to the embedded page, unless form_url names one', async () => {
+    const server = new FakeEndpoint();
+    const urls = ['https://pay.provider.example/pay?session_id=abc', 'https://pay.provider.example/pay?session_id=abc&lang=kk'];
+    server.makeOrder = (_b, n) => orderView({ id: `ord-${n}`, requisites: null, payment_link: null, form_url: urls[n - 1] ?? null }, Date.now());
+    const ru = await mount({ mode: 'form', locale: 'ru' }, { server, clock: new FakeClock(Date.now()) });
+    await ru.until('pay');
+    expect(ru.root.querySelector('iframe')!.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=ru');
+    expect(ru.root.querySelector('[part="actions"] a')!.getAttribute('href')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=ru');
+    const kept = await mount({ mode: 'form', locale: 'ru', orderRef: 'sku-2' }, { server, clock: new FakeClock(Date.now()) });
+    await kept.until('pay');
+    expect(kept.root.querySelector('iframe')!.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=kk');
   });
 
   it('statuses arrive in order as paydesk-status events', async () => {

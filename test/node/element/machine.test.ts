@@ -182,6 +182,24 @@ describe('checkout state machine: the order', () => {
     assert.equal(transition(pay, update({ id: 'someone-else', status: 'paid' })).state, pay);
   });
 
+  test('the first order of a hosted-form session (empty id) is matched by client order id and later shows paid', () => {
+    const form = { id: '', requisites: null, payment_link: null, method: null, bank: null, form_url: 'https://pay.example/pay?session_id=f1' };
+    const pay = run([start({ preselected: {} }), created(orderView(form))]).state;
+    assert.equal(pay.name, 'pay');
+    const picked = transition(pay, update({ ...form, id: 'ord-77' }, 1000));
+    assert.equal(picked.state.name, 'pay');
+    assert.equal(picked.state.order?.id, 'ord-77');
+    const paid = transition(picked.state, update({ ...form, id: 'ord-77', status: 'paid', provider_status: 'Completed' }, 2000));
+    assert.equal(paid.state.name, 'paid');
+    assert.deepEqual(emits(paid.effects), ['status', 'paid']);
+  });
+
+  test('a hosted-form session without an order id ignores an order of another client order id', () => {
+    const form = { id: '', requisites: null, payment_link: null, method: null, bank: null, form_url: 'https://pay.example/pay?session_id=f1' };
+    const pay = run([start({ preselected: {} }), created(orderView(form))]).state;
+    assert.equal(transition(pay, update({ ...form, id: 'ord-9', client_order_id: 'sku-other', status: 'paid' })).state, pay);
+  });
+
   test('a status update re-syncs the server time', () => {
     const { state } = run([...toPay, update({}, 60_000, new Date(T0 + 90_000).toISOString())]);
     assert.deepEqual(state.sync, { serverMs: T0 + 90_000, monoMs: 61_000 });

@@ -39,6 +39,6 @@ describe('element source', () => {
     for (const m of el.matchAll(/href=\$\{([^}]+)\}/g)) {
       assert.match(m[1]!, /^(formUrl|support|back|url|apps\.primary|b\.href|safeHttpUrl\(.+\)!?)$/, `href=${m[1]}`);
     }
-    assert.match(el, /src=\$\{formUrl\}/);
+    assert.match(el, /src=\$\{form\}/); // _formOnly(): safeHttpUrl(order.form_url) with lang added
   });
 });
