@@ -122,10 +122,12 @@ describe('checkout outcomes', () => {
     const order = await widgetOrder(page);
     assert.ok(order.form_url?.startsWith(`${demo.sandboxUrl}/pay?session_id=`), `form_url on the sandbox, got ${order.form_url}`);
     const frameElement = page.locator('#inline-host paydesk-checkout iframe[part="form"]');
-    assert.equal(await frameElement.getAttribute('src'), order.form_url);
+    // The element passes its language on to the provider's page.
+    assert.equal(await frameElement.getAttribute('src'), `${order.form_url}&lang=en`);
 
     // Inside the provider's page: the same widget, talking to the sandbox.
     const form = page.frameLocator('#inline-host paydesk-checkout iframe[part="form"]');
+    assert.equal(await form.locator('html').getAttribute('lang'), 'en');
     await form.locator('paydesk-checkout [part="method"]').first().click();
     await form.locator('paydesk-checkout [part="requisites"]').waitFor();
     await showShop(page);
