@@ -15,6 +15,11 @@
  * chunk cannot be fetched, the element falls back along its language chain to English, as it does
  * for any table that fails to load.
  *
+ * The pay view, bank links and QR encoder (`import('./pay-view.js')` etc. in paydesk-checkout.ts) become
+ * `chunks/pay-view.js`, `chunks/banks.js`, `chunks/qr.js` in the ES build, importing what they share
+ * from `../paydesk.js` (`preserveEntrySignatures: 'allow-extension'` keeps that shared code in the
+ * entry file, one request); the IIFE bundles them in (see `viewsBundled`).
+ *
  * Output is ASCII-only (`charset: 'ascii'`), so the classic script reads the same on a page served
  * as windows-1251. The dev server (`npx vite`) serves the repository on 127.0.0.1 with `/api` proxied
  * to `npm start`.
@@ -58,6 +63,40 @@ function languagesBesideScript(): Plugin {
     buildEnd(error) {
       if (!error && rewritten === 0) {
         this.error('paydesk: no `import(\'./<lang>.js\')` found in src/element/i18n/index.ts; update vite.config.ts');
+      }
+    },
+  };
+}
+
+/** The module whose `import('./pay-view.js')`, `import('./banks.js')`, `import('./qr.js')` load the pay view, bank links and QR encoder. */
+const VIEW_LOADER = /[\\/]src[\\/]element[\\/]paydesk-checkout\.ts$/;
+const VIEW_IMPORT = /(?<!typeof\s*)\bimport\(\s*(['"])\.\/(pay-view|banks|qr)\.js\1\s*\)/g;
+
+/**
+ * IIFE only: the pay view, the bank links and the QR encoder, which the npm and ES builds load with
+ * `import()`, are bundled in: `import('./pay-view.js')` becomes an already resolved promise of the statically
+ * imported module. (Inlined as dynamic imports, rolldown wraps them and the modules they share with
+ * the rest in lazy initialisers, which costs more than the code itself.)
+ */
+function viewsBundled(): Plugin {
+  let rewritten = 0;
+  return {
+    name: 'paydesk-views-bundled',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!VIEW_LOADER.test(id)) return null;
+      const names = new Set<string>();
+      const out = code.replace(VIEW_IMPORT, (_m, _q, name: string) => {
+        rewritten++;
+        names.add(name);
+        return `Promise.resolve(__paydesk_${name.replace('-', '_')})`;
+      });
+      const imports = [...names].map((n) => `import * as __paydesk_${n.replace('-', '_')} from './${n}.js';`).join('');
+      return { code: imports + out, map: null };
+    },
+    buildEnd(error) {
+      if (!error && rewritten === 0) {
+        this.error('paydesk: no `import(\'./pay-view.js\')` found in src/element/paydesk-checkout.ts; update vite.config.ts');
       }
     },
   };
@@ -113,7 +152,7 @@ function asciiTemplates(): Plugin {
 
 export default defineConfig({
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  plugins: format === 'iife' ? [languagesBesideScript(), asciiTemplates()] : [],
+  plugins: format === 'iife' ? [languagesBesideScript(), viewsBundled(), asciiTemplates()] : [],
   build: {
     outDir: 'dist/cdn',
     emptyOutDir: false,
@@ -128,10 +167,17 @@ export default defineConfig({
       fileName: () => (format === 'es' ? 'paydesk.js' : 'paydesk.iife.js'),
     },
     rolldownOptions: {
+      preserveEntrySignatures: 'allow-extension',
       output:
         format === 'es'
           ? // Vite keeps whitespace in library ES output (for consumers' minifiers); a CDN file is final.
-            { minify: true, charset: 'ascii', chunkFileNames: `${CHUNK_DIR}/[name].js` }
+            // Everything the entry loads statically stays in paydesk.js (one request); only code loaded
+            // with import() (languages, pay view, bank links, QR encoder) becomes chunks/, importing from it.
+            {
+              minify: true,
+              charset: 'ascii',
+              chunkFileNames: `${CHUNK_DIR}/[name].js`,
+            }
           : {
               minify: true,
               charset: 'ascii',

@@ -4,7 +4,7 @@
  *   1. the npm build: `tsc -p tsconfig.build.json` → dist/**.js + .d.ts (ES modules, dependencies external)
  *   2. the CDN files: Vite, once as an ES module and once as a classic script (IIFE), each with a source map
  *   3. dist/cdn/paydesk.sri.json: sha384 integrity values of both CDN files and of the language chunks
- *      (checks: the IIFE is ASCII-only; the chunks import nothing)
+ *      (checks: the IIFE is ASCII-only; the language chunks import nothing)
  *   4. dist/custom-elements.json: `cem analyze --litelement`
  * Any failing step stops the build with a non-zero exit code and says which step failed.
  */
@@ -55,8 +55,13 @@ for (const f of ['paydesk.js', 'paydesk.iife.js']) {
   for (const needed of [f, `${f}.map`]) if (!existsSync(join(cdn, needed))) fail(`dist/cdn/${needed} was not written`);
 }
 // The IIFE loads the ES build's language chunks: they must stand alone (no imports back into paydesk.js).
+// Other chunks (pay view, bank links, QR encoder) belong to the ES build only; the IIFE inlines them.
 const chunks = readdirSync(join(cdn, 'chunks')).filter((f) => f.endsWith('.js')).sort();
-for (const f of chunks) {
+const languageLoader = readFileSync(join(root, 'src', 'element', 'i18n', 'index.ts'), 'utf8');
+const languages = new Set([...languageLoader.matchAll(/\bimport\(\s*['"]\.\/([a-z0-9-]+)\.js['"]\s*\)/g)].map((m) => `${m[1]}.js`));
+if (languages.size === 0) fail('no language imports found in src/element/i18n/index.ts');
+for (const f of languages) if (!chunks.includes(f)) fail(`dist/cdn/chunks/${f} was not written`);
+for (const f of chunks.filter((c) => languages.has(c))) {
   if (/\bimport\s*[\s{*"'`(]|\bfrom\s*["'`]/.test(readFileSync(join(cdn, 'chunks', f), 'utf8'))) {
     fail(`dist/cdn/chunks/${f} imports another module; the IIFE cannot share code with it`);
   }

@@ -6,9 +6,11 @@
 import { BANKS, NSPK_MEMBER_IDS } from '../provider/facts.js';
 import type { OrderView } from '../protocol/index.js';
 import { russianPhoneDigits } from './format.js';
+import type { Platform } from './platform.js';
 import { safeAppUrl, safeHttpUrl } from './url.js';
 
-export type Platform = 'ios' | 'android' | 'desktop';
+export { detectPlatform, type Platform } from './platform.js';
+
 type MemberKey = keyof typeof NSPK_MEMBER_IDS;
 
 export interface BankApp {
@@ -70,12 +72,6 @@ export const APP_SCHEMES: ReadonlySet<string> = new Set([
   ...BANK_APPS.map((b) => `bank${b.memberId}:`),
 ]);
 
-/** iOS, Android or anything else, from the user agent (iPadOS reports a Mac with touch). */
-export function detectPlatform(userAgent: string, maxTouchPoints = 0): Platform {
-  if (/android/i.test(userAgent)) return 'android';
-  if (/iphone|ipad|ipod/i.test(userAgent) || (/macintosh/i.test(userAgent) && maxTouchPoints > 1)) return 'ios';
-  return 'desktop';
-}
 
 /** An SBP link for one bank's app: on iOS `https://` becomes `bank{member id}://`; elsewhere the link itself. */
 export function sbpAppLink(paymentLink: string, memberId: string, platform: Platform): string | null {

@@ -16,7 +16,7 @@ export const styles = css`
 @media (prefers-color-scheme:dark){:host(:not([theme=light]):not([theme=dark])){${dark}}}
 *{box-sizing:border-box;margin:0;padding:0}
 .card{container-type:inline-size;display:grid;gap:calc(var(--_s)*2);padding:calc(var(--_s)*3);background:var(--_f);border:var(--_b);border-radius:var(--_r);box-shadow:0 8px 24px #0000000f}
-.top,.row,footer,.banks{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:var(--_s)}
+.top,footer{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:var(--_s)}
 .top{flex-wrap:nowrap;align-items:start}
 h2{font-size:20px;line-height:1.25;outline:0}
 :focus-visible{outline:2px solid var(--_a);outline-offset:2px}
@@ -25,23 +25,13 @@ h2{font-size:20px;line-height:1.25;outline:0}
 .low,.bad{color:var(--_no)}
 .ok{color:var(--_ok)}
 svg{width:18px;height:18px;flex:none;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}
-.box{display:grid;gap:4px;padding:calc(var(--_s)*2);border-radius:calc(var(--_r) - 4px);background:var(--_u)}
 .amount{font-size:clamp(24px,10cqi,34px);line-height:1.15;font-weight:700}
 .timer,.amount,.num{font-variant-numeric:tabular-nums;white-space:nowrap}
-.warn{display:flex;gap:8px;padding:10px 12px;border-radius:10px;background:var(--_w);color:var(--_ow);font-size:14px}
-.pay,[part=actions]{display:grid;gap:calc(var(--_s)*2)}
-dl,ul{display:grid;gap:var(--_s);list-style:none}
-dd{font-size:17px;font-weight:600;overflow-wrap:anywhere}
-.qr{display:grid;justify-items:center;gap:6px}
-canvas{width:176px;height:176px;border:var(--_b);border-radius:10px;image-rendering:pixelated}
-canvas:not([data-text]){visibility:hidden}
+[part=actions]{display:grid;gap:calc(var(--_s)*2)}
+ul{display:grid;gap:var(--_s);list-style:none}
 button,.btn{display:inline-flex;align-items:center;justify-content:center;gap:8px;min-height:44px;padding:10px 18px;border:var(--_b);border-radius:calc(var(--_r) - 4px);background:var(--_f);color:var(--_t);font:inherit;font-weight:600;text-decoration:none;cursor:pointer;transition:border-color .15s}
 button:hover,.btn:hover{border-color:var(--_a)}
 .primary{width:100%;background:var(--_a);border-color:var(--_a);color:var(--_oa)}
-.copy{min-height:36px;padding:6px 10px;font-size:13px;color:var(--_a)}
-.done{color:var(--_ok);border-color:var(--_ok)}
-.banks{justify-content:start;margin-top:6px}
-.banks .btn{min-height:40px;padding:8px 14px;font-size:14px}
 .method{width:100%;display:grid;grid-template-columns:1fr auto;justify-items:start;gap:2px 12px;padding:12px 14px;text-align:start}
 .method .muted{font-weight:400}
 .total{grid-area:1/2/3;align-self:center}

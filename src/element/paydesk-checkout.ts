@@ -1,16 +1,16 @@
-import { LitElement, html, nothing, svg, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, adoptStyles, html, nothing, svg, type PropertyValues, type TemplateResult } from 'lit';
 import { bankByButtonName, bankByCustomerBank, BUTTON_NAMES, CUSTOMER_BANKS } from '../provider/facts.js';
 import { INTEGRATION_MODES, type IntegrationMode, type OrderView } from '../protocol/index.js';
 import { createApi, newIdempotencyKey, toErrorInfo } from './api.js';
-import { bankLinks, detectPlatform, type Platform } from './banks.js';
 import { clocksDiverged, crossedThreshold, msToNextSecond, remainingMs, serverNow, systemClock, type Clock } from './countdown.js';
 import { emit } from './events.js';
-import { changedFrom, copyValue, formatAccount, formatAmount, formatCountdown } from './format.js';
-import { fill, loadLanguage, messagesFor, missingTables, plural, resolveLanguage, safeIntl, type MessageOverrides, type Messages } from './i18n/index.js';
+import { formatAmount, formatCountdown } from './format.js';
+import { fill, loadLanguage, messagesFor, missingTables, plural, resolveLanguage, type MessageOverrides, type Messages } from './i18n/index.js';
 import { LiveStatus } from './live.js';
 import { initialState, isOrderOpen, isWatching, transition, type Effect, type MachineEvent, type MachineState, type Selection } from './machine.js';
 import { defaultStorage, forgetSession, loadSession, saveSession, storageKey, type KeyValueStorage } from './storage.js';
 import { styles } from './paydesk-checkout.styles.js';
+import { detectPlatform, type Platform } from './platform.js';
 import { normaliseEndpoint, safeHttpUrl } from './url.js';
 
 /** What the element needs from the outside world; tests replace parts of it. @internal */
@@ -47,7 +47,6 @@ const CYRILLIC = /^(ru|be|uk|kk|ky|tg)\b/i;
 
 const icon = (paths: TemplateResult) => html`<svg viewBox="0 0 24 24" aria-hidden="true">${paths}</svg>`;
 const icons = {
-  copy: icon(svg`<rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V5a2 2 0 0 1 2-2h8"/>`),
   check: icon(svg`<path d="M5 12.5l4.5 4.5L19 7.5"/>`),
   clock: icon(svg`<circle cx="12" cy="12" r="9"/><path d="M12 7v5l3 2"/>`),
   alert: icon(svg`<path d="M12 3l10 18H2z"/><path d="M12 10v4M12 17.5v.5"/>`),
@@ -176,8 +175,14 @@ export class PaydeskCheckout extends LitElement {
   private _redirectAt = 0;
   private _started = false;
   private _hadFocus = false;
-  /** Lazily loaded code (the QR encoder) still arriving; `updateComplete` waits for it. */
+  /** Lazily loaded code (pay view, bank-app links, QR encoder) still arriving; `updateComplete` waits for it. */
   private _loading: Promise<unknown> | null = null;
+  /** The pay view, once loaded (see pay-view.ts); false when loading it failed. */
+  private _view: typeof import('./pay-view.js') | null | false = null;
+  /** The bank-app links (phones only), once loaded. */
+  private _banks: typeof import('./banks.js') | null = null;
+  /** Lazy modules asked for by this element. */
+  private _asked = new Set<string>();
   private _resolve!: (order: OrderView) => void;
   private _result!: Promise<OrderView>;
   private _m: Messages = messagesFor('en');
@@ -463,6 +468,7 @@ export class PaydeskCheckout extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    this._loadViews();
     const requested = this.locale || this._nearestLang() || navigator.language || 'en';
     const table = resolveLanguage(requested);
     this._lang = requested.toLowerCase().startsWith(table) ? requested : table;
@@ -494,13 +500,49 @@ export class PaydeskCheckout extends LitElement {
     const link = this._s.order?.payment_link;
     if (canvas && link && canvas.dataset.link !== link) {
       canvas.dataset.link = link;
-      const drawn = import('./qr.js').then(
-        ({ drawQr }) => drawQr(canvas, link) && (canvas.dataset.text = link),
-        () => delete canvas.dataset.link, // tried again at the next update
+      this._wait(
+        import('./qr.js').then(
+          ({ drawQr }) => drawQr(canvas, link) && (canvas.dataset.text = link),
+          () => delete canvas.dataset.link, // tried again at the next update
+        ),
       );
-      const loading = (this._loading = Promise.all([this._loading, drawn]).then(() => {
-        if (this._loading === loading) this._loading = null;
-      }));
+    }
+  }
+
+  /** `updateComplete` also waits for this. */
+  private _wait(work: Promise<unknown>): void {
+    const loading = (this._loading = Promise.all([this._loading, work]).then(() => {
+      if (this._loading === loading) this._loading = null;
+    }));
+  }
+
+  /**
+   * Loads the pay view (and on phones the bank-app links) when the requisites are near: while the
+   * order is being created or resumed, or shown. Not in form mode, which embeds the provider's page.
+   */
+  private _loadViews(): void {
+    const { name, op, order } = this._s;
+    const near = name === 'searching' || name === 'pay' || (name === 'loading' && op === 'resume');
+    if (!near || (this.mode === 'form' && (!order || this._formOnly(order)))) return;
+    const once = (key: string, load: () => Promise<void>) => {
+      if (this._asked.has(key)) return;
+      this._asked.add(key);
+      this._wait(load().then(() => this.requestUpdate()));
+    };
+    once('pay', () =>
+      import('./pay-view.js').then(
+        (view) => {
+          this._view = view;
+          if (this.shadowRoot) adoptStyles(this.shadowRoot, [styles, view.payStyles]);
+        },
+        () => {
+          this._view = false;
+          this._asked.delete('pay'); // the retry button asks again
+        },
+      ),
+    );
+    if (this._env.platform !== 'desktop') {
+      once('banks', () => import('./banks.js').then((banks) => void (this._banks = banks), () => {})); // links are optional
     }
   }
 
@@ -555,24 +597,11 @@ export class PaydeskCheckout extends LitElement {
     }
   }
 
-  private _copyButton(id: string, label: string, text: string): TemplateResult {
-    const done = this._copied === id;
-    const word = done ? this._m.copied : this._m.copy;
-    return html`<button class="copy ${done ? 'done' : ''}" aria-label="${word}: ${label}" @click=${() => this._copy(id, label, text)}>${
-      done ? icons.check : icons.copy
-    }<span>${word}</span></button>`;
-  }
-
   private _button(text: string, click: () => void, cls = 'primary'): TemplateResult {
     return html`<button class=${cls} @click=${click}>${text}</button>`;
   }
 
   private readonly _renew = (): void => this._send({ type: 'renew', key: this._env.newKey() });
-
-  /** `<dt>label</dt><dd>value</dd>`, or nothing without a value. */
-  private _row(label: string, value: string | null | undefined): TemplateResult | typeof nothing {
-    return value ? html`<div><dt>${label}</dt><dd>${value}</dd></div>` : nothing;
-  }
 
   /**
    * Form mode with the provider's page to embed (no requisites of our own): its URL with the element's
@@ -670,59 +699,37 @@ export class PaydeskCheckout extends LitElement {
     }<span>${formatCountdown(left)}</span></div>`;
   }
 
-  /** "Pay by 14:30", in the device's own clock, so it matches the phone even when its clock is off. */
-  private _payBy(order: OrderView): string {
-    const { clock } = this._env;
-    const device = Date.parse(order.expires_at) - serverNow(this._s.sync, clock.mono(), clock.now()) + clock.now();
-    const time = { hour: '2-digit', minute: '2-digit' } as const;
-    const fmt = safeIntl(
-      () => new Intl.DateTimeFormat(this._lang, time),
-      () => new Intl.DateTimeFormat('en', time),
-    );
-    return fill(this._m.payBy, { time: fmt.format(device) });
-  }
-
-  private _pay(order: OrderView): TemplateResult {
+  private _pay(order: OrderView): unknown {
     const m = this._m;
-    const amount = this._money(order.amount);
-    const requested = changedFrom(order);
-    const req = order.requisites;
-    const formUrl = safeHttpUrl(order.form_url);
-    const { platform } = this._env;
     const form = this._formOnly(order);
     if (form) return html`<iframe part="form" src=${form} title=${m.formTitle}></iframe>${actions(this._openForm(form))}`;
-    const label = req ? m[`${req.kind}Label`] : '';
-    const apps = bankLinks(order, platform, this.bank || bankByButtonName(this.buttonName)?.customerBank || null);
-    const qr = safeHttpUrl(order.payment_link)
-      ? html`<figure part="qr" class="qr"><canvas role="img" aria-label=${fill(m.qrLabel, { amount })}></canvas><figcaption class="muted">${
-          m.qrHint
-        }</figcaption></figure>`
-      : nothing;
-    const phone = platform !== 'desktop';
-    return html`<div class="pay"><div part="amount" class="box"><span class="muted">${m.amountLabel}</span><div class="row"><span class="amount">${amount}</span>${
-      this._copyButton('amount', m.amountLabel, order.amount)
-    }</div><span class="muted">${requested ? '' : `${m.amountExact} `}${this._payBy(order)}</span></div>${
-      requested
-        ? html`<p class="warn">${icons.alert}<span>${fill(m.amountChanged, { amount, requested: this._money(requested) })}</span></p>`
-        : nothing
-    }${phone ? nothing : qr}${
-      req
-        ? html`<dl part="requisites"><div><dt>${label}</dt><dd class="row">${
-            req.kind === 'link' && safeHttpUrl(req.holder_account)
-              ? html`<a href=${safeHttpUrl(req.holder_account)!} rel="noopener noreferrer">${m.linkLabel}</a>`
-              : html`<span class="num">${formatAccount(req.holder_account, req.kind)}</span>`
-          }${this._copyButton('account', label, copyValue(req.holder_account, req.kind))}</dd></div>${this._row(m.holderLabel, req.holder_name)}${
-            this._row(m.bankLabel, this._bankName(order.bank))
-          }${this._row(m.methodLabel, order.method?.name)}</dl>`
-        : nothing
-    }${apps.primary ? html`<a class="btn primary" href=${apps.primary}>${m.openBankApp}</a>` : nothing}${
-      apps.banks.length > 0
-        ? html`<div><p class="muted">${m.otherBanks}</p><ul class="banks" part="banks">${apps.banks.map((b) => {
-            const name = this._nameOf(b.name);
-            return html`<li><a class="btn" href=${b.href} aria-label=${fill(m.openInBank, { bank: name! })}>${name}</a></li>`;
-          })}</ul></div>`
-        : nothing
-    }${phone ? qr : nothing}${formUrl ? this._openForm(formUrl) : nothing}${actions(this._button(m.iPaid, () => this._send({ type: 'paidPressed' })))}</div>`;
+    const view = this._view;
+    if (view === false) {
+      const retry = () => {
+        this._view = null;
+        this.requestUpdate();
+      };
+      return [center(badge(false, icons.alert), html`<p>${m.errors.network}</p>`), actions(this._button(m.retry, retry))];
+    }
+    if (!view) return center(spinner);
+    const { clock, platform } = this._env;
+    const preferred = this.bank || bankByButtonName(this.buttonName)?.customerBank || null;
+    return view.payView({
+      m,
+      lang: this._lang,
+      order,
+      deviceExpiry: Date.parse(order.expires_at) - serverNow(this._s.sync, clock.mono(), clock.now()) + clock.now(),
+      phone: platform !== 'desktop',
+      apps: this._banks?.bankLinks(order, platform, preferred) ?? null,
+      copied: this._copied,
+      icons,
+      money: (a) => this._money(a),
+      bankName: (b) => this._bankName(b),
+      nameOf: (n) => this._nameOf(n),
+      copy: (id, label, text) => void this._copy(id, label, text),
+      paid: () => this._send({ type: 'paidPressed' }),
+      openForm: (url) => this._openForm(url),
+    });
   }
 
   private _footer(): TemplateResult | typeof nothing {

@@ -36,8 +36,10 @@ describe('element source', () => {
 
   test('links and navigation go through the URL sanitiser', () => {
     const el = code.find((f) => f.name === 'paydesk-checkout.ts')!.text;
-    for (const m of el.matchAll(/href=\$\{([^}]+)\}/g)) {
-      assert.match(m[1]!, /^(formUrl|support|back|url|apps\.primary|b\.href|safeHttpUrl\(.+\)!?)$/, `href=${m[1]}`);
+    const hrefs = code.flatMap((f) => [...f.text.matchAll(/href=\$\{([^}]+)\}/g)].map((m) => [f.name, m[1]!] as const));
+    assert.ok(hrefs.some(([name]) => name === 'pay-view.ts'), 'the pay view has links');
+    for (const [name, expr] of hrefs) {
+      assert.match(expr, /^(formUrl|support|back|url|apps\.primary|b\.href|safeHttpUrl\(.+\)!?)$/, `${name}: href=${expr}`);
     }
     assert.match(el, /src=\$\{form\}/); // _formOnly(): safeHttpUrl(order.form_url) with lang added
   });
