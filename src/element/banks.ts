@@ -5,7 +5,7 @@
  */
 import { BANKS, NSPK_MEMBER_IDS } from '../provider/facts.js';
 import type { OrderView } from '../protocol/index.js';
-import { russianPhoneDigits } from './format.js';
+import { russianPhoneDigits } from './requisites.js';
 import type { Platform } from './platform.js';
 import { safeAppUrl, safeHttpUrl } from './url.js';
 

@@ -6,7 +6,7 @@
 import { css, html, nothing, svg, type TemplateResult } from 'lit';
 import type { OrderView } from '../protocol/index.js';
 import type { BankLinks } from './banks.js';
-import { changedFrom, copyValue, formatAccount } from './format.js';
+import { changedFrom, copyValue, formatAccount } from './requisites.js';
 import { fill, safeIntl, type Messages } from './i18n/index.js';
 import { safeHttpUrl } from './url.js';
 

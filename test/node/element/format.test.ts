@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changedFrom, copyValue, formatAccount, formatAmount, formatCountdown, russianPhoneDigits } from '../../../src/element/format.js';
+import { formatAmount, formatCountdown } from '../../../src/element/format.js';
+import { changedFrom, copyValue, formatAccount, russianPhoneDigits } from '../../../src/element/requisites.js';
 import { formatMoney } from '../../../src/money/index.js';
 
 describe('requisites formatting', () => {
