@@ -11,7 +11,8 @@
  *   element           the npm build of `paydesk` (dist/index.js) bundled and minified the way an
  *                     app's bundler would, with Lit and the other npm dependencies left out: the
  *                     element's own code, i.e. what paydesk adds on top of Lit (budget 12 KB gzip);
- *                     lazy language tables are separate chunks and not counted
+ *                     what it loads with import() (language tables, pay view, bank links, QR
+ *                     drawing) becomes separate chunks and is not counted
  *   element + qrcode  the same with the QR encoder (an npm dependency) counted in
  *
  * KB here is 1000 bytes.

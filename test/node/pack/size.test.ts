@@ -55,3 +55,19 @@ test('the language tables stay out of both CDN files, which load them from chunk
     }
   }
 });
+
+test('the CDN ES file loads the pay view and the bank-app table from chunks/; the classic script bundles them', async () => {
+  const cdn = join(root, 'dist', 'cdn');
+  const es = await readFile(join(cdn, 'paydesk.js'), 'utf8');
+  const iife = await readFile(join(cdn, 'paydesk.iife.js'), 'utf8');
+  const banks = await readFile(join(cdn, 'chunks', 'banks.js'), 'utf8');
+  const pay = await readFile(join(cdn, 'chunks', 'pay-view.js'), 'utf8');
+  const bankTemplate = 'sberbankonline://payments/p2p';
+  const payRule = '.warn{display:flex';
+  assert.ok(banks.includes(bankTemplate) && pay.includes(payRule), 'the chunks hold the bank table and the pay view styles');
+  assert.ok(!es.includes(bankTemplate) && !es.includes(payRule), 'paydesk.js leaves them out');
+  assert.ok(es.includes('chunks/banks.js') && es.includes('chunks/pay-view.js'), 'paydesk.js loads both chunks');
+  for (const chunk of [banks, pay]) assert.match(chunk, /from\s*"\.\.\/paydesk\.js"/, 'a chunk takes Lit and the shared code from paydesk.js (no second copy)');
+  assert.ok(iife.includes(bankTemplate) && iife.includes(payRule), 'the classic script has both inside');
+  assert.ok(!iife.includes('chunks/banks.js') && !iife.includes('chunks/pay-view.js'), 'the classic script fetches neither');
+});
