@@ -533,7 +533,8 @@ export class PaydeskCheckout extends LitElement {
       import('./pay-view.js').then(
         (view) => {
           this._view = view;
-          if (this.shadowRoot) adoptStyles(this.shadowRoot, [styles, view.payStyles]);
+          // Added to the element's own styles (a subclass's included): static styles cannot wait for a chunk.
+          if (this.shadowRoot) adoptStyles(this.shadowRoot, [...(this.constructor as typeof LitElement).elementStyles, view.payStyles]);
         },
         () => {
           this._view = false;

@@ -324,6 +324,8 @@ describe('<paydesk-checkout> flow', () => {
     expect(heading.getBoundingClientRect().height).to.be.at.most(1);
     const frame = h.root.querySelector('iframe')!;
     expect(frame.getBoundingClientRect().height).to.be.at.least(900);
+    h.el.style.setProperty('--paydesk-form-height', '700px');
+    expect(frame.getBoundingClientRect().height).to.equal(700);
   });
 
   it('form mode sends the element\'s language to the embedded page, unless form_url names one', async () => {
