@@ -174,3 +174,31 @@ export const PROVIDER_MESSAGES = {
   rate_limited: 'Request limit exceeded. Please try again later.',
   unauthorized: 'Invalid or missing API key',
 } as const;
+
+/** What a requisite is, for showing it: a card number, a phone, a bank account or a payment link. */
+export type RequisitesKind = 'card' | 'phone' | 'account' | 'link';
+
+/**
+ * The kind of requisite a method type hands out (provider-notes.md, "Requisites"). For a type not
+ * seen yet, the shape of `holderAccount` decides; an unknown shape is an account.
+ */
+export function requisitesKindOf(methodType: string, holderAccount = ''): RequisitesKind {
+  switch (methodType) {
+    case 'BankCard':
+    case 'TransBankCard':
+      return 'card';
+    case 'SBP':
+    case 'TransSBP':
+      return 'phone';
+    case 'BankAccount':
+      return 'account';
+    case 'NSPKLink':
+      return 'link';
+  }
+  const compact = holderAccount.replace(/[\s-]/g, '');
+  if (/^https?:\/\//i.test(compact)) return 'link';
+  if (/^\+\d{10,15}$/.test(compact)) return 'phone';
+  if (/^\d{16,19}$/.test(compact)) return 'card';
+  if (/^[78]\d{10}$/.test(compact)) return 'phone';
+  return 'account';
+}

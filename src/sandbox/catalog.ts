@@ -6,7 +6,7 @@
  * method that has a free trader: the order's `method_id` is the bank method, `initial_method_id`
  * the aggregate one. Fees and limits are those of the method the merchant asked for.
  */
-import { BANKS, type KnownMethodType, type OrderSide } from '../provider/facts.js';
+import { BANKS, requisitesKindOf, type KnownMethodType, type OrderSide, type RequisitesKind } from '../provider/facts.js';
 import type { PaymentMethod } from '../provider/schemas.js';
 import { toMinor } from '../money/index.js';
 import { createRng, digits, pick, seedFrom, stableUuid, withLuhn } from './random.js';
@@ -36,7 +36,7 @@ export interface Requisite {
   bank: Bank | null;
 }
 
-export type RequisitesKind = 'card' | 'phone' | 'account' | 'link';
+export type { RequisitesKind };
 
 export interface MethodDef {
   id: string;
@@ -54,20 +54,7 @@ export interface MethodDef {
 
 /** What kind of requisite a method type hands out (the widget protocol's `requisites.kind`). */
 export function requisitesKind(type: string): RequisitesKind {
-  switch (type) {
-    case 'BankCard':
-    case 'TransBankCard':
-      return 'card';
-    case 'SBP':
-    case 'TransSBP':
-      return 'phone';
-    case 'BankAccount':
-      return 'account';
-    case 'NSPKLink':
-      return 'link';
-    default:
-      return 'account';
-  }
+  return requisitesKindOf(type);
 }
 
 const HOLDER_NAMES = [

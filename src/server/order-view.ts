@@ -4,7 +4,7 @@
  * merchant's resolveOrder, sanitised to http(s).
  */
 import { currencyDigits, roundHalfUp } from '../money/index.js';
-import { bankByNspkCode, bankByCustomerBank, orderOutcome } from '../provider/facts.js';
+import { bankByNspkCode, bankByCustomerBank, orderOutcome, requisitesKindOf } from '../provider/facts.js';
 import type { Order } from '../provider/schemas.js';
 import { isHttpUrl } from '../provider/schemas.js';
 import type { BankCode, OrderView, OrderViewStatus, RequisitesKind } from '../protocol/index.js';
@@ -29,28 +29,9 @@ export function sanitizeUrl(value: unknown): string | null {
   return isHttpUrl(value) ? value : null;
 }
 
-const PHONE = /^\+?\d{10,15}$/;
-
 /** requisites.kind from the method type; for a type not seen yet, from the shape of the account. */
 export function requisitesKind(methodType: string, holderAccount: string): RequisitesKind {
-  switch (methodType) {
-    case 'BankCard':
-    case 'TransBankCard':
-      return 'card';
-    case 'SBP':
-    case 'TransSBP':
-      return 'phone';
-    case 'BankAccount':
-      return 'account';
-    case 'NSPKLink':
-      return 'link';
-  }
-  const compact = holderAccount.replace(/[\s-]/g, '');
-  if (/^https?:\/\//i.test(compact)) return 'link';
-  if (compact.startsWith('+') && PHONE.test(compact)) return 'phone';
-  if (/^\d{16,19}$/.test(compact)) return 'card';
-  if (/^7\d{10}$|^8\d{10}$/.test(compact)) return 'phone';
-  return 'account';
+  return requisitesKindOf(methodType, holderAccount);
 }
 
 /**
