@@ -141,8 +141,8 @@ describe('purchase on the storefront', () => {
   test('the bank button: the order goes to the chosen bank and the widget offers its app (dark theme, Russian)', async () => {
     const { page } = await shopper();
     await page.goto(storeUrl(demo, { method: 'bank', bank: 'VTBPay', lang: 'ru', theme: 'dark' }));
+    await buy(page, 'coffee-beans'); // the products render once the page has applied its settings
     assert.equal(await page.locator('#bank-select').inputValue(), 'VTBPay');
-    await buy(page, 'coffee-beans');
     await waitForWidgetState(page, 'pay');
     const order = await widgetOrder(page);
     assert.equal(order.bank, 'vtb');
