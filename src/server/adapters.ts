@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { setClientAddress } from './http.js';
+import { setClientAddress, unreadJsonText } from './http.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -45,19 +45,62 @@ export function toWebRequest(
   return request;
 }
 
-/** Writes a Web `Response` to a Node response, streaming the body (server-sent events flush per chunk). */
-export async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
+/**
+ * A body worth writing in one piece: JSON or text (not an event stream), not marked as streamed
+ * (`Transfer-Encoding`, `X-Accel-Buffering: no`). Everything else is streamed chunk by chunk.
+ */
+const WHOLE_TYPE = /^\s*(?:application\/(?:json|[\w.+-]+\+json)|text\/(?!event-stream\b))/i;
+
+function headersOf(response: Response): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
   const cookies = response.headers.getSetCookie?.() ?? [];
   if (cookies.length > 0) headers['set-cookie'] = cookies;
-  res.writeHead(response.status, headers);
+  return headers;
+}
+
+/**
+ * Writes a Web `Response` to a Node response. A JSON or text answer goes out in one write with its
+ * Content-Length; any other body (server-sent events) is streamed, flushed per chunk.
+ */
+export async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers = headersOf(response);
+  const text = unreadJsonText(response);
+  if (text !== undefined) {
+    headers['content-length'] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, headers);
+    res.end(text);
+    return;
+  }
   if (!response.body) {
+    res.writeHead(response.status, headers);
     res.end();
     return;
   }
+  const type = response.headers.get('content-type');
+  if (
+    type !== null &&
+    WHOLE_TYPE.test(type) &&
+    !response.headers.has('transfer-encoding') &&
+    response.headers.get('x-accel-buffering')?.trim().toLowerCase() !== 'no'
+  ) {
+    let whole: Uint8Array;
+    try {
+      whole = new Uint8Array(await response.arrayBuffer());
+    } catch {
+      // The body failed before anything was sent: drop the connection rather than answer a
+      // complete-looking but truncated body.
+      res.destroy();
+      return;
+    }
+    headers['content-length'] = String(whole.byteLength);
+    res.writeHead(response.status, headers);
+    res.end(whole);
+    return;
+  }
+  res.writeHead(response.status, headers);
   const reader = response.body.getReader();
   const stop = () => void reader.cancel().catch(() => undefined);
   res.on('close', stop);

@@ -27,6 +27,7 @@ import {
   getRecordedClientAddress,
   isJsonContentType,
   jsonResponse,
+  jsonTextResponse,
   OriginPolicy,
   parseJsonObject,
   preflightHeaders,
@@ -295,10 +296,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     if (force) await limiter.hit(limits.refreshPerSession, `r:${sid}`);
     const { viewJson } = await core.read(sid, force);
     // The view's JSON is cached with the record; only the time is new.
-    return new Response(`{"order":${viewJson},"server_time":"${serverTime()}"}`, {
-      status: 200,
-      headers: { ...JSON_HEADERS, ...cors },
-    });
+    return jsonTextResponse(200, `{"order":${viewJson},"server_time":"${serverTime()}"}`, cors);
   }
 
   async function events(req: Request, token: string, cors: Record<string, string>): Promise<Response> {

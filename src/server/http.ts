@@ -10,8 +10,28 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
 };
 
+/** The text each JSON answer was made from, so the Node adapters write it without reading the body stream. */
+const jsonTexts = new WeakMap<Response, string>();
+
+/** A JSON answer from its text (already serialised). */
+export function jsonTextResponse(status: number, text: string, headers: Record<string, string> = {}): Response {
+  const response = new Response(text, { status, headers: { ...JSON_HEADERS, ...headers } });
+  jsonTexts.set(response, text);
+  return response;
+}
+
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+  return jsonTextResponse(status, JSON.stringify(body), headers);
+}
+
+/**
+ * The text of an answer made by {@link jsonTextResponse}, while its body is still unread (a Response's
+ * body cannot change, only be consumed); undefined for any other answer.
+ */
+export function unreadJsonText(response: Response): string | undefined {
+  const text = jsonTexts.get(response);
+  if (text === undefined || response.bodyUsed || response.body?.locked) return undefined;
+  return text;
 }
 
 export function errorResponse(err: CheckoutError, headers: Record<string, string> = {}): Response {

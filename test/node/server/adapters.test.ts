@@ -59,6 +59,20 @@ after(async () => {
   await sandbox.close();
 });
 
+/** A GET over node:http, to see the raw answer headers (fetch hides Transfer-Encoding). */
+function rawGet(url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
 const sessionInit = (body: unknown): RequestInit => ({
   method: 'POST',
   headers: { 'content-type': 'application/json', 'x-paydesk': '1' },
@@ -113,6 +127,72 @@ describe('Node http (toNodeListener)', () => {
     await fetch(`${base}/x`, { method: 'POST', body: 'hello', headers: { 'x-forwarded-for': '6.6.6.6' } });
     assert.equal(seen, '127.0.0.1');
     assert.equal(body, 'hello');
+  });
+
+  test('a JSON or text answer goes out whole with its Content-Length, not chunked', async () => {
+    const body = JSON.stringify({ ok: true, text: 'ё'.repeat(100) });
+    const server = http.createServer(
+      toNodeListener(async (req) =>
+        new URL(req.url).pathname === '/text' ? new Response('plain ё') : new Response(body, { status: 201, headers: { 'content-type': 'application/json; charset=utf-8' } }),
+      ),
+    );
+    const base = await listen(server);
+    const json = await rawGet(`${base}/json`);
+    assert.equal(json.status, 201);
+    assert.equal(json.headers['content-length'], String(Buffer.byteLength(body)));
+    assert.equal(json.headers['transfer-encoding'], undefined);
+    assert.equal(json.body, body);
+    const text = await rawGet(`${base}/text`);
+    assert.equal(text.headers['content-length'], String(Buffer.byteLength('plain ё')));
+    assert.equal(text.body, 'plain ё');
+  });
+
+  test('the checkout handler\'s answers carry their Content-Length through the adapter', async () => {
+    const server = http.createServer(toNodeListener(handler));
+    const base = await listen(server);
+    const missing = await rawGet(`${base}/api/paydesk/sessions/nope`);
+    assert.equal(missing.status, 401);
+    assert.equal(missing.headers['content-length'], String(Buffer.byteLength(missing.body)));
+    assert.equal(JSON.parse(missing.body).error.code, 'session_invalid');
+  });
+
+  test('any other body streams: the first chunk arrives while the body is still open', async () => {
+    let close: (() => void) | undefined;
+    const server = http.createServer(
+      toNodeListener(async () => {
+        const stream = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('first'));
+            close = () => controller.close();
+          },
+        });
+        return new Response(stream, { headers: { 'content-type': 'application/octet-stream' } });
+      }),
+    );
+    const base = await listen(server);
+    const res = await fetch(`${base}/stream`);
+    assert.equal(res.headers.get('content-length'), null);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    assert.equal(new TextDecoder().decode(first.value), 'first');
+    close!();
+    assert.equal((await reader.read()).done, true);
+  });
+
+  test('a JSON body that fails before it is sent drops the connection instead of answering it cut short', async () => {
+    const server = http.createServer(
+      toNodeListener(async () => {
+        const stream = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"half":'));
+            controller.error(new Error('the database went away'));
+          },
+        });
+        return new Response(stream, { headers: { 'content-type': 'application/json' } });
+      }),
+    );
+    const base = await listen(server);
+    await assert.rejects(rawGet(`${base}/broken`));
   });
 
   test('toWebRequest keeps method, path, query and headers; writeWebResponse keeps status and headers', async () => {
