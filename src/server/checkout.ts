@@ -5,7 +5,7 @@
  */
 import { addAmounts, compareAmounts, currencyDigits, MoneyError, parseAmount } from '../money/index.js';
 import { ORDER_LIFETIME_SECONDS, orderOutcome } from '../provider/facts.js';
-import type { CreateOrderRequest, FormCreateRequest, FormSession, Order } from '../provider/schemas.js';
+import type { CreateOrderRequest, FormCreateRequest, FormSession, Order, PaymentMethod } from '../provider/schemas.js';
 import type { ProviderClient } from '../provider/types.js';
 import type { IntegrationMode } from '../protocol/index.js';
 import { isFinalStatus } from '../protocol/index.js';
@@ -94,6 +94,13 @@ interface IdempotencyRecord {
 }
 
 const PRINTABLE = /^[^\u0000-\u001f\u007f]+$/;
+/** Amounts whose offers are kept per methods list (beyond it, the cache starts over). */
+const OFFER_CACHE_SIZE = 1000;
+
+function freezeOffer(offer: MethodOffer): MethodOffer {
+  Object.freeze(offer.view);
+  return Object.freeze(offer);
+}
 
 function orderError(message: string): CheckoutError {
   return new CheckoutError(500, 'internal_error', 'This order cannot be paid right now. Please contact the shop.', {
@@ -105,6 +112,7 @@ export class Checkout {
   readonly repo: SessionRepository;
   readonly methods: MethodsCache;
   private readonly background = new Set<Promise<unknown>>();
+  private offerCache: { methods: readonly PaymentMethod[]; byAmount: Map<string, readonly MethodOffer[]> } | null = null;
 
   constructor(readonly cfg: CheckoutConfig) {
     this.repo = new SessionRepository(cfg.store, cfg.now);
@@ -197,8 +205,12 @@ export class Checkout {
     };
   }
 
-  /** Active Buy methods that accept the order's amount, with fees. */
-  async offers(order: CheckedOrder): Promise<MethodOffer[]> {
+  /**
+   * Active Buy methods that accept the order's amount, with fees. Worked out once per amount and
+   * currency for each list the provider gave (the fee arithmetic is the same until the list changes);
+   * the offers are shared and frozen.
+   */
+  async offers(order: CheckedOrder): Promise<readonly MethodOffer[]> {
     let methods;
     try {
       methods = await this.methods.list();
@@ -206,7 +218,16 @@ export class Checkout {
       this.logProviderFailure('listing payment methods failed', err);
       throw fromProviderError(err);
     }
-    return offersFor(methods, order.amount, order.currency, this.cfg.feePayer);
+    let cache = this.offerCache;
+    if (cache?.methods !== methods) cache = this.offerCache = { methods, byAmount: new Map() };
+    const key = `${order.currency} ${order.amount}`;
+    let offers = cache.byAmount.get(key);
+    if (!offers) {
+      offers = Object.freeze(offersFor(methods, order.amount, order.currency, this.cfg.feePayer).map(freezeOffer));
+      if (cache.byAmount.size >= OFFER_CACHE_SIZE) cache.byAmount.clear();
+      cache.byAmount.set(key, offers);
+    }
+    return offers;
   }
 
   private logProviderFailure(message: string, err: unknown, fields: Record<string, unknown> = {}): void {
@@ -231,7 +252,7 @@ export class Checkout {
     return this.createIdempotent(input, request, idempotencyKey);
   }
 
-  private choose(input: CreateSessionInput, order: CheckedOrder, offers: MethodOffer[]): MethodSelection {
+  private choose(input: CreateSessionInput, order: CheckedOrder, offers: readonly MethodOffer[]): MethodSelection {
     if (offers.length === 0) {
       throw new CheckoutError(409, 'method_unavailable', 'No payment method accepts this amount right now.');
     }
@@ -400,11 +421,30 @@ export class Checkout {
     coid: string,
     opts: { recover: boolean; generated: boolean; since?: number },
   ): Promise<SessionRecord> {
+    // Bound the whole creation (the client's own retries and lookups included) within the
+    // idempotency lease, so a claim is only ever taken over from an owner that has stopped. One
+    // timer, cleared when the creation ends (AbortSignal.timeout would linger until it fires).
+    const ms = Math.max(1000, this.cfg.idempotencyLeaseMs - 5000);
+    const lease = new AbortController();
+    const timer = setTimeout(() => lease.abort(new DOMException(`the creation took longer than ${ms} ms`, 'TimeoutError')), ms);
+    (timer as { unref?: () => void }).unref?.();
+    try {
+      return await this.createWithin(lease.signal, input, order, selection, coid, opts);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async createWithin(
+    signal: AbortSignal,
+    input: CreateSessionInput,
+    order: CheckedOrder,
+    selection: MethodSelection,
+    coid: string,
+    opts: { recover: boolean; generated: boolean; since?: number },
+  ): Promise<SessionRecord> {
     const { client, log } = this.cfg;
     const mode = input.mode;
-    // Bound the whole creation (the client's own retries and lookups included) within the
-    // idempotency lease, so a claim is only ever taken over from an owner that has stopped.
-    const signal = AbortSignal.timeout(Math.max(1000, this.cfg.idempotencyLeaseMs - 5000));
     const ctx: ViewContext = {
       currency: order.currency,
       requested_amount: order.amount,

@@ -3,7 +3,7 @@
  * constant-time comparison that hashes both sides first, so inputs of any length never throw and
  * never leak their length through timing.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomFillSync, timingSafeEqual } from 'node:crypto';
 
 export function hmacSha256(secret: string, data: string): Buffer {
   return createHmac('sha256', secret).update(data, 'utf8').digest();
@@ -17,9 +17,25 @@ export function sha256Base64url(data: string): string {
   return createHash('sha256').update(data, 'utf8').digest('base64url');
 }
 
+/**
+ * Random bytes are drawn from the CSPRNG a pool at a time (as crypto.randomUUID does): one call per
+ * 4 KiB instead of one per id. Every byte is handed out once.
+ */
+const POOL_SIZE = 4096;
+const pool = Buffer.alloc(POOL_SIZE);
+let poolOffset = POOL_SIZE;
+
 /** Unguessable id: `bytes` random bytes, base64url. */
 export function randomId(bytes = 16): string {
-  return randomBytes(bytes).toString('base64url');
+  if (!Number.isInteger(bytes) || bytes <= 0 || bytes > 256) return randomBytes(bytes).toString('base64url');
+  if (poolOffset + bytes > POOL_SIZE) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const id = pool.toString('base64url', poolOffset, poolOffset + bytes);
+  pool.fill(0, poolOffset, poolOffset + bytes);
+  poolOffset += bytes;
+  return id;
 }
 
 /**

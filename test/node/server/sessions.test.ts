@@ -69,6 +69,31 @@ describe('GET /methods', () => {
     assert.equal(h.provider.count('listPaymentMethods'), 2);
   });
 
+  test('offers follow the provider list: a method turned off there is gone once the list is read again', async () => {
+    const h = makeHarness({ methodsCacheSeconds: 30 });
+    const ids = async (ref: string) =>
+      ((await (await h.handler(new Request(`${BASE}/methods?order_ref=${ref}`))).json()) as { methods: Array<{ id: string }> }).methods.map((m) => m.id);
+    assert.ok((await ids('tee')).includes(CARD_ID));
+    h.provider.methods[1]!.active = false;
+    assert.ok((await ids('tee')).includes(CARD_ID), 'the cached list still has it');
+    h.clock.now += 30_000;
+    assert.ok(!(await ids('tee')).includes(CARD_ID));
+    assert.ok(!(await ids('mug')).includes(CARD_ID));
+  });
+
+  test('each amount gets the offers of its own amount from one cached list', async () => {
+    const h = makeHarness({ methodsCacheSeconds: 30, feePayer: 'shopper' });
+    const methods = async (ref: string) =>
+      ((await (await h.handler(new Request(`${BASE}/methods?order_ref=${ref}`))).json()) as { methods: Array<{ id: string; total: string }>; amount: string });
+    const tee = await methods('tee');
+    const tiny = await methods('tiny');
+    const teeAgain = await methods('tee');
+    assert.equal(h.provider.count('listPaymentMethods'), 1);
+    assert.equal(tee.methods.find((m) => m.id === SBP_ID)?.total, '1522.50');
+    assert.deepEqual(tiny.methods, [], 'no method takes 10.00');
+    assert.deepEqual(teeAgain, tee);
+  });
+
   test('inactive methods and methods in another currency are left out', async () => {
     const h = makeHarness();
     h.provider.methods[0]!.active = false;

@@ -11,6 +11,7 @@ import { ProviderError } from '../../../src/provider/errors.js';
 import type { Order } from '../../../src/provider/schemas.js';
 import type { ProviderErrorCode } from '../../../src/provider/types.js';
 import { fromProviderError, matchRoute, offersFor, orderToView, PROVIDER_ERROR_MAP, requisitesKind, sanitizeUrl, selectMethod } from '../../../src/server/index.js';
+import { randomId } from '../../../src/server/crypto.js';
 import { normaliseDecimal } from '../../../src/server/order-view.js';
 import { CARD_ID, defaultMethods, SBER_SBP_ID, SBP_ID } from './fake-provider.js';
 
@@ -211,5 +212,21 @@ describe('packaging', () => {
       { cwd: root, encoding: 'utf8' },
     );
     assert.notEqual(control.status, 0, 'the hook does catch an ioredis import');
+  });
+});
+
+describe('random ids', () => {
+  test('randomId gives distinct base64url ids of the asked size, across refills of its pool', () => {
+    const seen = new Set<string>();
+    // 4 KiB pool: 1000 ids of 16 bytes and 1000 of 12 span several refills, at uneven offsets.
+    for (let i = 0; i < 1000; i++) {
+      const a = randomId(16);
+      const b = randomId(12);
+      assert.match(a, /^[A-Za-z0-9_-]{22}$/);
+      assert.match(b, /^[A-Za-z0-9_-]{16}$/);
+      seen.add(a).add(b);
+    }
+    assert.equal(seen.size, 2000);
+    assert.match(randomId(1000), /^[A-Za-z0-9_-]{1334}$/, 'larger than the pool share');
   });
 });
