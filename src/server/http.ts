@@ -45,6 +45,9 @@ export function isJsonContentType(value: string | null): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
+/** One-shot decodes keep no state between calls, so one decoder serves every request. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Reads the body as UTF-8 text, refusing (413) more than `limit` bytes, whether declared or streamed. */
 export async function readBodyText(req: Request, limit: number): Promise<string> {
   const tooLarge = () =>
@@ -83,7 +86,7 @@ export async function readBodyText(req: Request, limit: number): Promise<string>
     at += c.byteLength;
   }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(all);
+    return UTF8.decode(all);
   } catch {
     throw new CheckoutError(400, 'bad_request', 'The request body is not valid UTF-8.');
   }

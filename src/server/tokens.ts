@@ -6,7 +6,7 @@
  * Several secrets are accepted (rotation): the first one signs, every one verifies. A token is
  * checked here before any store or provider work, so a tampered or foreign one costs one HMAC.
  */
-import { hmacSha256, randomId, safeEqual } from './crypto.js';
+import { hmacSha256, randomId, safeEqualBuffers } from './crypto.js';
 
 const PREFIX = 'paydesk.session.v1.';
 const TOKEN = /^([A-Za-z0-9_-]{22})\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{43})$/;
@@ -49,10 +49,13 @@ export class SessionTokens {
     if (!m) return { ok: false, reason: 'malformed' };
     const [, sid, exp, sig] = m as unknown as [string, string, string, string];
     let valid = false;
+    const presented = Buffer.from(sig, 'latin1');
     for (const secret of this.secrets) {
       // Compare the canonical text (a non-canonical base64 spelling of the right bytes is refused),
-      // against every secret with no early exit so timing does not reveal which one matched.
-      if (safeEqual(hmacSha256(secret, PREFIX + sid + '.' + exp).toString('base64url'), sig)) valid = true;
+      // against every secret with no early exit so timing does not reveal which one matched. Both
+      // sides are 43 characters (the pattern above), so a constant-time comparison needs no hashing.
+      const expected = Buffer.from(hmacSha256(secret, PREFIX + sid + '.' + exp).toString('base64url'), 'latin1');
+      if (safeEqualBuffers(expected, presented)) valid = true;
     }
     if (!valid) return { ok: false, reason: 'bad_signature' };
     const expiresAt = parseInt(exp, 36) * 1000;
