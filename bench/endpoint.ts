@@ -27,6 +27,12 @@ export interface GetFigures {
 export interface PostFigures {
   runs: number;
   requestsPerRun: number;
+  /** Pairs sent before the measured runs, so both servers run optimised code (steady state). */
+  warmupPairs: number;
+  /** p50s over the warm-up pairs: the same comparison before the JIT has warmed up. */
+  warmupPaydeskP50: number;
+  warmupDirectP50: number;
+  warmupAddedP50: number;
   paydeskP50: number;
   paydeskP95: number;
   directP50: number;
@@ -77,7 +83,11 @@ export async function benchGet(merchant: MerchantInfo, opts: { runs: number; sec
   };
 }
 
-export async function benchPost(merchant: MerchantInfo, provider: ProviderInfo, opts: { runs: number; requests: number }): Promise<PostFigures> {
+export async function benchPost(
+  merchant: MerchantInfo,
+  provider: ProviderInfo,
+  opts: { runs: number; requests: number; warmup: number },
+): Promise<PostFigures> {
   const agent = keepAlive();
   let n = 0;
   const viaPaydesk = async () => {
@@ -98,10 +108,15 @@ export async function benchPost(merchant: MerchantInfo, provider: ProviderInfo, 
     if (r.status !== 201) throw new Error(`POST /api/v1/order/: ${r.status} ${r.body}`);
     return r.ms;
   };
-  // Warm both paths (connections, JIT).
-  for (let i = 0; i < 20; i++) {
-    await viaPaydesk();
-    await direct();
+  // Warm both paths (connections, JIT): V8 optimises a function only after many calls, and a few
+  // dozen requests leave most of either server's code unoptimised, which would measure the warm-up
+  // of the JIT rather than the work per request of a running server. The warm-up is kept as a
+  // figure of its own.
+  const wp: number[] = [];
+  const wd: number[] = [];
+  for (let i = 0; i < opts.warmup; i++) {
+    wp.push(await viaPaydesk());
+    wd.push(await direct());
   }
   const results = await repeat(opts.runs, async () => {
     const p: number[] = [];
@@ -117,6 +132,10 @@ export async function benchPost(merchant: MerchantInfo, provider: ProviderInfo, 
   return {
     runs: opts.runs,
     requestsPerRun: opts.requests,
+    warmupPairs: opts.warmup,
+    warmupPaydeskP50: percentile(wp, 50),
+    warmupDirectP50: percentile(wd, 50),
+    warmupAddedP50: percentile(wp, 50) - percentile(wd, 50),
     paydeskP50: median(results.map((r) => r.p50)),
     paydeskP95: median(results.map((r) => r.p95)),
     directP50: median(results.map((r) => r.d50)),

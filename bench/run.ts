@@ -26,8 +26,8 @@ import { benchWebhook, type WebhookFigures } from './webhook.js';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const quick = process.argv.includes('--quick');
 const P = quick
-  ? { runs: 2, browserRuns: 5, seconds: 1, postRequests: 40, webhookPerRun: 10, listPerRun: 10, orders: 100_000, sessions: 2_000, streams: 200 }
-  : { runs: 3, browserRuns: 15, seconds: 4, postRequests: 150, webhookPerRun: 30, listPerRun: 40, orders: 100_000, sessions: 10_000, streams: 1_000 };
+  ? { runs: 2, browserRuns: 5, seconds: 1, postRequests: 40, postWarmup: 100, webhookPerRun: 10, listPerRun: 10, orders: 100_000, sessions: 2_000, streams: 200 }
+  : { runs: 3, browserRuns: 15, seconds: 4, postRequests: 150, postWarmup: 500, webhookPerRun: 30, listPerRun: 40, orders: 100_000, sessions: 10_000, streams: 1_000 };
 const CONNECTIONS = 10;
 
 const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
@@ -75,8 +75,8 @@ async function main() {
     machine.Chromium = browser.chromium;
     log(`GET /sessions/S throughput (${P.runs} runs × 3 servers × ${P.seconds} s, ${CONNECTIONS} connections)`);
     get = await benchGet(pair.merchant.info, { runs: P.runs, seconds: P.seconds, connections: CONNECTIONS });
-    log(`POST /sessions latency (${P.runs} runs × ${P.postRequests} pairs)`);
-    post = await benchPost(pair.merchant.info, pair.provider.info, { runs: P.runs, requests: P.postRequests });
+    log(`POST /sessions latency (${P.postWarmup} warm-up pairs, then ${P.runs} runs × ${P.postRequests} pairs)`);
+    post = await benchPost(pair.merchant.info, pair.provider.info, { runs: P.runs, requests: P.postRequests, warmup: P.postWarmup });
     log(`webhook → event (${P.runs} runs × ${P.webhookPerRun})`);
     webhook = await benchWebhook(pair.merchant.info, pair.provider.info, { runs: P.runs, perRun: P.webhookPerRun });
   } finally {
@@ -191,13 +191,17 @@ bare \`fetch\` of the same \`POST /sessions\`. ${browser.runs} runs, alternating
 
 \`POST /sessions\`: one request at a time over a keep-alive connection, ${post.requestsPerRun} per path per run,
 interleaved, ${post.runs} runs: through paydesk (which creates the order at the provider) beside the same
-order created directly with \`POST /api/v1/order/\` on the sandbox.
+order created directly with \`POST /api/v1/order/\` on the sandbox, from the load generator with
+node:http. The runs follow ${post.warmupPairs} warm-up pairs, so both servers run JIT-optimised code, as
+a server that has been up for a while does; the warm-up pairs are shown as well (the merchant
+process had served only the element and \`GET\` benchmarks before them).
 
 | path | p50 | p95 |
 |---|---|---|
 | paydesk \`POST /sessions\` | ${ms(post.paydeskP50)} | ${ms(post.paydeskP95)} |
 | provider \`POST /api/v1/order/\` directly | ${ms(post.directP50)} | ${ms(post.directP95)} |
 | added by paydesk, p50 (per run) | ${ms(post.addedP50)} | |
+| warm-up: paydesk / directly / added, p50 | ${ms(post.warmupPaydeskP50)} / ${ms(post.warmupDirectP50)} / ${ms(post.warmupAddedP50)} | |
 
 ## Webhook → event delivered
 
