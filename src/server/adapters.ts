@@ -61,6 +61,20 @@ function headersOf(response: Response): Record<string, string | string[]> {
   return headers;
 }
 
+/** The whole body, read with the stream's reader (cheaper than Response.arrayBuffer() in Node 20). */
+async function readWhole(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
+
 /**
  * Writes a Web `Response` to a Node response. A JSON or text answer goes out in one write with its
  * Content-Length; any other body (server-sent events) is streamed, flushed per chunk.
@@ -88,7 +102,7 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
   ) {
     let whole: Uint8Array;
     try {
-      whole = new Uint8Array(await response.arrayBuffer());
+      whole = await readWhole(response.body);
     } catch {
       // The body failed before anything was sent: drop the connection rather than answer a
       // complete-looking but truncated body.
