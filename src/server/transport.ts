@@ -25,6 +25,8 @@ export interface NodeTransport extends ProviderTransport {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Longest idle time of a kept-alive connection to the provider (ms). */
+const IDLE_MS = 4000;
 
 function failure(message: string, cause?: unknown): TypeError {
   return new TypeError(message, cause === undefined ? undefined : { cause });
@@ -62,7 +64,15 @@ function decoded(res: IncomingMessage): Readable | null {
 export function createNodeTransport(options: NodeTransportOptions = {}): NodeTransport {
   const maxBytes = options.maxResponseBytes ?? 16 * 1024 * 1024;
   if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new TypeError('paydesk/server: maxResponseBytes must be a positive integer');
-  const agentOptions = { keepAlive: true, scheduling: 'lifo' as const, ...(options.maxSockets !== undefined && { maxSockets: options.maxSockets }) };
+  // `timeout` caps how long an idle connection is kept: Node's agent then closes it 1 s before the
+  // server's advertised Keep-Alive timeout (or after 4 s without one, as undici does), so a request is
+  // not sent on a connection the server is closing. A request in flight is bounded by the client's deadline.
+  const agentOptions = {
+    keepAlive: true,
+    timeout: IDLE_MS,
+    scheduling: 'lifo' as const,
+    ...(options.maxSockets !== undefined && { maxSockets: options.maxSockets }),
+  };
   const http = new HttpAgent(agentOptions);
   const https = new HttpsAgent(agentOptions);
 

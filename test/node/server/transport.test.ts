@@ -123,6 +123,26 @@ describe('createNodeTransport', () => {
     await closed;
   });
 
+  test('an idle connection is closed by the transport before the server\'s Keep-Alive timeout ends it', async () => {
+    const idle = http.createServer((_req, res) => res.end('{}'));
+    idle.keepAliveTimeout = 2000; // announces "Keep-Alive: timeout=2": the transport lets go after 1 s
+    await new Promise<void>((resolve) => idle.listen(0, '127.0.0.1', resolve));
+    try {
+      const closedBy = new Promise<'client' | 'server'>((resolve) => {
+        idle.once('connection', (socket: Socket) => {
+          socket.once('end', () => resolve('client')); // the client's FIN
+          socket.once('close', () => resolve('server'));
+        });
+      });
+      const res = await transport({ method: 'GET', url: `http://127.0.0.1:${(idle.address() as AddressInfo).port}/`, headers: {}, signal: signal() });
+      assert.equal(res.status, 200);
+      assert.equal(await closedBy, 'client');
+    } finally {
+      idle.closeAllConnections();
+      await new Promise((resolve) => idle.close(resolve));
+    }
+  });
+
   for (const [coding, encode] of [
     ['gzip', gzipSync],
     ['deflate', deflateSync],
