@@ -43,3 +43,5 @@ export {
   writeWebResponse,
 } from './adapters.js';
 export type { FetchHandler, NodeAdapterOptions } from './adapters.js';
+export { createNodeTransport } from './transport.js';
+export type { NodeTransport, NodeTransportOptions } from './transport.js';
