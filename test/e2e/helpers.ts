@@ -4,6 +4,7 @@
  * screenshots under test-output/screenshots/.
  */
 import { mkdirSync } from 'node:fs';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import jsQR from 'jsqr';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -183,4 +184,30 @@ export function storeUrl(
 /** Presses "Buy" on a product of the storefront. */
 export async function buy(page: Page, ref: string): Promise<void> {
   await page.locator(`[data-buy="${ref}"]`).click();
+}
+
+/**
+ * The shared set-up of a storefront e2e file, called inside its `describe`: one demo and one
+ * browser for the file (started in `before`, closed in `after` with every shopper's context), and
+ * a fresh browser context per shopper. `onReady` receives the running demo.
+ */
+export function storefrontSuite(onReady: (demo: TestDemo) => void, setup: () => void = () => undefined): () => Promise<Shopper> {
+  let demo: TestDemo | undefined;
+  let browser: Browser | undefined;
+  const shoppers: Shopper[] = [];
+  before(async () => {
+    setup();
+    [demo, browser] = await Promise.all([startTestDemo(), launchBrowser()]);
+    onReady(demo);
+  });
+  after(async () => {
+    for (const s of shoppers) await s.context.close().catch(() => undefined);
+    await browser?.close();
+    await demo?.close();
+  });
+  return async () => {
+    const s = await newShopper(browser!);
+    shoppers.push(s);
+    return s;
+  };
 }

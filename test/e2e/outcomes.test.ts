@@ -4,46 +4,25 @@
  * and `order_with_form`.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { PRESET_KEYS } from '../../src/sandbox/index.js';
 import {
   buy,
-  launchBrowser,
-  newShopper,
   providerOrder,
   sandboxCall,
   screenshot,
   showShop,
-  startTestDemo,
   storeUrl,
   waitForWidgetState,
   waitUntil,
   widgetOrder,
-  type Shopper,
   type TestDemo,
+  storefrontSuite,
 } from './helpers.js';
 
 describe('checkout outcomes', () => {
   let demo: TestDemo;
-  let browser: Browser;
-  const shoppers: Shopper[] = [];
-
-  before(async () => {
-    [demo, browser] = await Promise.all([startTestDemo(), launchBrowser()]);
-  });
-
-  after(async () => {
-    for (const s of shoppers) await s.context.close().catch(() => undefined);
-    await browser?.close();
-    await demo?.close();
-  });
-
-  async function shopper() {
-    const s = await newShopper(browser);
-    shoppers.push(s);
-    return s;
-  }
+  const shopper = storefrontSuite((d) => (demo = d));
 
   test('the provider\'s "no available traders" is shown as a friendly retry, and retrying asks again', async () => {
     const { page } = await shopper();

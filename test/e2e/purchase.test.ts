@@ -4,45 +4,24 @@
  * the same order; the modal display.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import {
   buy,
   decodeQr,
-  launchBrowser,
-  newShopper,
   providerOrder,
   screenshot,
   showShop,
-  startTestDemo,
   storeUrl,
   waitForWidgetState,
   waitUntil,
   widgetOrder,
-  type Shopper,
   type TestDemo,
+  storefrontSuite,
 } from './helpers.js';
 
 describe('purchase on the storefront', () => {
   let demo: TestDemo;
-  let browser: Browser;
-  const shoppers: Shopper[] = [];
-
-  before(async () => {
-    [demo, browser] = await Promise.all([startTestDemo(), launchBrowser()]);
-  });
-
-  after(async () => {
-    for (const s of shoppers) await s.context.close().catch(() => undefined);
-    await browser?.close();
-    await demo?.close();
-  });
-
-  async function shopper() {
-    const s = await newShopper(browser);
-    shoppers.push(s);
-    return s;
-  }
+  const shopper = storefrontSuite((d) => (demo = d));
 
   test('the storefront lists the catalog with prices and shows the sandbox bar', async () => {
     const { page, errors, cspViolations } = await shopper();

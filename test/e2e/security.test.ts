@@ -5,22 +5,18 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import {
   buy,
   CONSOLE_PASSWORD,
   decodeQr,
-  launchBrowser,
-  newShopper,
   ROOT,
   screenshot,
-  startTestDemo,
   storeUrl,
   waitForWidgetState,
   widgetOrder,
-  type Shopper,
   type TestDemo,
+  storefrontSuite,
 } from './helpers.js';
 
 const SESSION_KEY = 'obzharka:checkout-session';
@@ -36,25 +32,7 @@ function ensureCdnBuild(): void {
 
 describe('security of the demo', () => {
   let demo: TestDemo;
-  let browser: Browser;
-  const shoppers: Shopper[] = [];
-
-  before(async () => {
-    ensureCdnBuild();
-    [demo, browser] = await Promise.all([startTestDemo(), launchBrowser()]);
-  });
-
-  after(async () => {
-    for (const s of shoppers) await s.context.close().catch(() => undefined);
-    await browser?.close();
-    await demo?.close();
-  });
-
-  async function shopper() {
-    const s = await newShopper(browser);
-    shoppers.push(s);
-    return s;
-  }
+  const shopper = storefrontSuite((d) => (demo = d), ensureCdnBuild);
 
   test("one shopper's session is unreadable from another browser context", async () => {
     const alice = await shopper();
