@@ -61,6 +61,22 @@ describe('npm start', () => {
     }
   });
 
+  test('stops cleanly on Ctrl-C (SIGINT) too', async () => {
+    const run = runStart({ PORT: '0', SANDBOX_PORT: '0' });
+    try {
+      await waitUntil(() => run.out().includes('Press Ctrl-C'), `the start banner (stderr: ${run.err()})`, 60_000);
+      const storefront = /Storefront\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(run.out())?.[1];
+      assert.ok(storefront, run.out());
+      run.child.kill('SIGINT');
+      const [code] = await run.exited;
+      assert.equal(code, 0);
+      assert.match(run.out(), /stopped\./);
+      await assert.rejects(fetch(storefront), 'the server is closed');
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  });
+
   test('a port already in use gives one line naming the port and the variable', async () => {
     const { server, port } = await occupyPort();
     try {
