@@ -1,5 +1,6 @@
 /**
- * Vite builds the CDN files (self-contained: Lit, the QR encoder, English and Russian bundled in):
+ * Vite builds the CDN files from src/cdn.ts (self-contained: Lit, the QR encoder, English and Russian
+ * bundled in):
  *   dist/cdn/paydesk.js          ES module that registers <paydesk-checkout>
  *   dist/cdn/paydesk.iife.js     classic script that registers <paydesk-checkout> (global `Paydesk`)
  *   dist/cdn/chunks/<lang>.js    the optional language tables (kk, uz, hy, az, ky, be, uk, tg), one ES
@@ -25,6 +26,7 @@
  * to `npm start`.
  */
 import { defineConfig, type Plugin } from 'vite';
+import cdnLanguages from './src/cdn-languages.json' with { type: 'json' };
 
 const format = process.env.PAYDESK_CDN_FORMAT ?? 'es';
 if (format !== 'es' && format !== 'iife') {
@@ -36,6 +38,8 @@ const CHUNK_DIR = 'chunks';
 /** The module whose `import('./<lang>.js')` calls load the optional language tables. */
 const LANGUAGE_LOADER = /[\\/]src[\\/]element[\\/]i18n[\\/]index\.ts$/;
 const LANGUAGE_IMPORT = /\bimport\(\s*(['"])\.\/([a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.js\1\s*\)/g;
+/** Languages the CDN entry (src/cdn.ts) bundles (see `languageImports`); build.mjs and the size test read the same list. */
+const IN_CDN_ENTRY = new Set<string>(cdnLanguages);
 /**
  * A function defined in the IIFE's intro, before any module code runs: the URL of a chunk beside the
  * script (read from `document.currentScript` at that moment), or a throw when the URL is unknown.
@@ -46,19 +50,30 @@ const IIFE_INTRO =
   `if(!b)throw new Error("paydesk: the script's URL is unknown; cannot load "+p);` +
   `return new URL(p,b).href}})(typeof document<"u"&&document.currentScript&&document.currentScript.src||"");`;
 
-/** IIFE only: `import('./kk.js')` → `import(<script URL>/../chunks/kk.js)` (see the file comment). */
-function languagesBesideScript(): Plugin {
+/**
+ * The `import('./<lang>.js')` calls of src/element/i18n/index.ts:
+ *   - a language the CDN entry bundles (English, Russian) → the statically imported module, so it stays in the
+ *     main file (left as `import()`, rolldown would split it into a chunk the main file then imports);
+ *   - IIFE only, any other language → `import(<script URL>/../chunks/kk.js)` (see the file comment).
+ */
+function languageImports(): Plugin {
   let rewritten = 0;
   return {
-    name: 'paydesk-languages-beside-script',
+    name: 'paydesk-language-imports',
     enforce: 'pre',
     transform(code, id) {
       if (!LANGUAGE_LOADER.test(id)) return null;
-      const out = code.replace(LANGUAGE_IMPORT, (_m, _q, lang: string) => {
+      const statics: string[] = [];
+      const out = code.replace(LANGUAGE_IMPORT, (m, _q, lang: string) => {
         rewritten++;
-        return `import(/* @vite-ignore */ ${CHUNK_URL_FN}(${JSON.stringify(`${CHUNK_DIR}/${lang}.js`)}))`;
+        if (IN_CDN_ENTRY.has(lang)) {
+          const name = `__paydesk_lang_${lang.replace(/-/g, '_')}`;
+          statics.push(`import ${name} from './${lang}.js';`);
+          return `Promise.resolve({ default: ${name} })`;
+        }
+        return format === 'iife' ? `import(/* @vite-ignore */ ${CHUNK_URL_FN}(${JSON.stringify(`${CHUNK_DIR}/${lang}.js`)}))` : m;
       });
-      return { code: out, map: null };
+      return { code: statics.join('') + out, map: null };
     },
     buildEnd(error) {
       if (!error && rewritten === 0) {
@@ -68,14 +83,15 @@ function languagesBesideScript(): Plugin {
   };
 }
 
-/** The module whose `import('./pay-view.js')`, `import('./banks.js')`, `import('./qr.js')` load the pay view, bank links and QR encoder. */
+/** The module whose `import('./pay-view.js')`, `import('./live.js')` etc. load the code the element needs later. */
 const VIEW_LOADER = /[\\/]src[\\/]element[\\/]paydesk-checkout\.ts$/;
-const VIEW_IMPORT = /(?<!typeof\s*)\bimport\(\s*(['"])\.\/(pay-view|banks|qr)\.js\1\s*\)/g;
+/** Any `import('./<name>.js')` of it (not a `typeof import(…)` type). */
+const VIEW_IMPORT = /(?<!typeof\s*)\bimport\(\s*(['"])\.\/([a-z][a-z-]*)\.js\1\s*\)/g;
 
 /**
- * IIFE only: the pay view, the bank links and the QR encoder, which the npm and ES builds load with
- * `import()`, are bundled in: `import('./pay-view.js')` becomes an already resolved promise of the statically
- * imported module. (Inlined as dynamic imports, rolldown wraps them and the modules they share with
+ * IIFE only: the code the npm and ES builds load with `import()` when it is needed (the live status,
+ * the pay view, the bank links, the QR encoder…) is bundled in: `import('./pay-view.js')` becomes an
+ * already resolved promise of the statically imported module. (Inlined as dynamic imports, rolldown wraps them and the modules they share with
  * the rest in lazy initialisers, which costs more than the code itself.)
  */
 function viewsBundled(): Plugin {
@@ -89,9 +105,9 @@ function viewsBundled(): Plugin {
       const out = code.replace(VIEW_IMPORT, (_m, _q, name: string) => {
         rewritten++;
         names.add(name);
-        return `Promise.resolve(__paydesk_${name.replace('-', '_')})`;
+        return `Promise.resolve(__paydesk_${name.replace(/-/g, '_')})`;
       });
-      const imports = [...names].map((n) => `import * as __paydesk_${n.replace('-', '_')} from './${n}.js';`).join('');
+      const imports = [...names].map((n) => `import * as __paydesk_${n.replace(/-/g, '_')} from './${n}.js';`).join('');
       return { code: imports + out, map: null };
     },
     buildEnd(error) {
@@ -152,7 +168,7 @@ function asciiTemplates(): Plugin {
 
 export default defineConfig({
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  plugins: format === 'iife' ? [languagesBesideScript(), viewsBundled(), asciiTemplates()] : [],
+  plugins: format === 'iife' ? [languageImports(), viewsBundled(), asciiTemplates()] : [languageImports()],
   build: {
     outDir: 'dist/cdn',
     emptyOutDir: false,
@@ -161,7 +177,7 @@ export default defineConfig({
     minify: true,
     reportCompressedSize: false,
     lib: {
-      entry: 'src/index.ts',
+      entry: 'src/cdn.ts',
       name: 'Paydesk',
       formats: [format],
       fileName: () => (format === 'es' ? 'paydesk.js' : 'paydesk.iife.js'),

@@ -6,7 +6,7 @@
  * Where it comes from:
  *   - `dist/cdn/paydesk.js` when it exists and is newer than every file under `src/` (always the case in
  *     the installed package, which ships no sources);
- *   - otherwise an in-memory esbuild bundle of `src/index.ts` (bundled, minified, ES module), so a fresh
+ *   - otherwise an in-memory esbuild bundle of `src/cdn.ts`, the CDN entry (bundled, minified, ES module), so a fresh
  *     clone works before `npm run build` and edits show up without a rebuild.
  * The result is computed once per process and cached; a failed attempt is not cached.
  *
@@ -132,7 +132,7 @@ async function bundleSources(root: string): Promise<string> {
   }
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: [join(root, 'src', 'index.ts')],
+    entryPoints: [join(root, 'src', 'cdn.ts')],
     tsconfig: join(root, 'tsconfig.json'),
     bundle: true,
     minify: true,
@@ -146,7 +146,7 @@ async function bundleSources(root: string): Promise<string> {
     logLevel: 'silent',
   });
   const out = result.outputFiles[0];
-  if (!out) throw new Error('paydesk: esbuild produced no output for src/index.ts');
+  if (!out) throw new Error('paydesk: esbuild produced no output for src/cdn.ts');
   return out.text;
 }
 

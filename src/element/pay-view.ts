@@ -1,13 +1,16 @@
 /**
- * The requisites screen (`pay`): amount, requisites, QR, bank-app links, "I have paid", and its
+ * The requisites screen (`pay`): amount, requisites, QR, bank-app links, "I have paid", the countdown
+ * in the heading row, the embedded payment page of form mode, the `confirming` step, and their
  * styles. Loaded with `import()` when the checkout starts looking for requisites (`searching`), in
  * parallel with `POST /sessions`, so the main bundle carries only the steps around it.
  */
-import { css, html, nothing, svg, type TemplateResult } from 'lit';
+import { css, html, nothing, type TemplateResult } from 'lit';
 import type { OrderView } from '../protocol/index.js';
 import type { BankLinks } from './banks.js';
+import { formatAmount, formatCountdown } from './format.js';
 import { changedFrom, copyValue, formatAccount } from './requisites.js';
 import { fill, safeIntl, type Messages } from './i18n/index.js';
+import { actions, center, icons, spinner } from './parts.js';
 import { safeHttpUrl } from './url.js';
 
 /** What the view needs from the element. @internal */
@@ -23,18 +26,21 @@ export interface PayContext {
   apps: BankLinks | null;
   /** The copy button showing "Copied", or ''. */
   copied: string;
-  icons: { check: TemplateResult; alert: TemplateResult };
-  money(amount: string): string;
   bankName(customerBank: string | null): string | null;
   nameOf(name: { ru: string; en: string }): string | null;
   copy(id: string, label: string, text: string): void;
   paid(): void;
-  openForm(url: string): TemplateResult;
 }
 
-const copyIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true">${svg`<rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V5a2 2 0 0 1 2-2h8"/>`}</svg>`;
-
-export const payStyles = css`
+export const styles = css`
+.amount{font-size:clamp(24px,10cqi,34px);line-height:1.15;font-weight:700}
+.timer{display:flex;align-items:center;gap:6px;padding:4px 10px;border-radius:99px;background:var(--_u);font-weight:600}
+.low{color:var(--_no)}
+.timer,.amount,.num{font-variant-numeric:tabular-nums;white-space:nowrap}
+iframe{display:block;width:100%;height:var(--paydesk-form-height,960px);border:0;border-radius:calc(var(--_r) - 4px)}
+.form{padding:var(--_s) var(--_s) calc(var(--_s)*2)}
+.form>:not(iframe){margin-inline:calc(var(--_s)*2)}
+.form .top{display:contents}
 .box{display:grid;gap:4px;padding:calc(var(--_s)*2);border-radius:calc(var(--_r) - 4px);background:var(--_u)}
 .row,.banks{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:var(--_s)}
 .warn{display:flex;gap:8px;padding:10px 12px;border-radius:10px;background:var(--_w);color:var(--_ow);font-size:14px}
@@ -54,7 +60,7 @@ function copyButton(c: PayContext, id: string, label: string, text: string): Tem
   const done = c.copied === id;
   const word = done ? c.m.copied : c.m.copy;
   return html`<button class="copy ${done ? 'done' : ''}" aria-label="${word}: ${label}" @click=${() => c.copy(id, label, text)}>${
-    done ? c.icons.check : copyIcon
+    done ? icons.check : icons.copy
   }<span>${word}</span></button>`;
 }
 
@@ -71,9 +77,30 @@ function payBy(c: PayContext): string {
   return fill(c.m.payBy, { time: fmt.format(c.deviceExpiry) });
 }
 
-export function payView(c: PayContext): TemplateResult {
+/** The countdown to `expires_at` in the heading row; `left` in milliseconds. */
+export function timer(m: Messages, left: number): TemplateResult {
+  return html`<div part="countdown" class="timer ${left < 60_000 ? 'low' : ''}" role="timer" aria-label=${m.timerLabel}>${
+    icons.clock
+  }<span>${formatCountdown(left)}</span></div>`;
+}
+
+/** The link to the provider's payment page, in a new tab. */
+const openForm = (m: Messages, url: string) => html`<a class="btn" href=${url} target="_blank" rel="noopener noreferrer">${m.openForm}</a>`;
+
+/** Form mode: the provider's payment page embedded, and the link to open it in a new tab. */
+export function form(m: Messages, url: string): TemplateResult {
+  return html`<iframe part="form" src=${url} title=${m.formTitle}></iframe>${actions(openForm(m, url))}`;
+}
+
+/** `confirming`: the server is checking the transfer of this amount. */
+export function confirming(m: Messages, lang: string, order: OrderView): TemplateResult {
+  return center(spinner, html`<p>${m.confirmingText}</p>`, html`<p class="amount">${formatAmount(order.amount, order.currency, lang)}</p>`);
+}
+
+export function view(c: PayContext): TemplateResult {
   const { m, order, apps, phone } = c;
-  const amount = c.money(order.amount);
+  const money = (a: string) => formatAmount(a, order.currency, c.lang);
+  const amount = money(order.amount);
   const requested = changedFrom(order);
   const req = order.requisites;
   const formUrl = safeHttpUrl(order.form_url);
@@ -87,7 +114,7 @@ export function payView(c: PayContext): TemplateResult {
     copyButton(c, 'amount', m.amountLabel, order.amount)
   }</div><span class="muted">${requested ? '' : `${m.amountExact} `}${payBy(c)}</span></div>${
     requested
-      ? html`<p class="warn">${c.icons.alert}<span>${fill(m.amountChanged, { amount, requested: c.money(requested) })}</span></p>`
+      ? html`<p class="warn">${icons.alert}<span>${fill(m.amountChanged, { amount, requested: money(requested) })}</span></p>`
       : nothing
   }${phone ? nothing : qr}${
     req
@@ -106,5 +133,5 @@ export function payView(c: PayContext): TemplateResult {
           return html`<li><a class="btn" href=${b.href} aria-label=${fill(m.openInBank, { bank: name! })}>${name}</a></li>`;
         })}</ul></div>`
       : nothing
-  }${phone ? qr : nothing}${formUrl ? c.openForm(formUrl) : nothing}<div part="actions"><button class="primary" @click=${c.paid}>${m.iPaid}</button></div></div>`;
+  }${phone ? qr : nothing}${formUrl ? openForm(m, formUrl) : nothing}<div part="actions"><button class="primary" @click=${c.paid}>${m.iPaid}</button></div></div>`;
 }

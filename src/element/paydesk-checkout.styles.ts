@@ -21,20 +21,14 @@ export const styles = css`
 h2{font-size:20px;line-height:1.25;outline:0}
 :focus-visible{outline:2px solid var(--_a);outline-offset:2px}
 .muted,dt{color:var(--_m);font-size:13px}
-.timer{display:flex;align-items:center;gap:6px;padding:4px 10px;border-radius:99px;background:var(--_u);font-weight:600}
-.low,.bad{color:var(--_no)}
+.bad{color:var(--_no)}
 .ok{color:var(--_ok)}
 svg{width:18px;height:18px;flex:none;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}
-.amount{font-size:clamp(24px,10cqi,34px);line-height:1.15;font-weight:700}
-.timer,.amount,.num{font-variant-numeric:tabular-nums;white-space:nowrap}
 [part=actions]{display:grid;gap:calc(var(--_s)*2)}
 ul{display:grid;gap:var(--_s);list-style:none}
 button,.btn{display:inline-flex;align-items:center;justify-content:center;gap:8px;min-height:44px;padding:10px 18px;border:var(--_b);border-radius:calc(var(--_r) - 4px);background:var(--_f);color:var(--_t);font:inherit;font-weight:600;text-decoration:none;cursor:pointer;transition:border-color .15s}
 button:hover,.btn:hover{border-color:var(--_a)}
 .primary{width:100%;background:var(--_a);border-color:var(--_a);color:var(--_oa)}
-.method{width:100%;display:grid;grid-template-columns:1fr auto;justify-items:start;gap:2px 12px;padding:12px 14px;text-align:start}
-.method .muted{font-weight:400}
-.total{grid-area:1/2/3;align-self:center}
 .center{display:grid;justify-items:center;gap:calc(var(--_s)*1.5);padding:calc(var(--_s)*2) 0;text-align:center}
 .spinner{width:36px;height:36px;border:3px solid var(--_bc);border-top-color:var(--_a);border-radius:50%;animation:spin .9s linear infinite}
 @keyframes spin{to{transform:rotate(1turn)}}
@@ -43,10 +37,6 @@ button:hover,.btn:hover{border-color:var(--_a)}
 footer{padding-top:calc(var(--_s)*1.5);border-top:var(--_b)}
 a{color:var(--_a);font-weight:600}
 footer a{min-height:24px}
-iframe{display:block;width:100%;height:var(--paydesk-form-height,960px);border:0;border-radius:calc(var(--_r) - 4px)}
-.form{padding:var(--_s) var(--_s) calc(var(--_s)*2)}
-.form>:not(iframe){margin-inline:calc(var(--_s)*2)}
-.form .top{display:contents}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (prefers-reduced-motion:reduce){.spinner{animation:none;border-right-color:var(--_a)}*{transition:none!important}}
 `;

@@ -1,12 +1,12 @@
-import { LitElement, adoptStyles, html, nothing, svg, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, adoptStyles, html, nothing, type CSSResult, type PropertyValues, type TemplateResult } from 'lit';
 import { bankByButtonName, bankByCustomerBank, BUTTON_NAMES, CUSTOMER_BANKS } from '../provider/facts.js';
 import { INTEGRATION_MODES, type IntegrationMode, type OrderView } from '../protocol/index.js';
 import { createApi, newIdempotencyKey, toErrorInfo } from './api.js';
 import { clocksDiverged, crossedThreshold, msToNextSecond, remainingMs, serverNow, systemClock, type Clock } from './countdown.js';
 import { emit } from './events.js';
-import { formatAmount, formatCountdown } from './format.js';
+import type { LiveStatus } from './live.js';
 import { fill, loadLanguage, messagesFor, missingTables, plural, resolveLanguage, type MessageOverrides, type Messages } from './i18n/index.js';
-import { LiveStatus } from './live.js';
+import { actions, badge, button, center, icons, spinner } from './parts.js';
 import { initialState, isOrderOpen, isWatching, transition, type Effect, type MachineEvent, type MachineState, type Selection } from './machine.js';
 import { defaultStorage, forgetSession, loadSession, saveSession, storageKey, type KeyValueStorage } from './storage.js';
 import { styles } from './paydesk-checkout.styles.js';
@@ -42,20 +42,22 @@ const defaultEnv = (): CheckoutEnv => ({
 export type Theme = 'light' | 'dark' | 'auto';
 const REDIRECT_MS = 5000;
 const COPIED_MS = 2000;
+/** How long the text waits for the shopper's language table before showing the fallback. */
+const LANGUAGE_WAIT_MS = 3000;
 /** Languages whose readers get the Russian names of banks. */
 const CYRILLIC = /^(ru|be|uk|kk|ky|tg)\b/i;
 
-const icon = (paths: TemplateResult) => html`<svg viewBox="0 0 24 24" aria-hidden="true">${paths}</svg>`;
-const icons = {
-  check: icon(svg`<path d="M5 12.5l4.5 4.5L19 7.5"/>`),
-  clock: icon(svg`<circle cx="12" cy="12" r="9"/><path d="M12 7v5l3 2"/>`),
-  alert: icon(svg`<path d="M12 3l10 18H2z"/><path d="M12 10v4M12 17.5v.5"/>`),
+/**
+ * The views the element loads with `import()` when a step comes near, so its own module carries only
+ * the steps around them: the method choice, the requisites, the closed order.
+ */
+const VIEWS = {
+  choose: () => import('./choose-view.js'),
+  pay: () => import('./pay-view.js'),
+  closed: () => import('./closed-view.js'),
 };
-const spinner = html`<div class="spinner" aria-hidden="true"></div>`;
-/** A centred block: a mark (spinner or badge) and the lines under it. */
-const center = (...lines: unknown[]) => html`<div class="center">${lines}</div>`;
-const badge = (ok: boolean, mark: TemplateResult) => html`<div class="badge ${ok ? 'ok' : 'bad'}">${mark}</div>`;
-const actions = (...buttons: unknown[]) => html`<div part="actions">${buttons}</div>`;
+type Views = { [K in keyof typeof VIEWS]: Awaited<ReturnType<(typeof VIEWS)[K]>> };
+type ViewName = keyof Views;
 
 /**
  * `<paydesk-checkout>`: the embeddable checkout. Shows the payment methods, then the requisites
@@ -161,7 +163,16 @@ export class PaydeskCheckout extends LitElement {
   private _announce = '';
   /** Counts language tables that arrived, so the messages are merged again. */
   private _langTick = 0;
+  /** The language whose table is on its way while the text waits for it, or ''. */
+  private _langHold = '';
+  /** Languages whose tables were asked for, and those whose tables could not be loaded. */
+  private _langAsked = new Set<string>();
+  private _langFailed = new Set<string>();
+  /** The language asked for (`locale`, else the nearest `lang`, else the browser's). */
+  private _langTag = 'en';
 
+  /** The live status code (live.ts), loaded with the pay view, and the connection of the order watched. */
+  private _liveCode: typeof import('./live.js') | null = null;
   private _live: LiveStatus | null = null;
   private _abort: AbortController | null = null;
   /** Number of the request under way: answers of older ones are stale. */
@@ -175,10 +186,14 @@ export class PaydeskCheckout extends LitElement {
   private _redirectAt = 0;
   private _started = false;
   private _hadFocus = false;
-  /** Lazily loaded code (pay view, bank-app links, QR encoder) still arriving; `updateComplete` waits for it. */
+  /** Lazily loaded code (views, bank-app links, QR encoder, language tables) still arriving; `updateComplete` waits for it. */
   private _loading: Promise<unknown> | null = null;
-  /** The pay view, once loaded (see pay-view.ts); false when loading it failed. */
-  private _view: typeof import('./pay-view.js') | null | false = null;
+  /** The views loaded so far. */
+  private _views: Partial<Views> = {};
+  /** Styles the loaded views brought. */
+  private _viewStyles: CSSResult[] = [];
+  /** Views that failed to load: their step offers to try again. */
+  private _failed = new Set<ViewName>();
   /** The bank-app links (phones only), once loaded. */
   private _banks: typeof import('./banks.js') | null = null;
   /** Lazy modules asked for by this element. */
@@ -375,10 +390,11 @@ export class PaydeskCheckout extends LitElement {
     const s = this._s;
     const env = this._env;
     const connected = this.isConnected;
+    const code = this._liveCode;
     if (connected && isWatching(s)) {
-      if (this._live?.session !== s.session) {
+      if (code && this._live?.session !== s.session) {
         this._live?.stop();
-        (this._live = new LiveStatus({
+        (this._live = new code.LiveStatus({
           api: this._api(),
           session: s.session!,
           clock: env.clock,
@@ -469,10 +485,10 @@ export class PaydeskCheckout extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     this._loadViews();
-    const requested = this.locale || this._nearestLang() || navigator.language || 'en';
+    const requested = (this._langTag = this.locale || this._nearestLang() || navigator.language || 'en');
     const table = resolveLanguage(requested);
     this._lang = requested.toLowerCase().startsWith(table) ? requested : table;
-    if (missingTables(requested).length > 0) void loadLanguage(requested).then((arrived) => arrived && this._langTick++);
+    this._loadLanguage(requested);
     const key = `${requested}|${this._langTick}`;
     if (key !== this._mKey || changed.has('messages')) {
       this._mKey = key;
@@ -480,7 +496,7 @@ export class PaydeskCheckout extends LitElement {
     }
     if (this._stepChanged(changed)) {
       this._hadFocus = this.matches(':focus-within');
-      this._announce = this._heading();
+      this._announce = this._langHold ? '' : this._heading();
       this._last.left = Infinity;
     }
   }
@@ -517,34 +533,105 @@ export class PaydeskCheckout extends LitElement {
   }
 
   /**
-   * Loads the pay view (and on phones the bank-app links) when the requisites are near: while the
-   * order is being created or resumed, or shown. Not in form mode, which embeds the provider's page.
+   * Loads the code of the steps that come near, in parallel with the request that leads to them: the
+   * method choice while the methods are fetched; the live status, the pay view (also in form mode,
+   * where it embeds the provider's page), the closed-order view and on phones the bank-app links while
+   * the order is being created or resumed. What failed to load is asked for again: the live status at
+   * the next update, a view when the shopper presses "try again".
    */
   private _loadViews(): void {
-    const { name, op, order } = this._s;
+    const s = this._s;
+    const { name, op, order } = s;
+    if (name === 'choose' || (name === 'loading' && op === 'methods')) this._loadView('choose');
     const near = name === 'searching' || name === 'pay' || (name === 'loading' && op === 'resume');
-    if (!near || (this.mode === 'form' && (!order || this._formOnly(order)))) return;
-    const once = (key: string, load: () => Promise<void>) => {
-      if (this._asked.has(key)) return;
-      this._asked.add(key);
-      this._wait(load().then(() => this.requestUpdate()));
-    };
-    once('pay', () =>
-      import('./pay-view.js').then(
+    if (!near && !order) return;
+    this._once('live', () =>
+      import('./live.js').then(
+        (code) => {
+          this._liveCode = code;
+          this._sync();
+        },
+        () => void this._asked.delete('live'),
+      ),
+    );
+    this._loadView('closed');
+    this._loadView('pay');
+    if (this._env.platform !== 'desktop') {
+      this._once('banks', () => import('./banks.js').then((banks) => void (this._banks = banks), () => {})); // links are optional
+    }
+  }
+
+  /** Runs `load` once per element and `key`; `updateComplete` waits for it, an update follows. */
+  private _once(key: string, load: () => Promise<void>): void {
+    if (this._asked.has(key)) return;
+    this._asked.add(key);
+    this._wait(load().then(() => this.requestUpdate()));
+  }
+
+  private _loadView(name: ViewName): void {
+    if (this._failed.has(name)) return;
+    this._once(name, () =>
+      VIEWS[name]().then(
         (view) => {
-          this._view = view;
-          // Added to the element's own styles (a subclass's included): static styles cannot wait for a chunk.
-          if (this.shadowRoot) adoptStyles(this.shadowRoot, [...(this.constructor as typeof LitElement).elementStyles, view.payStyles]);
+          (this._views as Record<ViewName, unknown>)[name] = view;
+          if ('styles' in view && this.shadowRoot) {
+            // Added to the element's own styles (a subclass's included): static styles cannot wait for a chunk.
+            this._viewStyles.push(view.styles);
+            adoptStyles(this.shadowRoot, [...(this.constructor as typeof LitElement).elementStyles, ...this._viewStyles]);
+          }
         },
         () => {
-          this._view = false;
-          this._asked.delete('pay'); // the retry button asks again
+          this._failed.add(name);
+          this._asked.delete(name);
         },
       ),
     );
-    if (this._env.platform !== 'desktop') {
-      once('banks', () => import('./banks.js').then((banks) => void (this._banks = banks), () => {})); // links are optional
-    }
+  }
+
+  /**
+   * A loaded view with its text; a spinner while either loads; a network error with "try again" when
+   * the view or the language table failed to load.
+   */
+  private _view<K extends ViewName>(name: K, show: (view: Views[K]) => unknown): unknown {
+    const view = this._views[name];
+    const tag = this._langTag;
+    if (view && missingTables(tag).length === 0) return show(view);
+    if (!this._failed.has(name) && !this._langFailed.has(tag)) return center(spinner);
+    const retry = () => {
+      this._failed.delete(name);
+      this._langFailed.delete(tag);
+      this._langAsked.delete(tag);
+      this.requestUpdate();
+    };
+    return [center(badge(false, icons.alert), html`<p>${this._m.errors.network}</p>`), actions(button(this._m.retry, retry))];
+  }
+
+  /**
+   * Loads the tables a language needs (once per tag, again after "try again"), holding the text
+   * meanwhile, so a shopper never sees English flash before their language: at most
+   * {@link LANGUAGE_WAIT_MS}. Past that, the steps that need only the offline messages (idle, loading,
+   * error) show them, the others a spinner until the text is there (see `_view`).
+   */
+  private _loadLanguage(tag: string): void {
+    if (this._langAsked.has(tag) || missingTables(tag).length === 0) return;
+    this._langAsked.add(tag);
+    this._langHold = tag;
+    const { clock } = this._env;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = () => {
+        clock.clearTimeout(timer);
+        if (this._langHold === tag) this._langHold = '';
+        this._langTick++;
+        resolve();
+      };
+    });
+    const timer = clock.setTimeout(release, LANGUAGE_WAIT_MS);
+    void loadLanguage(tag).then(() => {
+      if (missingTables(tag).length > 0) this._langFailed.add(tag);
+      release();
+    });
+    this._wait(released);
   }
 
   /** True when this update moves to another step. */
@@ -563,14 +650,11 @@ export class PaydeskCheckout extends LitElement {
 
   // ----------------------------------------------------------------------------------------- render
 
-  private _money(amount: string): string {
-    return formatAmount(amount, this._s.order?.currency ?? 'RUB', this._lang);
-  }
-
   private _heading(): string {
     const m = this._m;
     const name = this._s.name;
-    return name === 'idle' ? m.region : name === 'loading' ? m.loading : m[`${name}Title`];
+    // Before the language table arrives only the offline messages are there (see `_view`).
+    return name === 'idle' ? m.region : (name !== 'loading' && m[`${name}Title`]) || m.loading;
   }
 
   /** A bank's name in the shopper's script (Cyrillic languages get the Russian one). */
@@ -598,10 +682,6 @@ export class PaydeskCheckout extends LitElement {
     }
   }
 
-  private _button(text: string, click: () => void, cls = 'primary'): TemplateResult {
-    return html`<button class=${cls} @click=${click}>${text}</button>`;
-  }
-
   private readonly _renew = (): void => this._send({ type: 'renew', key: this._env.newKey() });
 
   /**
@@ -616,13 +696,10 @@ export class PaydeskCheckout extends LitElement {
     return u.href;
   }
 
-  /** The link to the provider's payment page, in a new tab. */
-  private _openForm(url: string): TemplateResult {
-    return html`<a class="btn" href=${url} target="_blank" rel="noopener noreferrer">${this._m.openForm}</a>`;
-  }
-
   override render(): TemplateResult {
     const { name, order } = this._s;
+    // The language table is on its way: the card and a spinner, no text in another language.
+    if (this._langHold) return html`<section part="base" class="card" aria-busy="true">${center(spinner)}</section>`;
     // Form mode: the embedded page has its own heading and countdown; ours stays for screen readers and focus.
     const form = name === 'pay' && order ? this._formOnly(order) : null;
     return html`<section part="base" class="card ${form ? 'form' : ''}" aria-label=${this._m.region} aria-busy=${name === 'loading' || name === 'searching'}>${
@@ -635,44 +712,40 @@ export class PaydeskCheckout extends LitElement {
     const m = this._m;
     switch (name) {
       case 'idle':
-        return this.orderRef || this.session ? actions(this._button(m.start, () => this.start())) : nothing;
+        return this.orderRef || this.session ? actions(button(m.start, () => this.start())) : nothing;
       case 'loading':
         return center(spinner);
       case 'searching':
         return center(spinner, html`<p class="muted">${m.searchingText}</p>`);
       case 'choose':
-        return html`<p class="muted">${m.chooseHint}</p><ul part="methods">${methods.map((method) => {
-          const bank = this._bankName(method.bank);
-          const pick = () => this._send({ type: 'choose', selection: { payment_method_id: method.id }, key: this._env.newKey() });
-          return html`<li><button class="method" part="method" @click=${pick}><span>${method.name}${
-            bank && !method.name.includes(bank) ? ` · ${bank}` : ''
-          }</span><span class="total">${fill(m.total, { total: this._money(method.total) })}</span><span class="muted">${
-            /[1-9]/.test(method.fee) ? fill(m.fee, { fee: this._money(method.fee) }) : m.noFee
-          }</span></button></li>`;
-        })}</ul>`;
+        return this._view('choose', ({ view }) =>
+          view({
+            m,
+            lang: this._lang,
+            methods,
+            bankName: (b) => this._bankName(b),
+            pick: (method) => this._send({ type: 'choose', selection: { payment_method_id: method.id }, key: this._env.newKey() }),
+          }),
+        );
       case 'pay':
         return this._pay(order!);
       case 'confirming':
-        return center(spinner, html`<p>${m.confirmingText}</p>`, order ? html`<p class="amount">${this._money(order.amount)}</p>` : nothing);
-      case 'paid': {
-        const url = this._redirectUrl();
-        void this._now;
-        const left = Math.max(0, Math.ceil((this._redirectAt - this._env.clock.mono()) / 1000));
-        return [
-          center(
-            badge(true, icons.check),
-            html`<p>${fill(m.paidText, { amount: this._money(order!.amount) })}</p>`,
-            url ? html`<p class="muted">${plural(this._lang, m.redirectIn, left)}</p>` : nothing,
-          ),
-          url ? actions(html`<a class="btn primary" href=${url}>${m.redirectNow}</a>`) : nothing,
-        ];
-      }
+        return this._view('pay', ({ confirming }) => confirming(m, this._lang, order!));
+      case 'paid':
       case 'expired':
       case 'cancelled':
-        return [
-          center(badge(false, icons.clock), html`<p>${name === 'expired' ? m.expiredText : m.cancelledText}</p>`),
-          canCreate ? actions(this._button(m.renew, this._renew)) : nothing,
-        ];
+        void this._now;
+        return this._view('closed', ({ view }) =>
+          view({
+            m,
+            lang: this._lang,
+            name,
+            order: order!,
+            redirectUrl: this._redirectUrl(),
+            redirectIn: Math.max(0, Math.ceil((this._redirectAt - this._env.clock.mono()) / 1000)),
+            renew: canCreate ? this._renew : null,
+          }),
+        );
       case 'error': {
         const { code, message, retryable } = error ?? { code: 'default', message: '', retryable: false };
         const op = this._s.op;
@@ -682,8 +755,8 @@ export class PaydeskCheckout extends LitElement {
           center(badge(false, icons.alert), html`<p>${(m.errors as Record<string, string | undefined>)[code] ?? (message || m.errors.default)}</p>`),
           retryable || renew
             ? actions(
-                retryable ? this._button(m.retry, () => this._send({ type: 'retry' })) : nothing,
-                renew ? this._button(retryable ? m.chooseTitle : m.start, this._renew, retryable ? '' : 'primary') : nothing,
+                retryable ? button(m.retry, () => this._send({ type: 'retry' })) : nothing,
+                renew ? button(retryable ? m.chooseTitle : m.start, this._renew, retryable ? '' : 'primary') : nothing,
               )
             : nothing,
         ];
@@ -691,46 +764,37 @@ export class PaydeskCheckout extends LitElement {
     }
   }
 
-  private _timer(order: OrderView): TemplateResult {
+  /** The countdown, once the pay view and the text are there. */
+  private _timer(order: OrderView): unknown {
     const { clock } = this._env;
     void this._now;
-    const left = remainingMs(order.expires_at, this._s.sync, clock.mono(), clock.now());
-    return html`<div part="countdown" class="timer ${left < 60_000 ? 'low' : ''}" role="timer" aria-label=${this._m.timerLabel}>${
-      icons.clock
-    }<span>${formatCountdown(left)}</span></div>`;
+    const pay = this._views.pay;
+    return pay && missingTables(this._langTag).length === 0
+      ? pay.timer(this._m, remainingMs(order.expires_at, this._s.sync, clock.mono(), clock.now()))
+      : nothing;
   }
 
   private _pay(order: OrderView): unknown {
     const m = this._m;
     const form = this._formOnly(order);
-    if (form) return html`<iframe part="form" src=${form} title=${m.formTitle}></iframe>${actions(this._openForm(form))}`;
-    const view = this._view;
-    if (view === false) {
-      const retry = () => {
-        this._view = null;
-        this.requestUpdate();
-      };
-      return [center(badge(false, icons.alert), html`<p>${m.errors.network}</p>`), actions(this._button(m.retry, retry))];
-    }
-    if (!view) return center(spinner);
+    if (form) return this._view('pay', (pay) => pay.form(m, form));
     const { clock, platform } = this._env;
     const preferred = this.bank || bankByButtonName(this.buttonName)?.customerBank || null;
-    return view.payView({
-      m,
-      lang: this._lang,
-      order,
-      deviceExpiry: Date.parse(order.expires_at) - serverNow(this._s.sync, clock.mono(), clock.now()) + clock.now(),
-      phone: platform !== 'desktop',
-      apps: this._banks?.bankLinks(order, platform, preferred) ?? null,
-      copied: this._copied,
-      icons,
-      money: (a) => this._money(a),
-      bankName: (b) => this._bankName(b),
-      nameOf: (n) => this._nameOf(n),
-      copy: (id, label, text) => void this._copy(id, label, text),
-      paid: () => this._send({ type: 'paidPressed' }),
-      openForm: (url) => this._openForm(url),
-    });
+    return this._view('pay', ({ view }) =>
+      view({
+        m,
+        lang: this._lang,
+        order,
+        deviceExpiry: Date.parse(order.expires_at) - serverNow(this._s.sync, clock.mono(), clock.now()) + clock.now(),
+        phone: platform !== 'desktop',
+        apps: this._banks?.bankLinks(order, platform, preferred) ?? null,
+        copied: this._copied,
+        bankName: (b) => this._bankName(b),
+        nameOf: (n) => this._nameOf(n),
+        copy: (id, label, text) => void this._copy(id, label, text),
+        paid: () => this._send({ type: 'paidPressed' }),
+      }),
+    );
   }
 
   private _footer(): TemplateResult | typeof nothing {

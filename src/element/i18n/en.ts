@@ -1,17 +1,17 @@
 import type { Messages } from './types.js';
+import offline from './en-offline.js';
 
-/** English: the complete table every other language falls back to, key by key. */
+/**
+ * English: the complete table every other language falls back to, key by key. What the element needs
+ * when nothing else can be loaded lives in en-offline.ts, which the element's own module carries.
+ */
 const messages: Messages = {
-  region: 'Checkout',
-  start: 'Continue to payment',
-  loading: 'Loading…',
-  retry: 'Try again',
+  ...offline,
   copy: 'Copy',
   copied: 'Copied',
   copiedAnnounce: '{what} copied',
   copyFailed: 'Could not copy. Select the text and copy it yourself.',
 
-  chooseTitle: 'Choose how to pay',
   chooseHint: 'The fee is shown for each method.',
   fee: 'fee {fee}',
   noFee: 'no fee',
@@ -43,8 +43,6 @@ const messages: Messages = {
   iPaid: 'I have paid',
   openForm: 'Open the payment page',
   formTitle: 'Payment page',
-  support: 'Support',
-  returnToShop: 'Back to the shop',
 
   confirmingTitle: 'Checking your payment',
   confirmingText: 'This can take a few minutes. Keep this page open: you will see the result here.',
@@ -61,12 +59,8 @@ const messages: Messages = {
   cancelledTitle: 'Payment cancelled',
   cancelledText: 'This payment was cancelled. If you have already sent money, contact support.',
 
-  errorTitle: 'Something went wrong',
   errors: {
-    default: 'Something went wrong. Please try again.',
-    config: 'The checkout is not set up correctly.',
-    network: 'No connection. Check your internet and try again.',
-    timeout: 'The payment service is taking too long. Please try again.',
+    ...offline.errors,
     invalid_response: 'The payment service sent an unexpected answer.',
     provider_unavailable: 'The payment service is temporarily unavailable. Please try again in a minute.',
     rate_limited: 'Too many attempts. Please wait a minute and try again.',

@@ -1,13 +1,15 @@
 /**
- * Language machinery: which table to use, loading the optional ones, plurals and placeholders.
+ * Language machinery: which table to use, loading them, plurals and placeholders.
  *
- * English and Russian are bundled. Other languages are separate modules loaded with `import()` only
- * when a page asks for them. Resolution: the full tag (`ru-KZ`), then its language (`ru`), then
- * English; tables are merged key by key in that order, so a partial table still renders, and the
- * merchant's overrides go on top.
+ * Every language table, English and Russian included, is a module of its own, loaded with `import()`
+ * when a page asks for it: the element starts loading it as soon as it knows the language, in
+ * parallel with its first request, and holds its text until it arrives (see `paydesk-checkout.ts`).
+ * Only the few English messages needed when nothing can be loaded (en-offline.ts) are always at hand.
+ * The CDN files carry English and Russian inside (`src/cdn.ts`, through {@link addLanguage}).
+ * Resolution: the full tag (`ru-KZ`), then its language (`ru`), then English; tables are merged key
+ * by key in that order, so a partial table still renders, and the merchant's overrides go on top.
  */
-import en from './en.js';
-import ru from './ru.js';
+import offline from './en-offline.js';
 import type { Messages, MessageOverrides, Plural } from './types.js';
 
 export type { Messages, MessageOverrides, Plural, MessageErrorCode } from './types.js';
@@ -15,14 +17,13 @@ export { MESSAGE_ERROR_CODES } from './types.js';
 
 type Table = Partial<Omit<Messages, 'errors'>> & { errors?: Partial<Messages['errors']> };
 
-/** Tables in the main bundle. */
-export const BUNDLED: Readonly<Record<string, Table>> = { en, ru };
-
 /**
  * Languages loaded on demand, one module each, with a default export of type `Messages`.
  * Keys are lower-case BCP 47 tags: a language (`kk`) or a language with region (`ru-kz`).
  */
 export const LAZY: Readonly<Record<string, () => Promise<{ default: Table }>>> = {
+  en: () => import('./en.js'),
+  ru: () => import('./ru.js'),
   kk: () => import('./kk.js'),
   uz: () => import('./uz.js'),
   hy: () => import('./hy.js'),
@@ -33,8 +34,16 @@ export const LAZY: Readonly<Record<string, () => Promise<{ default: Table }>>> =
   tg: () => import('./tg.js'),
 };
 
-/** The tables at hand, by tag: the bundled ones and every lazy one loaded so far. */
-const tables = new Map<string, Table>(Object.entries(BUNDLED));
+/** The tables at hand, by tag: every one loaded (or added) so far. */
+const tables = new Map<string, Table>();
+
+/**
+ * Puts a table at hand without loading it (a build that bundles the language, like the CDN files do
+ * with Russian). `tag` is a language or language-region tag.
+ */
+export function addLanguage(tag: string, table: Table): void {
+  tables.set(tag.toLowerCase(), table);
+}
 
 /** The lookup chain for a tag: `uz-Cyrl-UZ` → `['uz-cyrl-uz', 'uz-cyrl', 'uz']` (region, then language). */
 export function localeChain(tag: string): string[] {
@@ -47,9 +56,13 @@ export function resolveLanguage(tag: string): string {
   return localeChain(tag).find((t) => tables.has(t) || t in LAZY) ?? 'en';
 }
 
-/** Tags of the chain that still have to be loaded. */
+/**
+ * Tables still to be loaded before the text for a tag is complete: those of its chain, or English
+ * when the chain has none. Empty when everything is at hand.
+ */
 export function missingTables(tag: string): string[] {
-  return localeChain(tag).filter((t) => !tables.has(t) && t in LAZY);
+  const chain = localeChain(tag);
+  return (chain.some((t) => tables.has(t) || t in LAZY) ? chain : ['en']).filter((t) => !tables.has(t) && t in LAZY);
 }
 
 /** Loads the lazy tables a tag needs; resolves to true when something new arrived. Never rejects. */
@@ -61,10 +74,13 @@ export async function loadLanguage(tag: string): Promise<boolean> {
   return arrived.some(Boolean);
 }
 
-/** The merged table for a tag: English, then language, then region, then the merchant's overrides. */
+/**
+ * The merged table for a tag: English, then language, then region, then the merchant's overrides.
+ * Until {@link missingTables} is empty, only the offline messages are sure to be there.
+ */
 export function messagesFor(tag: string, overrides?: MessageOverrides | null): Messages {
-  const out = { ...en, errors: { ...en.errors } } as Messages & Record<string, unknown>;
-  for (const layer of [...localeChain(tag).reverse().map((t) => tables.get(t)), overrides]) {
+  const out = { ...offline, errors: { ...offline.errors } } as Messages & Record<string, unknown>;
+  for (const layer of [tables.get('en'), ...localeChain(tag).reverse().map((t) => tables.get(t)), overrides]) {
     for (const [k, v] of Object.entries(layer ?? {})) {
       if (k === 'errors') Object.assign(out.errors, v);
       else if (v != null) out[k] = v;
@@ -87,6 +103,8 @@ export function plural(locale: string, forms: Plural | string, n: number): strin
     rules = safeIntl(() => new Intl.PluralRules(locale), () => new Intl.PluralRules('en'));
     pluralRules.set(locale, rules);
   }
+  // A table that is not there yet (see messagesFor) gives no forms: nothing to say.
+  if (!forms) return '';
   const form = typeof forms === 'string' ? forms : (forms[rules.select(n)] ?? forms.other);
   return fill(form, { n: new Intl.NumberFormat(rules.resolvedOptions().locale).format(n) });
 }

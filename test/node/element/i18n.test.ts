@@ -1,7 +1,8 @@
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fill, localeChain, messagesFor, missingTables, plural, resolveLanguage, loadLanguage } from '../../../src/element/i18n/index.js';
 import en from '../../../src/element/i18n/en.js';
+import offline from '../../../src/element/i18n/en-offline.js';
 import ru from '../../../src/element/i18n/ru.js';
 
 describe('language resolution', () => {
@@ -19,18 +20,48 @@ describe('language resolution', () => {
     assert.equal(resolveLanguage('garbage tag'), 'en');
   });
 
-  test('Russian and English are bundled; the others are loaded on demand', async () => {
+  test('every table is loaded on demand; until then only the offline English messages are there', async () => {
+    assert.deepEqual(missingTables('ru-RU'), ['ru']);
+    assert.deepEqual(missingTables('en-GB'), ['en']);
+    assert.deepEqual(missingTables('de-DE'), ['en'], 'a language without a table needs English');
+    assert.deepEqual(missingTables(''), ['en']);
+    const before = messagesFor('ru');
+    assert.equal(before.payTitle, undefined, 'no text of a table not loaded');
+    assert.equal(before.errors.network, offline.errors.network);
+    assert.equal(before.retry, offline.retry);
+    assert.equal(await loadLanguage('ru-RU'), true);
     assert.deepEqual(missingTables('ru-RU'), []);
-    assert.deepEqual(missingTables('en'), []);
-    assert.deepEqual(missingTables('be-BY'), ['be']);
-    assert.equal(messagesFor('be').payTitle, en.payTitle, 'English until the table arrives');
-    assert.equal(await loadLanguage('be-BY'), true);
-    assert.deepEqual(missingTables('be-BY'), []);
+    assert.equal(messagesFor('ru-RU').payTitle, ru.payTitle);
+    assert.equal(messagesFor('ru-RU').retry, ru.retry, 'the language wins over the offline English');
+    assert.deepEqual(missingTables('de-DE'), ['en'], 'Russian does not stand in for English');
+    assert.equal(await loadLanguage('de-DE'), true);
+    assert.deepEqual(missingTables('de-DE'), []);
+    assert.equal(messagesFor('de-DE').payTitle, en.payTitle);
+    assert.equal(await loadLanguage('de-DE'), false, 'nothing new arrives the second time');
+  });
+
+  test('a partial table is completed by English, key by key', async () => {
+    await loadLanguage('be-BY');
     assert.notEqual(messagesFor('be-BY').payTitle, en.payTitle);
+    assert.deepEqual(Object.keys(messagesFor('be-BY')).sort(), Object.keys(en).sort());
+  });
+
+  test('the offline messages are the English ones, and few', () => {
+    for (const [key, text] of Object.entries(offline)) {
+      if (key === 'errors') continue;
+      assert.equal(text, en[key as keyof typeof en], key);
+    }
+    for (const [code, text] of Object.entries(offline.errors)) assert.equal(text, en.errors[code as keyof typeof en.errors], code);
+    assert.ok(Object.keys(offline).length < Object.keys(en).length / 4);
   });
 });
 
 describe('merged tables', () => {
+  before(async () => {
+    await loadLanguage('ru');
+    await loadLanguage('en');
+  });
+
   test('a language table wins over English, the merchant wins over both, key by key', () => {
     const m = messagesFor('ru', { iPaid: 'Готово', errors: { no_traders: 'Попробуйте позже' } });
     assert.equal(m.iPaid, 'Готово');

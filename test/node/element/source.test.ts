@@ -41,6 +41,8 @@ describe('element source', () => {
     for (const [name, expr] of hrefs) {
       assert.match(expr, /^(formUrl|support|back|url|apps\.primary|b\.href|safeHttpUrl\(.+\)!?)$/, `${name}: href=${expr}`);
     }
-    assert.match(el, /src=\$\{form\}/); // _formOnly(): safeHttpUrl(order.form_url) with lang added
+    // The embedded page: pay-view's form(m, url) gets only _formOnly()'s URL (safeHttpUrl(order.form_url) with lang added).
+    assert.match(code.find((f) => f.name === 'pay-view.ts')!.text, /export function form\(m: Messages, url: string\)[^]*?src=\$\{url\}/);
+    assert.match(el, /const form = this\._formOnly\(order\);\s*if \(form\) return this\._view\('pay', \(pay\) => pay\.form\(m, form\)\)/);
   });
 });

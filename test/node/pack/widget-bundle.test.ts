@@ -36,7 +36,7 @@ async function fixture(layout: { dist?: { code: string; time: number }; src?: { 
 }
 
 const SOURCES = {
-  'index.ts': "import { greet } from './deep/greet.js';\nexport const message: string = greet('paydesk');\n",
+  'cdn.ts': "import { greet } from './deep/greet.js';\nexport const message: string = greet('paydesk');\n",
   'deep/greet.ts': 'export function greet(name: string): string {\n  return `hello, ${name}`;\n}\n',
 };
 
@@ -59,7 +59,7 @@ test('uses dist/cdn/paydesk.js when there are no sources (the installed package)
   assert.equal((await buildWidgetBundle(paths)).source, 'dist');
 });
 
-test('bundles src/index.ts with esbuild (one minified ES module) when a source is newer than the built file', async () => {
+test('bundles src/cdn.ts with esbuild (one minified ES module) when a source is newer than the built file', async () => {
   const paths = await fixture({ dist: { code: 'export const stale = 1;\n', time: 1_000_000 }, src: { files: SOURCES, time: 2_000_000 } });
   const bundle = await buildWidgetBundle(paths);
   assert.equal(bundle.source, 'esbuild');
@@ -83,7 +83,7 @@ test('says what to do when there is neither a built file nor sources', async () 
 });
 
 test('reports a source that does not compile instead of serving it', async () => {
-  const paths = await fixture({ src: { files: { 'index.ts': 'export const x = ;\n' }, time: 1_000_000 } });
+  const paths = await fixture({ src: { files: { 'cdn.ts': 'export const x = ;\n' }, time: 1_000_000 } });
   await assert.rejects(buildWidgetBundle(paths), /Build failed|Unexpected/);
 });
 
