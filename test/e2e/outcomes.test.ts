@@ -16,6 +16,7 @@ import {
   waitForWidgetState,
   waitUntil,
   widgetOrder,
+  widgetState,
   type TestDemo,
   storefrontSuite,
 } from './helpers.js';
@@ -48,6 +49,31 @@ describe('checkout outcomes', () => {
     await waitUntil(() => errors.length >= 2, 'a second attempt that fails the same way');
     await waitForWidgetState(page, 'error');
     await retry.waitFor();
+  });
+
+  test('requisites whose code cannot be fetched: the network error, then "try again" fetches it and shows them', async () => {
+    const widgetCode = await (await fetch(new URL('/paydesk.js', demo.storefrontUrl))).text();
+    assert.ok(widgetCode.includes('chunks/pay-view.js'), 'the demo serves the built widget (npm run build), whose pay view is a chunk');
+    const { page } = await shopper();
+    let refused = 0;
+    await page.route('**/chunks/pay-view.js', (route) => {
+      refused++;
+      return route.abort('internetdisconnected');
+    });
+    await page.goto(storeUrl(demo, { method: 'sbp' }));
+    await buy(page, 'coffee-beans');
+    await waitForWidgetState(page, 'pay');
+    const widget = page.locator('#inline-host paydesk-checkout');
+    await widget.getByText('No connection. Check your internet and try again.').waitFor();
+    assert.ok(refused >= 1, 'the pay view was asked for and refused');
+    assert.equal(await widget.locator('[part="amount"]').count(), 0);
+
+    await page.unroute('**/chunks/pay-view.js');
+    await widget.getByRole('button', { name: /try again/i }).click();
+    await widget.locator('[part="amount"]').waitFor();
+    await widget.locator('[part="requisites"]').waitFor();
+    assert.equal(await widget.getByText('No connection').count(), 0);
+    assert.equal(await widgetState(page), 'pay', 'the same order, never an error state');
   });
 
   test('an order expires when the sandbox clock passes its lifetime', async () => {

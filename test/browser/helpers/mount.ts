@@ -42,6 +42,8 @@ export interface MountOptions {
   env?: Partial<CheckoutEnv>;
   /** Parent to put the element in (default: a fresh fixture). */
   into?: HTMLElement | ShadowRoot;
+  /** Called with the element before it is connected (to watch its first renders). */
+  onCreate?(el: PaydeskCheckout): void;
 }
 
 let keys = 0;
@@ -71,6 +73,7 @@ export async function mount(props: Partial<PaydeskCheckout> = {}, options: Mount
   };
   Object.assign(el, { endpoint: '/api/paydesk', orderRef: 'sku-1', locale: 'en', ...props });
   for (const name of EVENTS) el.addEventListener(name, (e) => events.push(e as CustomEvent));
+  options.onCreate?.(el);
   if (options.into) {
     options.into.appendChild(el);
   } else {
