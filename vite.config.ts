@@ -13,13 +13,13 @@
  * would cost the IIFE ~15 KB gzip (its budget is 30 KB), so the IIFE build rewrites those imports to load
  * the very same `chunks/<lang>.js` files from beside the script's own URL (`document.currentScript.src`,
  * read when the script runs). Where that URL is unknown (the script text was inlined or eval'ed) or the
- * chunk cannot be fetched, the element falls back along its language chain to English, as it does
- * for any table that fails to load.
+ * chunk cannot be fetched, the element speaks English, which both CDN files carry, as it does for any
+ * table that fails to load.
  *
- * The pay view, bank links and QR encoder (`import('./pay-view.js')` etc. in paydesk-checkout.ts) become
- * `chunks/pay-view.js`, `chunks/banks.js`, `chunks/qr.js` in the ES build, importing what they share
- * from `../paydesk.js` (`preserveEntrySignatures: 'allow-extension'` keeps that shared code in the
- * entry file, one request); the IIFE bundles them in (see `viewsBundled`).
+ * The code of later steps (`import('./pay-view.js')` etc. in paydesk-checkout.ts: method list, pay
+ * view, closed order, live status, bank links, QR encoder) becomes `chunks/<name>.js` in the ES build,
+ * importing what it shares from `../paydesk.js` (`preserveEntrySignatures: 'allow-extension'` keeps
+ * that shared code in the entry file); the IIFE bundles it in (see `viewsBundled`).
  *
  * Output is ASCII-only (`charset: 'ascii'`), so the classic script reads the same on a page served
  * as windows-1251. The dev server (`npx vite`) serves the repository on 127.0.0.1 with `/api` proxied

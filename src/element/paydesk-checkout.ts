@@ -595,8 +595,9 @@ export class PaydeskCheckout extends LitElement {
   private _view<K extends ViewName>(name: K, show: (view: Views[K]) => unknown): unknown {
     const view = this._views[name];
     const tag = this._langTag;
-    if (view && missingTables(tag).length === 0) return show(view);
-    if (!this._failed.has(name) && !this._langFailed.has(tag)) return center(spinner);
+    const ready = this._textReady();
+    if (view && ready) return show(view);
+    if (!this._failed.has(name) && (ready || !this._langFailed.has(tag))) return center(spinner);
     const retry = () => {
       this._failed.delete(name);
       this._langFailed.delete(tag);
@@ -607,10 +608,20 @@ export class PaydeskCheckout extends LitElement {
   }
 
   /**
+   * True when the steps can speak: the language's tables are at hand, or, once the wait for them is
+   * over, the complete English table is (the CDN files carry it) and stands in until they arrive.
+   */
+  private _textReady(): boolean {
+    const tag = this._langTag;
+    return missingTables(tag).length === 0 || (this._langHold !== tag && missingTables('en').length === 0);
+  }
+
+  /**
    * Loads the tables a language needs (once per tag, again after "try again"), holding the text
    * meanwhile, so a shopper never sees English flash before their language: at most
-   * {@link LANGUAGE_WAIT_MS}. Past that, the steps that need only the offline messages (idle, loading,
-   * error) show them, the others a spinner until the text is there (see `_view`).
+   * {@link LANGUAGE_WAIT_MS}. Past that, English stands in where it is at hand; otherwise the steps
+   * that need only the offline messages (idle, loading, error) show them, the others a spinner until
+   * the text is there, or the network error with "try again" when it cannot be loaded (see `_view`).
    */
   private _loadLanguage(tag: string): void {
     if (this._langAsked.has(tag) || missingTables(tag).length === 0) return;
@@ -769,7 +780,7 @@ export class PaydeskCheckout extends LitElement {
     const { clock } = this._env;
     void this._now;
     const pay = this._views.pay;
-    return pay && missingTables(this._langTag).length === 0
+    return pay && this._textReady()
       ? pay.timer(this._m, remainingMs(order.expires_at, this._s.sync, clock.mono(), clock.now()))
       : nothing;
   }

@@ -6,7 +6,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { byText, mount, norm } from './helpers/mount.js';
 import { FakeClock } from './helpers/fake-clock.js';
-import { LAZY } from '../../src/element/i18n/index.js';
+import { LAZY, loadLanguage } from '../../src/element/i18n/index.js';
 import type { PaydeskCheckout } from '../../src/element/index.js';
 
 type Loader = () => Promise<{ default: object }>;
@@ -106,5 +106,21 @@ describe('<paydesk-checkout> language tables loaded on demand', () => {
     h.server.update(h.server.session, { status: 'paid', provider_status: 'Completed' });
     await h.until('paid');
     expect(h.root.querySelector('h2')!.textContent).to.equal(uz.paidTitle);
+  });
+
+  // Last: it puts the English table at hand for the rest of this page.
+  it('where English is at hand (the CDN files carry it), a table that cannot be loaded leaves English', async () => {
+    expect(await loadLanguage('en')).to.equal(true);
+    const restore = replaceLoader('be', () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));
+    try {
+      const h = await mount({ locale: 'be' });
+      await h.until('choose');
+      expect(h.root.querySelector('h2')!.textContent).to.equal('Choose how to pay');
+      expect(h.text()).to.include('The fee is shown for each method.');
+      expect(h.root.querySelectorAll('[part="method"]').length).to.be.greaterThan(1);
+      expect(h.text()).not.to.include('No connection');
+    } finally {
+      restore();
+    }
   });
 });
