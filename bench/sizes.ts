@@ -5,16 +5,18 @@
  *   cdn-iife          dist/cdn/paydesk.iife.js: what a classic <script> tag downloads (budget 30 KB gzip)
  *   cdn-es            dist/cdn/paydesk.js: what an import map / <script type=module> downloads
  *   language chunk    one of dist/cdn/chunks/<lang>.js, fetched only for that language (the `LAZY`
- *                     languages of src/element/i18n/index.ts, but Russian, which the CDN files carry)
+ *                     languages of src/element/i18n/index.ts, but English and Russian, which the CDN
+ *                     files carry)
  *   lazy chunk        any other file in dist/cdn/chunks/ (code the element loads with import() when
  *                     it needs it, e.g. the QR encoder), named after its file
  *   element           the npm build of `paydesk` (dist/index.js) bundled and minified the way an
  *                     app's bundler would, with Lit and the other npm dependencies left out: the
  *                     element's own code, i.e. what paydesk adds on top of Lit (budget 12 KB gzip);
- *                     what it loads with import() (language tables, pay view, bank links, QR
- *                     drawing) becomes separate chunks and is not counted
+ *                     what it loads with import() (language tables, method list, pay view, closed
+ *                     order, live status, bank links, QR drawing) becomes separate chunks and is
+ *                     not counted
  *   element + Russian the same with the Russian table counted in: what a Russian-speaking shopper
- *                     loads before the first text (the npm build loads Russian on demand)
+ *                     loads before the first text (the npm build loads every table on demand)
  *   element + qrcode  the same with the QR encoder (an npm dependency) counted in
  *
  * KB here is 1000 bytes.
