@@ -190,8 +190,6 @@ export class PaydeskCheckout extends LitElement {
   private _loading: Promise<unknown> | null = null;
   /** The views loaded so far. */
   private _views: Partial<Views> = {};
-  /** Styles the loaded views brought. */
-  private _viewStyles: CSSResult[] = [];
   /** Views that failed to load: their step offers to try again. */
   private _failed = new Set<ViewName>();
   /** The bank-app links (phones only), once loaded. */
@@ -576,8 +574,8 @@ export class PaydeskCheckout extends LitElement {
           (this._views as Record<ViewName, unknown>)[name] = view;
           if ('styles' in view && this.shadowRoot) {
             // Added to the element's own styles (a subclass's included): static styles cannot wait for a chunk.
-            this._viewStyles.push(view.styles);
-            adoptStyles(this.shadowRoot, [...(this.constructor as typeof LitElement).elementStyles, ...this._viewStyles]);
+            const loaded = Object.values(this._views).flatMap((v): CSSResult[] => ('styles' in v ? [v.styles] : []));
+            adoptStyles(this.shadowRoot, [...(this.constructor as typeof LitElement).elementStyles, ...loaded]);
           }
         },
         () => {
