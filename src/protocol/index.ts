@@ -35,6 +35,23 @@ export interface OrderView {
   return_url: string | null;
   /** The amount the merchant asked for, when `unique_amount` changed it (optional extension). */
   requested_amount?: string | null;
+  /**
+   * The shopper's appeal ("I paid, here is my receipt") at the provider, once one exists. `closed`
+   * says the provider's operators decided it; whether the money arrived shows in `status`/`late`.
+   * A server that does not know disputes sends null (a missing field reads null).
+   */
+  dispute: DisputeView | null;
+  /** True when the payment was recognised after the order had ended expired or cancelled. */
+  late: boolean;
+}
+
+export type DisputeStatus = 'open' | 'closed';
+export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['open', 'closed'];
+
+export interface DisputeView {
+  id: string;
+  status: DisputeStatus;
+  created_at: string;
 }
 
 export interface PaymentMethodView {
@@ -77,41 +94,80 @@ export interface SessionResponse {
   server_time: string;
 }
 
+/**
+ * `POST {endpoint}/sessions/S/dispute` (DESIGN.md): `multipart/form-data` with 1 to
+ * {@link DISPUTE_MAX_FILES} receipts in the field `files` and an optional `comment`; answers
+ * `201` {@link SessionResponse} with `order.dispute` set.
+ */
+export const DISPUTE_FILES_FIELD = 'files';
+export const DISPUTE_COMMENT_FIELD = 'comment';
+export const DISPUTE_MAX_FILES = 5;
+export const DISPUTE_MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const DISPUTE_MAX_TOTAL_BYTES = 20 * 1024 * 1024;
+/** Longest `comment`, in characters. */
+export const DISPUTE_MAX_COMMENT = 1000;
+/** Receipt types a dispute accepts (checked by content on the server, by type and name in the widget). */
+export const DISPUTE_FILE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'application/pdf'] as const;
+export type DisputeFileType = (typeof DISPUTE_FILE_TYPES)[number];
+
+/**
+ * Every error code a token endpoint answers with (the sandbox's hosted form included), so a widget
+ * can have a sentence for each: the list is closed, and the widget's language tables are typed by it.
+ * A code outside it (a newer server) reads as `internal_error`'s kind of failure in the widget.
+ */
+export const PROTOCOL_ERROR_CODES = [
+  // the request itself
+  'bad_request',
+  'validation_failed',
+  'unsupported_media_type',
+  'missing_protocol_header',
+  'forbidden_origin',
+  'payload_too_large',
+  'method_not_allowed',
+  'not_found',
+  'rate_limited',
+  // orders and sessions
+  'order_not_found',
+  'session_not_found',
+  'session_invalid',
+  'session_expired',
+  'idempotency_conflict',
+  'idempotency_in_progress',
+  'method_unavailable',
+  // the provider's refusals (one per row of its error tables)
+  'no_payment_method',
+  'payment_method_not_found',
+  'amount_out_of_limits',
+  'customer_blacklisted',
+  'no_traders',
+  'form_sell_not_allowed',
+  'button_not_enabled',
+  'form_not_activated',
+  'insufficient_funds',
+  'customer_account_required',
+  // disputes (receipt upload)
+  'dispute_open',
+  'dispute_not_allowed',
+  'unsupported_file',
+  // the provider or the server failing
+  'unauthorized',
+  'provider_unavailable',
+  'network',
+  'timeout',
+  'invalid_response',
+  'internal_error',
+] as const;
+
 /** Stable error codes of the token endpoint. Provider errors map onto the provider-client codes. */
-export type ProtocolErrorCode =
-  | 'bad_request'
-  | 'validation_failed'
-  | 'unsupported_media_type'
-  | 'missing_protocol_header'
-  | 'forbidden_origin'
-  | 'payload_too_large'
-  | 'not_found'
-  | 'order_not_found'
-  | 'session_invalid'
-  | 'session_expired'
-  | 'idempotency_conflict'
-  | 'rate_limited'
-  | 'method_unavailable'
-  | 'no_payment_method'
-  | 'payment_method_not_found'
-  | 'amount_out_of_limits'
-  | 'customer_blacklisted'
-  | 'no_traders'
-  | 'form_sell_not_allowed'
-  | 'button_not_enabled'
-  | 'form_not_activated'
-  | 'insufficient_funds'
-  | 'customer_account_required'
-  | 'unauthorized'
-  | 'provider_unavailable'
-  | 'network'
-  | 'timeout'
-  | 'invalid_response'
-  | 'internal_error'
-  | (string & {});
+export type ProtocolErrorCode = (typeof PROTOCOL_ERROR_CODES)[number];
+
+export function isProtocolErrorCode(code: string): code is ProtocolErrorCode {
+  return (PROTOCOL_ERROR_CODES as readonly string[]).includes(code);
+}
 
 export interface ProtocolErrorBody {
-  error: { code: ProtocolErrorCode; message: string; retryable: boolean };
+  /** `code` is one of {@link PROTOCOL_ERROR_CODES}; a widget must still survive another string. */
+  error: { code: ProtocolErrorCode | (string & {}); message: string; retryable: boolean };
 }
 
 /** Header every browser POST carries (a cross-site form cannot set it). */
@@ -181,9 +237,19 @@ export function parseOrderView(value: unknown, path = 'order'): OrderView {
             ...strings(o.requisites, `${path}.requisites`, 'holder_name holder_account'),
             ...strings(o.requisites, `${path}.requisites`, 'kind', false, (s) => KINDS.includes(s as RequisitesKind), `one of ${KINDS.join(', ')}`),
           },
+    dispute: o.dispute == null ? null : parseDispute(o.dispute, `${path}.dispute`),
+    late: o.late === true,
   } as unknown as OrderView;
   order.bank = bankCode(order.bank);
   return order;
+}
+
+function parseDispute(value: unknown, path: string): DisputeView {
+  return {
+    ...strings(value, path, 'id', false, (s) => s !== '', 'a non-empty string'),
+    ...strings(value, path, 'status', false, (s) => DISPUTE_STATUSES.includes(s as DisputeStatus), `one of ${DISPUTE_STATUSES.join(', ')}`),
+    ...strings(value, path, 'created_at', false, (s) => !Number.isNaN(Date.parse(s)), 'an ISO date-time'),
+  } as unknown as DisputeView;
 }
 
 /** Checks the `methods` of a `GET /methods` answer; throws {@link ProtocolShapeError} naming the path. */

@@ -33,6 +33,8 @@ export function orderView(order: OrderRecord, session: SessionRecord | null, for
     support_url: session?.supportUrl ?? null,
     return_url: session?.returnUrl ?? null,
     requested_amount: order.requestedAmount !== order.amount ? order.requestedAmount : null,
+    dispute: null,
+    late: false,
   };
 }
 

@@ -82,6 +82,8 @@ export function orderToView(order: Order, ctx: ViewContext): OrderView {
     support_url: ctx.support_url,
     return_url: ctx.return_url,
     requested_amount: amount === ctx.requested_amount ? null : ctx.requested_amount,
+    dispute: null,
+    late: false,
   };
 }
 
@@ -116,6 +118,8 @@ export function formPendingView(input: {
     support_url: ctx.support_url,
     return_url: ctx.return_url,
     requested_amount: input.amount === ctx.requested_amount ? null : ctx.requested_amount,
+    dispute: null,
+    late: false,
   };
 }
 

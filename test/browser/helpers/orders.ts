@@ -23,6 +23,8 @@ export function orderView(overrides: Partial<OrderView> = {}, createdAt = Date.p
     redirect_url: 'https://shop.example/thanks',
     support_url: 'https://shop.example/support',
     return_url: 'https://shop.example/cart',
+    dispute: null,
+    late: false,
     ...overrides,
   };
 }
