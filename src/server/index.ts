@@ -17,7 +17,10 @@ export type {
 } from './options.js';
 export { CheckoutError, fromProviderError, PROVIDER_ERROR_MAP } from './errors.js';
 export { createMemoryStore, MemoryStore } from './store.js';
-export type { CheckoutStore, MemoryStoreOptions, StoredValue } from './store.js';
+export type { CheckoutStore, IndexEntry, IndexRangeOptions, MemoryStoreOptions, StoredValue } from './store.js';
+// libsql is loaded only when createSqliteStore is called.
+export { createSqliteStore, SqliteStore } from './stores/sqlite.js';
+export type { SqliteStoreOptions } from './stores/sqlite.js';
 // Type-only import of ioredis: this does not load ioredis unless createRedisStore is called with a client.
 export { createRedisStore, RedisStore } from './stores/redis.js';
 export type { RedisClientLike, RedisStoreOptions } from './stores/redis.js';

@@ -1,18 +1,37 @@
 /**
  * The store behind the token endpoint: a small key-value contract with the few atomic primitives the
- * server needs, so one implementation serves one process (memory) and another several instances
- * behind a load balancer (Redis), and a merchant can write a third.
+ * server needs, so one implementation serves one process (memory, for tests), another one host or
+ * several processes on one machine (SQLite, durable), and another several hosts (Redis), and a
+ * merchant can write a fourth.
  *
  * What the server keeps in it: sessions (with their OrderView and event number), the index from
- * client_order_id / provider order id to session, idempotency records, the exactly-once markers of
- * the hooks, refresh locks, rate-limit counters; and pub/sub channels that carry every session change
- * to every instance.
+ * client_order_id / provider order id to session, idempotency records, the exactly-once markers and
+ * leases of the hooks and of the reconciliation sweep, rate-limit counters, the watch list of orders
+ * the sweep re-reads and the webhook log (sorted indexes); and pub/sub channels that carry every
+ * session change to every instance.
  */
 
 export interface StoredValue {
   value: string;
   /** Starts at 1 and grows by one on every write; the token of {@link CheckoutStore.replace}. */
   version: number;
+}
+
+/** One member of a sorted index. */
+export interface IndexEntry {
+  member: string;
+  score: number;
+}
+
+export interface IndexRangeOptions {
+  /** Lowest score, inclusive (default: no bound). */
+  min?: number;
+  /** Highest score, inclusive (default: no bound). */
+  max?: number;
+  /** At most this many members (1 or more). */
+  limit: number;
+  /** Highest scores first (default: lowest first). */
+  reverse?: boolean;
 }
 
 export interface CheckoutStore {
@@ -27,6 +46,14 @@ export interface CheckoutStore {
   delete(key: string, version?: number): Promise<boolean>;
   /** Fixed-window counter: adds one and returns the count in the window and the ms until it resets. */
   increment(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /** Adds `member` to the sorted index `index`, or moves it to `score` (an index has no expiry of its own). */
+  indexSet(index: string, member: string, score: number): Promise<void>;
+  /** Removes `member` from `index` (nothing when absent). */
+  indexRemove(index: string, member: string): Promise<void>;
+  /** Members of `index` with `min ≤ score ≤ max`, ordered by score (ties by member), at most `limit`. */
+  indexRange(index: string, options: IndexRangeOptions): Promise<IndexEntry[]>;
+  /** Keeps the `keep` highest-scored members of `index` and removes the rest; returns how many went. */
+  indexTrim(index: string, keep: number): Promise<number>;
   /** Delivers `message` to every subscriber of `channel` on every instance. */
   publish(channel: string, message: string): Promise<void>;
   /** Listens to `channel`; resolves once listening, with a function that stops it. */
@@ -38,8 +65,6 @@ export interface CheckoutStore {
 export interface MemoryStoreOptions {
   /** Clock in ms (default Date.now); tests pass a fake one to expire entries. */
   now?: () => number;
-  /** Upper bound on entries; the oldest-expiring are dropped first beyond it (default 100 000). */
-  maxEntries?: number;
 }
 
 interface Entry {
@@ -49,20 +74,24 @@ interface Entry {
 }
 
 /**
- * In-memory store for one process (the default). Expired entries are dropped lazily on read and by a
- * sweep every thousand writes, so memory stays bounded without a timer.
+ * In-memory store for one process: for tests and trying things out. Everything is lost when the
+ * process ends, so a restart forgets every session (a shopper's reload finds nothing, a webhook
+ * finds no session): production uses {@link createSqliteStore} (one host) or a Redis store.
+ *
+ * Expired entries are dropped lazily on read and by a sweep every thousand writes (each entry is
+ * visited once per sweep, no sorting), so memory is bounded by what is alive. A live entry is never
+ * evicted: dropping a session or an exactly-once marker to save memory would lose money.
  */
 export class MemoryStore implements CheckoutStore {
   private readonly entries = new Map<string, Entry>();
   private readonly counters = new Map<string, { count: number; resetAt: number }>();
+  private readonly indexes = new Map<string, SortedIndex>();
   private readonly channels = new Map<string, Set<(message: string) => void>>();
   private readonly now: () => number;
-  private readonly maxEntries: number;
   private writes = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
-    this.maxEntries = options.maxEntries ?? 100_000;
   }
 
   private live(key: string): Entry | undefined {
@@ -77,17 +106,19 @@ export class MemoryStore implements CheckoutStore {
 
   private write(key: string, value: string, version: number, ttlMs: number): void {
     this.entries.set(key, { value, version, expiresAt: this.now() + Math.max(1, ttlMs) });
-    if (++this.writes % 1000 === 0 || this.entries.size > this.maxEntries) this.sweep();
+    if (++this.writes % 1000 === 0) this.sweep();
   }
 
   private sweep(): void {
     const now = this.now();
     for (const [k, e] of this.entries) if (e.expiresAt <= now) this.entries.delete(k);
     for (const [k, c] of this.counters) if (c.resetAt <= now) this.counters.delete(k);
-    if (this.entries.size > this.maxEntries) {
-      const sorted = [...this.entries].sort((a, b) => a[1].expiresAt - b[1].expiresAt);
-      for (const [k] of sorted.slice(0, this.entries.size - this.maxEntries)) this.entries.delete(k);
-    }
+  }
+
+  /** Live entries (tests and metrics). */
+  get size(): number {
+    this.sweep();
+    return this.entries.size;
   }
 
   async get(key: string): Promise<StoredValue | null> {
@@ -126,10 +157,34 @@ export class MemoryStore implements CheckoutStore {
     if (!c || c.resetAt <= now) {
       c = { count: 0, resetAt: now + windowMs };
       this.counters.set(key, c);
-      if (this.counters.size > this.maxEntries) this.sweep();
+      if (++this.writes % 1000 === 0) this.sweep();
     }
     c.count++;
     return { count: c.count, resetMs: c.resetAt - now };
+  }
+
+  async indexSet(index: string, member: string, score: number): Promise<void> {
+    checkScore(score);
+    let ix = this.indexes.get(index);
+    if (!ix) this.indexes.set(index, (ix = new SortedIndex()));
+    ix.set(member, score);
+  }
+
+  async indexRemove(index: string, member: string): Promise<void> {
+    const ix = this.indexes.get(index);
+    if (!ix) return;
+    ix.remove(member);
+    if (ix.size === 0) this.indexes.delete(index);
+  }
+
+  async indexRange(index: string, options: IndexRangeOptions): Promise<IndexEntry[]> {
+    checkLimit(options.limit);
+    return this.indexes.get(index)?.range(options) ?? [];
+  }
+
+  async indexTrim(index: string, keep: number): Promise<number> {
+    const ix = this.indexes.get(index);
+    return ix ? ix.trim(Math.max(0, Math.floor(keep))) : 0;
   }
 
   async publish(channel: string, message: string): Promise<void> {
@@ -172,4 +227,88 @@ export class MemoryStore implements CheckoutStore {
 
 export function createMemoryStore(options?: MemoryStoreOptions): MemoryStore {
   return new MemoryStore(options);
+}
+
+export function checkScore(score: number): void {
+  if (typeof score !== 'number' || !Number.isFinite(score)) throw new TypeError('paydesk store: an index score must be a finite number');
+}
+
+export function checkLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1) throw new TypeError('paydesk store: indexRange needs a whole limit of 1 or more');
+}
+
+/** Orders two index entries by score, then member (the order every store answers in). */
+export function compareEntries(a: IndexEntry, b: IndexEntry): number {
+  return a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0);
+}
+
+/**
+ * A sorted index in memory: members kept in score order in an array, found by binary search, so a
+ * write costs a search and a splice and a range read walks only what it returns.
+ */
+class SortedIndex {
+  private readonly scores = new Map<string, number>();
+  private readonly sorted: IndexEntry[] = [];
+
+  get size(): number {
+    return this.scores.size;
+  }
+
+  /** Position of the first entry not below `entry`. */
+  private position(entry: IndexEntry): number {
+    let lo = 0;
+    let hi = this.sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareEntries(this.sorted[mid]!, entry) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  set(member: string, score: number): void {
+    const old = this.scores.get(member);
+    if (old === score) return;
+    if (old !== undefined) this.sorted.splice(this.position({ member, score: old }), 1);
+    const entry = { member, score };
+    this.sorted.splice(this.position(entry), 0, entry);
+    this.scores.set(member, score);
+  }
+
+  remove(member: string): void {
+    const old = this.scores.get(member);
+    if (old === undefined) return;
+    this.sorted.splice(this.position({ member, score: old }), 1);
+    this.scores.delete(member);
+  }
+
+  range(o: IndexRangeOptions): IndexEntry[] {
+    const min = o.min ?? -Infinity;
+    const max = o.max ?? Infinity;
+    const out: IndexEntry[] = [];
+    if (o.reverse) {
+      let i = this.position({ member: '', score: max });
+      // Step past every entry with score === max (the position is before them).
+      while (i < this.sorted.length && this.sorted[i]!.score <= max) i++;
+      for (i--; i >= 0 && out.length < o.limit; i--) {
+        const e = this.sorted[i]!;
+        if (e.score < min) break;
+        out.push({ ...e });
+      }
+    } else {
+      for (let i = this.position({ member: '', score: min }); i < this.sorted.length && out.length < o.limit; i++) {
+        const e = this.sorted[i]!;
+        if (e.score > max) break;
+        if (e.score >= min) out.push({ ...e });
+      }
+    }
+    return out;
+  }
+
+  trim(keep: number): number {
+    const drop = this.sorted.length - keep;
+    if (drop <= 0) return 0;
+    for (const e of this.sorted.splice(0, drop)) this.scores.delete(e.member);
+    return drop;
+  }
 }

@@ -24,13 +24,35 @@ export interface RedisClientLike {
   eval(script: string, numKeys: number, ...args: Array<string | number>): Promise<unknown>;
   hmget(key: string, ...fields: string[]): Promise<Array<string | null>>;
   publish(channel: string, message: string): Promise<unknown>;
+  zadd(key: string, score: number | string, member: string): Promise<unknown>;
+  zrem(key: string, member: string): Promise<unknown>;
+  zrangebyscore(
+    key: string,
+    min: number | string,
+    max: number | string,
+    withscores: 'WITHSCORES',
+    limit: 'LIMIT',
+    offset: number,
+    count: number,
+  ): Promise<string[]>;
+  zrevrangebyscore(
+    key: string,
+    max: number | string,
+    min: number | string,
+    withscores: 'WITHSCORES',
+    limit: 'LIMIT',
+    offset: number,
+    count: number,
+  ): Promise<string[]>;
+  zremrangebyrank(key: string, start: number, stop: number): Promise<unknown>;
   subscribe(...channels: string[]): Promise<unknown>;
   unsubscribe(...channels: string[]): Promise<unknown>;
   quit(): Promise<unknown>;
   disconnect(): void;
 }
 type Redis = RedisClientLike;
-import type { CheckoutStore, StoredValue } from '../store.js';
+import { checkLimit, checkScore } from '../store.js';
+import type { CheckoutStore, IndexEntry, IndexRangeOptions, StoredValue } from '../store.js';
 
 export interface RedisStoreOptions {
   /** Connection for commands. Not closed by {@link CheckoutStore.close} (you own it). */
@@ -155,6 +177,33 @@ export class RedisStore implements CheckoutStore {
   async increment(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
     const [count, resetMs] = (await this.script(INCREMENT, key, [ttl(windowMs)])) as [number, number];
     return { count: Number(count), resetMs: Number(resetMs) };
+  }
+
+  async indexSet(index: string, member: string, score: number): Promise<void> {
+    checkScore(score);
+    await this.client.zadd(this.k(`ix:${index}`), score, member);
+  }
+
+  async indexRemove(index: string, member: string): Promise<void> {
+    await this.client.zrem(this.k(`ix:${index}`), member);
+  }
+
+  async indexRange(index: string, o: IndexRangeOptions): Promise<IndexEntry[]> {
+    checkLimit(o.limit);
+    const min = o.min === undefined ? '-inf' : o.min;
+    const max = o.max === undefined ? '+inf' : o.max;
+    const key = this.k(`ix:${index}`);
+    const flat = o.reverse
+      ? await this.client.zrevrangebyscore(key, max, min, 'WITHSCORES', 'LIMIT', 0, o.limit)
+      : await this.client.zrangebyscore(key, min, max, 'WITHSCORES', 'LIMIT', 0, o.limit);
+    const out: IndexEntry[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ member: flat[i]!, score: Number(flat[i + 1]) });
+    return out;
+  }
+
+  async indexTrim(index: string, keep: number): Promise<number> {
+    const k = Math.max(0, Math.floor(keep));
+    return Number(await this.client.zremrangebyrank(this.k(`ix:${index}`), 0, -(k + 1)));
   }
 
   async publish(channel: string, message: string): Promise<void> {

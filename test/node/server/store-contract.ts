@@ -98,6 +98,57 @@ export function storeContract(name: string, fixture: StoreFixture): void {
       assert.ok(b.resetMs > 0 && b.resetMs <= 60_000, String(b.resetMs));
     });
 
+    test('a sorted index orders by score then member, bounded by min/max, limited, in both directions', async () => {
+      const s = await make();
+      const ix = `${fixture.unique()}ix`;
+      for (const [m, score] of [['c', 30], ['a', 10], ['b', 20], ['b2', 20], ['d', 40]] as const) await s.indexSet(ix, m, score);
+      const members = (r: Array<{ member: string }>) => r.map((e) => e.member);
+      assert.deepEqual(members(await s.indexRange(ix, { limit: 10 })), ['a', 'b', 'b2', 'c', 'd']);
+      assert.deepEqual(await s.indexRange(ix, { min: 20, max: 30, limit: 10 }), [
+        { member: 'b', score: 20 },
+        { member: 'b2', score: 20 },
+        { member: 'c', score: 30 },
+      ]);
+      assert.deepEqual(members(await s.indexRange(ix, { max: 20, limit: 2 })), ['a', 'b']);
+      assert.deepEqual(members(await s.indexRange(ix, { reverse: true, limit: 3 })), ['d', 'c', 'b2']);
+      assert.deepEqual(members(await s.indexRange(ix, { reverse: true, max: 20, limit: 10 })), ['b2', 'b', 'a']);
+      assert.deepEqual(await s.indexRange(`${fixture.unique()}empty`, { limit: 5 }), []);
+    });
+
+    test('indexSet moves a member, indexRemove drops it, indexTrim keeps the highest scores', async () => {
+      const s = await make();
+      const ix = `${fixture.unique()}ix`;
+      await s.indexSet(ix, 'x', 5);
+      await s.indexSet(ix, 'y', 1);
+      await s.indexSet(ix, 'x', 0.5);
+      assert.deepEqual(await s.indexRange(ix, { limit: 10 }), [
+        { member: 'x', score: 0.5 },
+        { member: 'y', score: 1 },
+      ]);
+      await s.indexRemove(ix, 'x');
+      await s.indexRemove(ix, 'never');
+      assert.deepEqual(await s.indexRange(ix, { limit: 10 }), [{ member: 'y', score: 1 }]);
+      for (let i = 0; i < 10; i++) await s.indexSet(ix, `m${i}`, 100 + i);
+      assert.equal(await s.indexTrim(ix, 3), 8);
+      assert.deepEqual(
+        (await s.indexRange(ix, { limit: 10 })).map((e) => e.member),
+        ['m7', 'm8', 'm9'],
+      );
+      assert.equal(await s.indexTrim(ix, 3), 0);
+      await assert.rejects(s.indexSet(ix, 'bad', Number.NaN), TypeError);
+      await assert.rejects(s.indexRange(ix, { limit: 0 }), TypeError);
+    });
+
+    test('an index written on one instance is read on another; millisecond timestamps keep their order', async () => {
+      const [s1, s2] = [await make(), await make()];
+      const ix = `${fixture.unique()}ix`;
+      const t = Date.parse('2026-11-23T12:00:00.000Z');
+      await s1.indexSet(ix, 'later', t + 1);
+      await s2.indexSet(ix, 'sooner', t);
+      assert.deepEqual(await s2.indexRange(ix, { max: t, limit: 10 }), [{ member: 'sooner', score: t }]);
+      assert.deepEqual((await s1.indexRange(ix, { limit: 10 })).map((e) => e.member), ['sooner', 'later']);
+    });
+
     test('twenty concurrent creates of one key: exactly one wins (across instances)', async () => {
       const [s1, s2] = [await make(), await make()];
       const k = `${fixture.unique()}race`;

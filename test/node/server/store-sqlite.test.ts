@@ -1,0 +1,55 @@
+/**
+ * The store contract against the SQLite store: every "instance" is its own connection to one file,
+ * as several processes on one host would have; plus what only a file gives: a reopened store has
+ * everything, and entries still expire.
+ */
+import { test, describe, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSqliteStore } from '../../../src/server/index.js';
+import { storeContract } from './store-contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'paydesk-sqlite-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const file = join(dir, 'shared.db');
+
+let n = 0;
+storeContract('sqlite', { make: async () => createSqliteStore({ path: file, pollMs: 20 }), unique: () => `t${++n}:` });
+
+describe('sqlite store on disk', () => {
+  test('a reopened store (a restarted process) finds every value, version and index entry', async () => {
+    const path = join(dir, 'restart.db');
+    const a = createSqliteStore({ path });
+    await a.create('s:1', '{"status":"pending"}', 60_000);
+    await a.replace('s:1', 1, '{"status":"paid"}', 60_000);
+    await a.indexSet('watch', 's1', 1234);
+    await a.close();
+    const b = createSqliteStore({ path });
+    assert.deepEqual(await b.get('s:1'), { value: '{"status":"paid"}', version: 2 });
+    assert.deepEqual(await b.indexRange('watch', { limit: 5 }), [{ member: 's1', score: 1234 }]);
+    await b.close();
+  });
+
+  test('entries and counters expire with their ttl (fake clock); an expired key can be created again', async () => {
+    let now = 1_000_000;
+    const s = createSqliteStore({ path: join(dir, 'expiry.db'), now: () => now });
+    await s.create('k', 'v', 1000);
+    await s.increment('c', 1000);
+    now += 999;
+    assert.notEqual(await s.get('k'), null);
+    assert.equal((await s.increment('c', 1000)).count, 2);
+    now += 1;
+    assert.equal(await s.get('k'), null);
+    assert.equal(await s.replace('k', 1, 'late', 1000), null, 'an expired entry cannot be replaced');
+    assert.equal(await s.create('k', 'again', 1000), true);
+    assert.deepEqual(await s.get('k'), { value: 'again', version: 1 });
+    assert.equal((await s.increment('c', 1000)).count, 1);
+    await s.close();
+  });
+
+  test('a missing path is a clear error', () => {
+    assert.throws(() => createSqliteStore({ path: '' }), /path/);
+  });
+});
