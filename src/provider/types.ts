@@ -24,6 +24,7 @@ import type {
 /** Stable codes of {@link ProviderError}: one per row of the document's error tables, plus transport. */
 export type ProviderErrorCode =
   | 'no_payment_method'
+  | 'order_not_found'
   | 'customer_account_required'
   | 'insufficient_funds'
   | 'payment_method_not_found'
@@ -124,4 +125,26 @@ export interface ProviderClient {
   listOrders(query?: OrdersQuery, options?: RequestOptions): Promise<OrdersResponse>;
   /** 9. `GET /api/v1/order/search-by-client-order-id` */
   searchOrdersByClientOrderId(query: OrderSearchQuery, options?: RequestOptions): Promise<OrdersResponse>;
+  /** `GET /api/v1/order/{id}` (provider-notes.md): one order by the provider's id. 404 → ProviderError `order_not_found`. */
+  getOrder(id: string, options?: RequestOptions): Promise<Order>;
+  /** `POST /api/v1/disputes/create` (multipart): the shopper's appeal with receipts. Never blindly retried. */
+  createDispute(body: CreateDisputeRequest, options?: RequestOptions): Promise<CreateDisputeResponse>;
+}
+
+export interface DisputeFileInput {
+  name: string;
+  type: string;
+  data: Uint8Array;
+}
+
+export interface CreateDisputeRequest {
+  order_id: string;
+  amount: string | number;
+  files: DisputeFileInput[];
+}
+
+export interface CreateDisputeResponse {
+  order_id: string;
+  dispute_id: string;
+  dispute_files: unknown[];
 }
