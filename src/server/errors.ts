@@ -41,6 +41,7 @@ export interface ProviderErrorLike {
 
 const PROVIDER_CODES: ReadonlySet<string> = new Set<ProviderErrorCode>([
   'no_payment_method',
+  'order_not_found',
   'customer_account_required',
   'insufficient_funds',
   'payment_method_not_found',
@@ -98,6 +99,12 @@ interface Mapping {
 /** Every provider-client code → HTTP status, stable protocol code and a message for the shopper. */
 export const PROVIDER_ERROR_MAP: Readonly<Record<ProviderErrorCode, Mapping>> = {
   no_payment_method: { status: 400, code: 'no_payment_method', message: 'Choose a payment method.', retryable: false },
+  order_not_found: {
+    status: 404,
+    code: 'order_not_found',
+    message: 'The payment provider does not know this order.',
+    retryable: false,
+  },
   payment_method_not_found: {
     status: 409,
     code: 'payment_method_not_found',

@@ -3,7 +3,8 @@
  *
  * Routes (matched by their trailing segments, so any mount path works):
  *   GET  …/methods?order_ref=R     POST …/sessions      GET …/sessions/S
- *   GET  …/sessions/S/events       POST …/webhooks
+ *   GET  …/sessions/S/events       POST …/sessions/S/dispute (multipart receipts)
+ *   POST …/webhooks
  *
  * Order of checks for browser routes: origin → preflight → per-address rate limit → the route's own
  * checks (X-Paydesk header, JSON content type, body size, body shape; token signature before any
@@ -16,8 +17,8 @@ import { isHttpUrl } from '../provider/schemas.js';
 import type { ProviderClient } from '../provider/types.js';
 import { INTEGRATION_MODES, PROTOCOL_HEADER } from '../protocol/index.js';
 import type { IntegrationMode, MethodsResponse } from '../protocol/index.js';
-import { Checkout } from './checkout.js';
-import type { CreateSessionInput } from './checkout.js';
+import { Checkout } from './checkout/index.js';
+import type { CreateSessionInput, ReconcileReport, SessionDetail, SessionSummary, WebhookLogEntry } from './checkout/index.js';
 import { CheckoutError, internalError } from './errors.js';
 import {
   JSON_HEADERS,
@@ -38,6 +39,7 @@ import { createSafeLogger } from './log.js';
 import type { CheckoutHandlerOptions } from './options.js';
 import { RateLimiter, resolveRateLimits } from './rate-limit.js';
 import { EventStreams, parseLastEventId } from './sse.js';
+import { readReceipts } from './receipts.js';
 import { MemoryStore } from './store.js';
 import type { CheckoutStore } from './store.js';
 import { SessionTokens } from './tokens.js';
@@ -53,8 +55,21 @@ export interface CheckoutHandler {
   /** Resolves when background work (hooks, webhook confirmations, refreshes) has finished. */
   idle(): Promise<void>;
   /**
-   * Ends open event streams, waits for background work, closes the provider connections the handler
-   * opened, and closes the store if the handler created it.
+   * Runs one reconciliation sweep now (DESIGN.md, "Money safety contract"): re-reads pending orders,
+   * recently ended ones (late payments) and processed disputes from the provider, retries failed
+   * hooks, and resolves when the hooks it triggered have settled. With several instances on one
+   * store one sweep runs at a time: this waits for another instance's sweep, then runs.
+   */
+  reconcile(): Promise<ReconcileReport>;
+  /** Read-only views for a back office: sessions, one order's history and hooks, the webhook log. */
+  readonly inspect: {
+    sessions(options?: { query?: string; limit?: number; before?: number }): Promise<SessionSummary[]>;
+    session(id: string): Promise<SessionDetail | null>;
+    webhooks(options?: { limit?: number; order_id?: string }): Promise<WebhookLogEntry[]>;
+  };
+  /**
+   * Stops the sweep, ends open event streams, waits for background work, closes the provider
+   * connections the handler opened, and closes the store if the handler created it.
    */
   close(): Promise<void>;
 }
@@ -91,6 +106,7 @@ type Route =
   | { kind: 'create' }
   | { kind: 'session'; token: string }
   | { kind: 'events'; token: string }
+  | { kind: 'dispute'; token: string }
   | { kind: 'webhooks' };
 
 /** Matches the trailing segments of a path. */
@@ -99,6 +115,7 @@ export function matchRoute(pathname: string): Route | null {
   const n = segs.length;
   const last = segs[n - 1];
   if (n >= 3 && segs[n - 3] === 'sessions' && last === 'events') return { kind: 'events', token: segs[n - 2]! };
+  if (n >= 3 && segs[n - 3] === 'sessions' && last === 'dispute') return { kind: 'dispute', token: segs[n - 2]! };
   if (n >= 2 && segs[n - 2] === 'sessions') return { kind: 'session', token: last! };
   if (last === 'sessions') return { kind: 'create' };
   if (last === 'methods') return { kind: 'methods' };
@@ -109,6 +126,12 @@ export function matchRoute(pathname: string): Route | null {
 function positive(value: number | undefined, fallback: number, name: string): number {
   const v = value ?? fallback;
   if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new TypeError(`paydesk/server: ${name} must be a positive number`);
+  return v;
+}
+
+function nonNegative(value: number | undefined, fallback: number, name: string): number {
+  const v = value ?? fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new TypeError(`paydesk/server: ${name} must be 0 or a positive number`);
   return v;
 }
 
@@ -205,13 +228,17 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     idempotencyLeaseMs: positive(options.idempotencyLeaseSeconds, 90, 'idempotencyLeaseSeconds') * 1000,
     idempotencyTtlMs: positive(options.idempotencyTtlSeconds, 24 * 3600, 'idempotencyTtlSeconds') * 1000,
     webhookConfirmTimeoutMs: positive(options.webhookConfirmTimeoutMs, 2000, 'webhookConfirmTimeoutMs'),
+    lateWindowMs: positive(options.lateWindowSeconds, 7 * 24 * 3600, 'lateWindowSeconds') * 1000,
     hooks: { paid: options.onOrderPaid, closed: options.onOrderClosed, flagged: options.onOrderFlagged },
   });
+  const reconcileIntervalMs = nonNegative(options.reconcileIntervalSeconds, 60, 'reconcileIntervalSeconds') * 1000;
   const streams = new EventStreams(core, {
     heartbeatMs: positive(options.heartbeatSeconds, 15, 'heartbeatSeconds') * 1000,
     maxMs: positive(options.streamMaxSeconds, 600, 'streamMaxSeconds') * 1000,
   });
 
+  const addressLimited = limits.perAddress !== false || limits.createPerAddress !== false;
+  let warnedNoAddress = false;
   const clientAddress = (req: Request): string | undefined => {
     const recorded = getRecordedClientAddress(req);
     if (recorded) return recorded;
@@ -223,7 +250,18 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
         log.warn('getClientAddress threw', { err });
       }
     }
-    if (options.trustProxy) return forwardedFor(req)?.slice(0, 100);
+    if (options.trustProxy) {
+      const forwarded = forwardedFor(req)?.slice(0, 100);
+      if (forwarded) return forwarded;
+    }
+    if (addressLimited && !warnedNoAddress) {
+      warnedNoAddress = true;
+      log.warn(
+        'paydesk/server: per-address rate limits are OFF: this request carries no client address. ' +
+          'Set the getClientAddress option (e.g. from your platform\'s client-IP header) or trustProxy: true behind a proxy you trust; ' +
+          'the Node, Express and Hono adapters record it by themselves.',
+      );
+    }
     return undefined;
   };
 
@@ -245,7 +283,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     const parsed = ORDER_REF.safeParse(url.searchParams.get('order_ref') ?? undefined);
     if (!parsed.success) throw validationError(parsed.error, 'order_ref');
     const order = await core.resolve(parsed.data, req);
-    const offers = await core.offers(order);
+    const offers = await core.offers.for(order);
     const body: MethodsResponse = { methods: offers.map((o) => o.view), amount: order.amount, currency: order.currency };
     return jsonResponse(200, body, cors);
   }
@@ -294,7 +332,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     const refresh = url.searchParams.get('refresh');
     const force = refresh === '1' || refresh === 'true';
     if (force) await limiter.hit(limits.refreshPerSession, `r:${sid}`);
-    const { viewJson } = await core.read(sid, force);
+    const { viewJson } = await core.status.read(sid, force);
     // The view's JSON is cached with the record; only the time is new.
     return jsonTextResponse(200, `{"order":${viewJson},"server_time":"${serverTime()}"}`, cors);
   }
@@ -303,9 +341,36 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     const sid = verifyToken(token);
     await limiter.hit(limits.perSession, `s:${sid}`);
     const rec = await core.repo.get(sid);
-    if (!rec) throw new CheckoutError(404, 'not_found', 'This payment session was not found. Please start again.');
+    if (!rec) throw new CheckoutError(404, 'session_not_found', 'This payment session was not found. Please start again.');
     const lastEventId = parseLastEventId(req.headers.get('last-event-id'));
     return streams.stream(sid, lastEventId, cors, req.signal);
+  }
+
+  async function dispute(req: Request, token: string, cors: Record<string, string>): Promise<Response> {
+    if (req.headers.get(PROTOCOL_HEADER) !== '1') {
+      throw new CheckoutError(403, 'missing_protocol_header', `Requests must carry the header ${PROTOCOL_HEADER}: 1.`);
+    }
+    const sid = verifyToken(token);
+    await limiter.hit(limits.disputePerSession, `d:${sid}`);
+    // Refuse before reading megabytes when the answer is known already.
+    const rec = await core.repo.get(sid);
+    if (!rec) throw new CheckoutError(404, 'session_not_found', 'This payment session was not found.');
+    const refused = core.disputes.refusal(rec);
+    if (refused) throw refused;
+    const { files, comment } = await readReceipts(req);
+    const after = await core.disputes.open(sid, files, comment);
+    return jsonResponse(201, { order: after.view, server_time: serverTime() }, cors);
+  }
+
+  /** The payload's order id, client order id and status, when it has them (before or without trusting it). */
+  function payloadOf(text: string): { id: string | null; coid: string | null; status: string | null } {
+    try {
+      const p = (JSON.parse(text) as { payload?: Record<string, unknown> } | null)?.payload;
+      const str = (v: unknown, max: number) => (typeof v === 'string' && v.length >= 1 && v.length <= max ? v : null);
+      return p && typeof p === 'object' ? { id: str(p.id, 128), coid: str(p.client_order_id, 64), status: str(p.status, 64) } : { id: null, coid: null, status: null };
+    } catch {
+      return { id: null, coid: null, status: null };
+    }
   }
 
   async function webhooks(req: Request): Promise<Response> {
@@ -317,27 +382,38 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       toleranceSeconds: tolerance,
       now,
     });
+    const seen = payloadOf(text);
+    const entry = { order_id: seen.id, client_order_id: seen.coid, status: seen.status };
     if (!auth.ok) {
       log.warn(`webhook refused: ${auth.reason}`);
+      await core.inbox.log({ ...entry, verified: false, outcome: 'refused', detail: auth.reason, http_status: 401, session_id: null });
       throw new CheckoutError(401, 'unauthorized', 'Webhook authentication failed.');
     }
     if (!isJsonContentType(req.headers.get('content-type'))) {
+      await core.inbox.log({ ...entry, verified: true, outcome: 'refused', detail: 'not JSON', http_status: 415, session_id: null });
       throw new CheckoutError(415, 'unsupported_media_type', 'Webhooks must be JSON (Content-Type: application/json).');
     }
-    const body = parseJsonObject(text);
-    const payload = body.payload;
-    const p = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : null;
-    const id = p?.id;
-    const coid = p?.client_order_id;
-    if (typeof id !== 'string' || id.length < 1 || id.length > 128 || typeof coid !== 'string' || coid.length < 1 || coid.length > 64) {
+    parseJsonObject(text);
+    if (seen.id === null || seen.coid === null) {
+      await core.inbox.log({ ...entry, verified: true, outcome: 'refused', detail: 'no payload.id / payload.client_order_id', http_status: 400, session_id: null });
       throw new CheckoutError(400, 'bad_request', 'The webhook has no payload with an order id and client_order_id.');
     }
-    const result = await core.receiveWebhook(id, coid);
-    if (!result.known) {
-      log.info('webhook for an order this endpoint did not create; acknowledged and ignored', { order_id: id, client_order_id: coid });
-      return jsonResponse(200, { received: true, ignored: 'unknown order' });
+    let result;
+    try {
+      result = await core.inbox.receive(seen.id, seen.coid);
+    } catch (err) {
+      // Nothing could be recorded: not 2xx, so the provider delivers it again.
+      log.error('a webhook could not be recorded; answered 503 so the provider retries it', { order_id: seen.id, err });
+      await core.inbox.log({ ...entry, verified: true, outcome: 'failed', detail: err instanceof Error ? err.message.slice(0, 200) : 'failed', http_status: 503, session_id: null });
+      throw new CheckoutError(503, 'provider_unavailable', 'The webhook could not be recorded now; deliver it again.', {
+        retryable: true,
+        headers: { 'retry-after': '5' },
+      });
     }
-    return jsonResponse(result.confirmed ? 200 : 202, { received: true });
+    const status = result.outcome === 'recorded' ? 202 : 200;
+    await core.inbox.log({ ...entry, verified: true, outcome: result.outcome, detail: null, http_status: status, session_id: result.sid });
+    if (result.outcome === 'ignored') return jsonResponse(200, { received: true, ignored: 'unknown order' });
+    return jsonResponse(status, { received: true, ...(result.outcome === 'orphan' && { recorded: 'orphan' }) });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -380,6 +456,9 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
         case 'events':
           if (method !== 'GET') throw methodNotAllowed('GET');
           return await events(req, r.token, cors);
+        case 'dispute':
+          if (method !== 'POST') throw methodNotAllowed('POST');
+          return await dispute(req, r.token, cors);
       }
     } catch (err) {
       throw withCors(err, origin, (e) => log.error('unexpected failure', { err: e }));
@@ -397,11 +476,19 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     }
   }) as CheckoutHandler;
 
+  const inspect: CheckoutHandler['inspect'] = Object.freeze({
+    sessions: (o?: { query?: string; limit?: number; before?: number }) => core.inspect.sessions(o),
+    session: (id: string) => core.inspect.session(id),
+    webhooks: (o?: { limit?: number; order_id?: string }) => core.inspect.webhooks(o),
+  });
   Object.defineProperties(handler, {
     store: { value: store, enumerable: true },
+    inspect: { value: inspect, enumerable: true },
     idle: { value: () => core.idle() },
+    reconcile: { value: () => core.reconciler.run(true) },
     close: {
       value: async () => {
+        await core.reconciler.stop();
         streams.closeAll();
         await core.idle();
         transport?.close();
@@ -409,6 +496,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       },
     },
   });
+  core.reconciler.start(reconcileIntervalMs);
   return handler;
 }
 

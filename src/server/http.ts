@@ -48,8 +48,8 @@ export function isJsonContentType(value: string | null): boolean {
 /** One-shot decodes keep no state between calls, so one decoder serves every request. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Reads the body as UTF-8 text, refusing (413) more than `limit` bytes, whether declared or streamed. */
-export async function readBodyText(req: Request, limit: number): Promise<string> {
+/** Reads the whole body, refusing (413) more than `limit` bytes, whether declared or streamed. */
+export async function readBodyBytes(req: Request, limit: number): Promise<Uint8Array> {
   const tooLarge = () =>
     new CheckoutError(413, 'payload_too_large', `The request body is larger than ${limit} bytes.`);
   const declared = req.headers.get('content-length');
@@ -60,7 +60,7 @@ export async function readBodyText(req: Request, limit: number): Promise<string>
     }
     if (n > limit) throw tooLarge();
   }
-  if (!req.body) return '';
+  if (!req.body) return new Uint8Array(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -79,14 +79,21 @@ export async function readBodyText(req: Request, limit: number): Promise<string>
     if (err instanceof CheckoutError) throw err;
     throw new CheckoutError(400, 'bad_request', 'The request body could not be read.', { cause: err });
   }
+  if (chunks.length === 1) return chunks[0]!;
   const all = new Uint8Array(size);
   let at = 0;
   for (const c of chunks) {
     all.set(c, at);
     at += c.byteLength;
   }
+  return all;
+}
+
+/** Reads the body as UTF-8 text, refusing (413) more than `limit` bytes, whether declared or streamed. */
+export async function readBodyText(req: Request, limit: number): Promise<string> {
+  const bytes = await readBodyBytes(req, limit);
   try {
-    return UTF8.decode(all);
+    return UTF8.decode(bytes);
   } catch {
     throw new CheckoutError(400, 'bad_request', 'The request body is not valid UTF-8.');
   }

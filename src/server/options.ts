@@ -63,6 +63,8 @@ export interface RateLimits {
   perSession: RateLimitRule | false;
   /** `GET /sessions/S?refresh=1` (a provider read), per session (default 12 / 60 s). */
   refreshPerSession: RateLimitRule | false;
+  /** `POST /sessions/S/dispute` (receipt uploads), per session (default 10 / hour). */
+  disputePerSession: RateLimitRule | false;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -81,13 +83,34 @@ export interface OrderEvent {
   client_order_id: string;
   /** The provider's order id (null for a form whose order does not exist yet). */
   provider_order_id: string | null;
-  /** The provider's order as re-read before acting (null when closed without an order). */
+  /** The provider's order as re-read before acting (null when closed without an order, or not re-read). */
   provider_order: Order | null;
   session_id: string;
+  /**
+   * True when the payment was recognised after the session had ended expired or cancelled (a
+   * `Completed` after `CanceledByTimeout`, or an accepted dispute whose order stays cancelled).
+   */
+  late: boolean;
+  /** The dispute whose acceptance proved the payment (its deposit), else null. */
+  dispute_id: string | null;
 }
 
-export interface FlaggedOrderEvent extends OrderEvent {
-  reason: 'amount_mismatch' | 'currency_mismatch';
+/**
+ * Why an order needs a person:
+ * - `amount_mismatch` / `currency_mismatch`: the provider reports an order that does not match the
+ *   session (it is never marked paid);
+ * - `dispute_unconfirmed`: the provider processed the shopper's dispute, but no record of the money
+ *   (a deposit naming the order) was found — never `onOrderPaid` for it;
+ * - `session_lost`: a paid order this handler created, whose session the store no longer has (the
+ *   memory store after a restart): `order_ref` and `session_id` are null.
+ */
+export type FlagReason = 'amount_mismatch' | 'currency_mismatch' | 'dispute_unconfirmed' | 'session_lost';
+
+export interface FlaggedOrderEvent extends Omit<OrderEvent, 'order_ref' | 'session_id'> {
+  reason: FlagReason;
+  /** null only for `session_lost`. */
+  order_ref: string | null;
+  session_id: string | null;
   expected_amount: string;
   expected_currency: string;
 }
@@ -154,12 +177,25 @@ export interface CheckoutHandlerOptions {
   idempotencyTtlSeconds?: number;
   /** How long a webhook waits for the confirming provider read before answering 202 (default 2000 ms). */
   webhookConfirmTimeoutMs?: number;
+  /**
+   * The handler re-reads orders from the provider by itself every this many seconds (default 60):
+   * pending ones, recently ended ones (late payments) and processed disputes, and retries failed hooks.
+   * `0`: never by itself — call `handler.reconcile()` from a cron (serverless hosts). With several
+   * instances on one store, one sweep runs at a time.
+   */
+  reconcileIntervalSeconds?: number;
+  /** How long after an order ended expired or cancelled a late payment or a dispute is still followed (default 7 days). */
+  lateWindowSeconds?: number;
   logger?: Logger;
-  /** Runs exactly once per paid order (successfully), across duplicates and instances. */
+  /**
+   * Runs exactly once per paid order (successfully), across duplicates, instances and restarts; a
+   * hook that throws is run again with backoff until it succeeds, and never twice at once.
+   * `event.late` says the payment came after the order had ended.
+   */
   onOrderPaid?: (event: OrderEvent) => void | Promise<void>;
-  /** Runs once when an order ends expired or cancelled. */
+  /** Runs once when an order ends expired or cancelled (a late payment may still follow: onOrderPaid with late). */
   onOrderClosed?: (event: OrderEvent) => void | Promise<void>;
-  /** Runs once when the provider reports an amount or currency that does not match the order. */
+  /** Runs once when an order needs a person (see {@link FlagReason}). */
   onOrderFlagged?: (event: FlaggedOrderEvent) => void | Promise<void>;
   /** Clock in ms (tests). */
   now?: () => number;

@@ -10,10 +10,13 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   createPerAddress: { limit: 30, windowSeconds: 60 },
   perSession: { limit: 240, windowSeconds: 60 },
   refreshPerSession: { limit: 12, windowSeconds: 60 },
+  disputePerSession: { limit: 10, windowSeconds: 3600 },
 };
 
 export function resolveRateLimits(option: Partial<RateLimits> | false | undefined): RateLimits {
-  if (option === false) return { perAddress: false, createPerAddress: false, perSession: false, refreshPerSession: false };
+  if (option === false) {
+    return { perAddress: false, createPerAddress: false, perSession: false, refreshPerSession: false, disputePerSession: false };
+  }
   const out = { ...DEFAULT_RATE_LIMITS, ...(option ?? {}) };
   for (const [name, rule] of Object.entries(out)) {
     if (rule === false) continue;

@@ -1,11 +1,71 @@
 /**
- * Sessions in the store: the record behind a token, the indexes that find it from a webhook, and
- * atomic updates (compare-and-set) that publish every change of the OrderView on the session's
- * channel, so event streams on every instance see it.
+ * Sessions in the store: the record behind a token, the indexes that find it from a webhook (by the
+ * provider's order id, by client_order_id — several sessions may share one), the watch list the
+ * reconciliation sweep reads, and atomic updates (compare-and-set) that publish every change of the
+ * OrderView on the session's channel, so event streams on every instance see it.
  */
-import type { IntegrationMode, OrderView } from '../protocol/index.js';
+import type { IntegrationMode, OrderView, OrderViewStatus } from '../protocol/index.js';
 import type { ViewContext } from './order-view.js';
 import type { CheckoutStore } from './store.js';
+
+export type HookKind = 'paid' | 'closed' | 'flagged';
+export const HOOK_KINDS: readonly HookKind[] = ['paid', 'closed', 'flagged'];
+
+/** Where a hook of one session stands. */
+export interface HookState {
+  /** When it completed (ms), or null. */
+  done_at: number | null;
+  /** Failed runs so far. */
+  attempts: number;
+  /** After a failure: not before this time (ms), the backoff. */
+  next_at: number | null;
+  /** The last failure's message (for the console). */
+  error: string | null;
+}
+
+/** What brought a status change: the creation, a browser read, a webhook, the sweep, or a dispute. */
+export type SyncSource = 'create' | 'read' | 'webhook' | 'sweep' | 'dispute';
+
+export interface HistoryEntry {
+  at: number;
+  status: OrderViewStatus;
+  provider_status: string;
+  via: SyncSource;
+  /** e.g. "late", "dispute accepted". */
+  note?: string;
+}
+
+export interface SessionPayment {
+  at: number;
+  late: boolean;
+  /** The dispute whose acceptance proved the payment, when that is how it was recognised. */
+  dispute_id: string | null;
+}
+
+export type FlagReason = 'amount_mismatch' | 'currency_mismatch' | 'dispute_unconfirmed';
+
+export interface SessionFlag {
+  reason: FlagReason;
+  at: number;
+  provider_amount?: string;
+  provider_currency?: string;
+  dispute_id?: string;
+}
+
+/** The shopper's appeal at the provider for this session's order. */
+export interface SessionDispute {
+  id: string;
+  /** The provider's creation time (ISO), or ours when it did not say. */
+  created_at: string;
+  processed: boolean;
+  /** When this server saw it processed (ms). */
+  processed_at: number | null;
+  /** `widget`: uploaded through this endpoint; `provider`: found at the provider (e.g. filed with its support). */
+  via: 'widget' | 'provider';
+  files: number;
+  /** After processing: `paid` (the provider's record of the money was found) or `unconfirmed`. */
+  outcome: 'paid' | 'unconfirmed' | null;
+}
 
 export interface SessionRecord {
   sid: string;
@@ -28,14 +88,25 @@ export interface SessionRecord {
   event: number;
   /** ms since epoch */
   created_at: number;
+  /** When the session's token stops being valid. */
   expires_at: number;
+  /** When the record may leave the store (after the late window; later while a hook still fails). */
+  retain_until: number;
   refreshed_at: number;
   /** A verified webhook arrived and its confirming provider read has not succeeded yet. */
   confirm_pending: boolean;
-  flagged: { reason: 'amount_mismatch' | 'currency_mismatch'; provider_amount: string; provider_currency: string; at: number } | null;
-  /** Hooks that have completed for this session. */
-  hooks: { paid: boolean; closed: boolean; flagged: boolean };
+  /** When the session ended expired or cancelled (the late window counts from here), or null. */
+  ended_at: number | null;
+  /** How the payment was recognised, once it was (`late`: after the session had ended expired or cancelled). */
+  payment: SessionPayment | null;
+  dispute: SessionDispute | null;
+  flagged: SessionFlag | null;
+  hooks: Record<HookKind, HookState>;
+  /** Status changes as this server saw them, oldest first (at most {@link MAX_HISTORY}). */
+  history: HistoryEntry[];
 }
+
+export const MAX_HISTORY = 30;
 
 /** Message on a session channel. */
 export interface SessionEventMessage {
@@ -47,10 +118,42 @@ export const sessionKey = (sid: string) => `s:${sid}`;
 export const sessionChannel = (sid: string) => `ev:${sid}`;
 export const orderIndexKey = (providerOrderId: string) => `o:${providerOrderId}`;
 export const clientOrderIndexKey = (clientOrderId: string) => `c:${clientOrderId}`;
+/** Sorted index of sessions by the time the sweep should look at them next. */
+export const WATCH_INDEX = 'watch';
+/** Sorted index of sessions by creation time (search, console). */
+export const SESSIONS_INDEX = 'sessions';
+/** Sessions kept per client_order_id (the newest). */
+const MAX_SESSIONS_PER_CLIENT_ORDER = 20;
 
 export interface UpdateResult {
   before: SessionRecord;
   after: SessionRecord;
+}
+
+export const freshHook = (): HookState => ({ done_at: null, attempts: 0, next_at: null, error: null });
+
+/** A record as stored by any version of this server, with every field present. */
+export function normaliseRecord(raw: SessionRecord): SessionRecord {
+  const r = raw as SessionRecord & { hooks?: Record<string, unknown> };
+  const hooks = {} as Record<HookKind, HookState>;
+  for (const kind of HOOK_KINDS) {
+    const h = r.hooks?.[kind];
+    hooks[kind] =
+      h && typeof h === 'object'
+        ? { ...freshHook(), ...(h as HookState) }
+        : { ...freshHook(), done_at: h === true ? r.created_at : null };
+  }
+  return {
+    ...r,
+    retain_until: r.retain_until ?? r.expires_at,
+    ended_at: r.ended_at ?? null,
+    payment: r.payment ?? (r.view?.status === 'paid' ? { at: r.refreshed_at, late: false, dispute_id: null } : null),
+    dispute: r.dispute ?? null,
+    flagged: r.flagged ?? null,
+    history: Array.isArray(r.history) ? r.history : [],
+    hooks,
+    view: { ...r.view, dispute: r.view.dispute ?? null, late: r.view.late ?? false },
+  };
 }
 
 /** Parsed records by session, reused while the stored text is unchanged (reads are the hot path). */
@@ -64,6 +167,10 @@ export class SessionRepository {
     private readonly now: () => number,
   ) {}
 
+  private parse(raw: string): SessionRecord {
+    return normaliseRecord(JSON.parse(raw) as SessionRecord);
+  }
+
   /**
    * The session and its OrderView as JSON, for reads. The record is shared: treat it as read-only
    * (updates go through {@link update}, which parses its own copy).
@@ -76,7 +183,7 @@ export class SessionRepository {
     }
     const hit = this.parsed.get(sid);
     if (hit && hit.raw === v.value) return hit;
-    const rec = JSON.parse(v.value) as SessionRecord;
+    const rec = this.parse(v.value);
     const entry = { raw: v.value, rec, viewJson: JSON.stringify(rec.view) };
     if (this.parsed.size >= PARSE_CACHE_SIZE) this.parsed.delete(this.parsed.keys().next().value!);
     this.parsed.set(sid, entry);
@@ -84,39 +191,64 @@ export class SessionRepository {
   }
 
   private ttl(rec: SessionRecord): number {
-    return Math.max(1000, rec.expires_at - this.now());
+    return Math.max(1000, rec.retain_until - this.now());
   }
 
   async get(sid: string): Promise<SessionRecord | null> {
     const v = await this.store.get(sessionKey(sid));
-    return v ? (JSON.parse(v.value) as SessionRecord) : null;
+    return v ? this.parse(v.value) : null;
   }
 
   async create(rec: SessionRecord): Promise<void> {
-    const ttl = this.ttl(rec);
-    if (!(await this.store.create(sessionKey(rec.sid), JSON.stringify(rec), ttl))) {
+    if (!(await this.store.create(sessionKey(rec.sid), JSON.stringify(rec), this.ttl(rec)))) {
       throw new Error('session id collision');
     }
     await this.index(rec);
+    await this.store.indexSet(SESSIONS_INDEX, rec.sid, rec.created_at);
+    await this.watch(rec.sid, rec.created_at);
   }
 
   /** Points the client order id (and the provider order id, once known) at this session. */
   async index(rec: SessionRecord): Promise<void> {
     const ttl = this.ttl(rec);
-    await this.store.set(clientOrderIndexKey(rec.client_order_id), rec.sid, ttl);
+    await this.addToClientOrder(rec.client_order_id, rec.sid, ttl);
     if (rec.provider_order_id) await this.store.set(orderIndexKey(rec.provider_order_id), rec.sid, ttl);
   }
 
-  /** The session a webhook's order belongs to: by provider id, else by client order id. */
-  async findByOrder(providerOrderId: string, clientOrderId: string): Promise<SessionRecord | null> {
+  private async addToClientOrder(coid: string, sid: string, ttl: number): Promise<void> {
+    const key = clientOrderIndexKey(coid);
+    for (let attempt = 0; attempt < 32; attempt++) {
+      const cur = await this.store.get(key);
+      const sids = cur ? parseSids(cur.value) : [];
+      if (sids.includes(sid)) return;
+      const next = JSON.stringify([...sids, sid].slice(-MAX_SESSIONS_PER_CLIENT_ORDER));
+      const ok = cur ? (await this.store.replace(key, cur.version, next, ttl)) !== null : await this.store.create(key, next, ttl);
+      if (ok) return;
+    }
+    throw new Error(`the index of client order ${coid} is updated too often concurrently`);
+  }
+
+  /** Sessions created for a client order id, oldest first. */
+  async sessionsOfClientOrder(coid: string): Promise<string[]> {
+    const cur = await this.store.get(clientOrderIndexKey(coid));
+    return cur ? parseSids(cur.value) : [];
+  }
+
+  /** The session bound to a provider order id, if any. */
+  async findByOrderId(providerOrderId: string): Promise<SessionRecord | null> {
     const byId = await this.store.get(orderIndexKey(providerOrderId));
-    const byClient = byId ? null : await this.store.get(clientOrderIndexKey(clientOrderId));
-    const sid = byId?.value ?? byClient?.value;
-    if (!sid) return null;
-    const rec = await this.get(sid);
-    if (!rec || rec.client_order_id !== clientOrderId) return null;
-    if (rec.provider_order_id && rec.provider_order_id !== providerOrderId) return null;
-    return rec;
+    if (!byId) return null;
+    const rec = await this.get(byId.value);
+    return rec && rec.provider_order_id === providerOrderId ? rec : null;
+  }
+
+  /** The sweep looks at this session again at `at` (ms). */
+  async watch(sid: string, at: number): Promise<void> {
+    await this.store.indexSet(WATCH_INDEX, sid, at);
+  }
+
+  async unwatch(sid: string): Promise<void> {
+    await this.store.indexRemove(WATCH_INDEX, sid);
   }
 
   /**
@@ -127,8 +259,8 @@ export class SessionRepository {
     for (let attempt = 0; attempt < 32; attempt++) {
       const stored = await this.store.get(sessionKey(sid));
       if (!stored) return null;
-      const before = JSON.parse(stored.value) as SessionRecord;
-      const next = change(JSON.parse(stored.value) as SessionRecord);
+      const before = this.parse(stored.value);
+      const next = change(this.parse(stored.value));
       if (next === null) return { before, after: before };
       const written = await this.store.replace(sessionKey(sid), stored.version, JSON.stringify(next), this.ttl(next));
       if (written === null) continue;
@@ -142,5 +274,16 @@ export class SessionRepository {
   async publish(rec: SessionRecord): Promise<void> {
     const message: SessionEventMessage = { event: rec.event, view: rec.view };
     await this.store.publish(sessionChannel(rec.sid), JSON.stringify(message));
+  }
+}
+
+function parseSids(value: string): string[] {
+  // The index of an earlier version held one session id as plain text.
+  if (!value.startsWith('[')) return [value];
+  try {
+    const v = JSON.parse(value) as unknown;
+    return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
+  } catch {
+    return [];
   }
 }

@@ -1,11 +1,13 @@
 /**
  * Server-sent events of one session: the current state first, then every change published on the
  * session's channel by any instance, `id:` lines for Last-Event-ID resume, heartbeat comments, and
- * the end of the stream after a final state.
+ * the end of the stream once nothing can change any more: after `paid`, or after `expired` /
+ * `cancelled` only once the late window has closed (a late payment or a dispute may still come).
  */
-import { ORDER_EVENT, isFinalStatus } from '../protocol/index.js';
+import { ORDER_EVENT } from '../protocol/index.js';
 import type { OrderView } from '../protocol/index.js';
-import type { Checkout } from './checkout.js';
+import type { Checkout } from './checkout/index.js';
+import type { SessionRecord } from './sessions.js';
 import { sessionChannel } from './sessions.js';
 import type { SessionEventMessage } from './sessions.js';
 
@@ -82,11 +84,18 @@ export class EventStreams {
         cleanup();
       }
     };
+    /** Nothing more can happen to the session: paid, or ended with the late window closed. */
+    const settled = (status: OrderView['status'], rec?: SessionRecord | null) => {
+      if (status === 'paid') return true;
+      if (status === 'pending') return false;
+      const endedAt = rec?.ended_at ?? null;
+      return endedAt !== null && core.cfg.now() - endedAt > core.cfg.lateWindowMs;
+    };
     const push = (event: number, view: OrderView) => {
       if (closed || event <= lastSent) return;
       lastSent = event;
       send(formatOrderEvent(event, view));
-      if (isFinalStatus(view.status)) finish();
+      if (settled(view.status)) finish();
     };
 
     const body = new ReadableStream<Uint8Array>({
@@ -114,16 +123,17 @@ export class EventStreams {
           if (!rec) return finish();
           if (lastEventId !== null && lastEventId > rec.event) lastSent = 0; // an id from elsewhere: start over
           if (rec.event > lastSent) push(rec.event, rec.view);
-          else if (isFinalStatus(rec.view.status)) return finish();
+          if (settled(rec.view.status, rec)) return finish();
           if (closed) return;
-          if (core.needsRefresh(rec)) void core.track(core.refreshIfNeeded(rec, false));
+          if (core.status.needsRefresh(rec)) void core.track(core.status.refreshIfNeeded(rec, false));
           heartbeat = setInterval(() => {
             send(': heartbeat\n\n');
             void core.track(
               core.repo.get(sid).then((cur) => {
                 if (!cur) return finish();
                 if (cur.event > lastSent) push(cur.event, cur.view); // a missed message never stalls a stream
-                if (!closed && core.needsRefresh(cur)) return core.refreshIfNeeded(cur, false).then(() => undefined);
+                if (!closed && settled(cur.view.status, cur)) return finish();
+                if (!closed && core.status.needsRefresh(cur)) return core.status.refreshIfNeeded(cur, false).then(() => undefined);
                 return undefined;
               }),
             );

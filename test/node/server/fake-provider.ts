@@ -8,6 +8,13 @@ import { addAmounts } from '../../../src/money/index.js';
 import { CreateOrderRequestSchema, FormCreateRequestSchema } from '../../../src/provider/schemas.js';
 import type {
   CreateOrderRequest,
+  Dispute,
+  DisputeSearchQuery,
+  DisputeSearchResponse,
+  OrdersQuery,
+  Transaction,
+  TransactionsQuery,
+  TransactionsResponse,
   FormCreateRequest,
   FormCreateResponse,
   FormSearchResponse,
@@ -17,7 +24,7 @@ import type {
   PaymentMethod,
   PaymentMethodsResponse,
 } from '../../../src/provider/schemas.js';
-import type { ProviderClient } from '../../../src/provider/types.js';
+import type { CreateDisputeRequest, CreateDisputeResponse, ProviderClient } from '../../../src/provider/types.js';
 import { ProviderError } from '../../../src/provider/errors.js';
 import { createCheckoutHandler } from '../../../src/server/index.js';
 import type { CheckoutHandler, CheckoutHandlerOptions, ResolvedOrder } from '../../../src/server/index.js';
@@ -257,16 +264,105 @@ export class FakeProvider implements ProviderClient {
     return { items, total: items.length, page: 1, size: 10, pages: 1 };
   }
 
-  async searchDisputes(): Promise<never> {
-    throw new Error('not used by the server');
+  async getOrder(id: string): Promise<Order> {
+    await this.enter('getOrder', [id]);
+    const o = this.orders.find((x) => x.id === id);
+    if (!o) throw new ProviderError({ code: 'order_not_found', status: 404, message: `GET /api/v1/order/${id}: 404 order_not_found` });
+    return structuredClone(this.readTransform ? this.readTransform(o) : o);
   }
-  async listTransactions(): Promise<never> {
-    throw new Error('not used by the server');
+
+  /** Orders as the provider lists them: filters by status and period, sorted, paged (size ≤ 100). */
+  async listOrders(query: OrdersQuery = {}): Promise<OrdersResponse> {
+    await this.enter('listOrders', [query]);
+    const size = Number(query.size ?? 10);
+    const page = Number(query.page ?? 1);
+    const from = query.start_date ? Date.parse(String(query.start_date)) : this.clock() - 24 * 3600 * 1000;
+    const to = query.end_date ? Date.parse(String(query.end_date)) : this.clock();
+    const all = this.orders
+      .filter((o) => (!query.status || o.status === query.status) && (!query.order_side || o.order_side === query.order_side))
+      .filter((o) => Date.parse(o.created_at) >= from && Date.parse(o.created_at) <= to)
+      .sort((a, b) => (query.sort === 'asc' ? 1 : -1) * (Date.parse(a.created_at) - Date.parse(b.created_at)));
+    const items = all.slice((page - 1) * size, page * size).map((o) => structuredClone(this.readTransform ? this.readTransform(o) : o));
+    return { success: true, message: null, orders: { items, total: all.length, page, size, pages: Math.max(1, Math.ceil(all.length / size)) } };
   }
+
+  readonly disputes: Dispute[] = [];
+  readonly transactions: Transaction[] = [];
+
+  async createDispute(body: CreateDisputeRequest): Promise<CreateDisputeResponse> {
+    await this.enter('createDispute', [body]);
+    const order = this.orders.find((o) => o.id === body.order_id);
+    if (!order) throw new ProviderError({ code: 'order_not_found', status: 404, message: 'order not found' });
+    const dispute = this.openDispute(order.id);
+    return { order_id: order.id, dispute_id: dispute.dispute_id, dispute_files: body.files.map((f) => f.name) };
+  }
+
+  /** A dispute the provider has for an order (as a shopper's appeal through any channel makes one). */
+  openDispute(orderId: string): Dispute {
+    const order = this.orders.find((o) => o.id === orderId)!;
+    const dispute: Dispute = {
+      dispute_id: randomUUID(),
+      order_id: order.id,
+      client_order_id: order.client_order_id,
+      amount: Number(order.amount),
+      currency: order.currency,
+      processed: false,
+      created_at: new Date(this.clock()).toISOString(),
+    };
+    this.disputes.push(dispute);
+    return dispute;
+  }
+
+  /** The provider's operators decide: accepted credits the order (a deposit naming it); rejected moves nothing. */
+  processDispute(disputeId: string, accepted: boolean): void {
+    const d = this.disputes.find((x) => x.dispute_id === disputeId)!;
+    d.processed = true;
+    if (!accepted) return;
+    const order = this.orders.find((o) => o.id === d.order_id)!;
+    if (order.status === 'Unpaid') {
+      this.setStatus(order.id, 'Completed');
+      return;
+    }
+    this.transactions.push({
+      id: randomUUID(),
+      deposit_id: randomUUID(),
+      amount: order.amount,
+      transaction_type: 'deposit',
+      created_at: new Date(this.clock()).toISOString(),
+      terminal: { id: 'terminal', currency: 'RUB', name: 'Shop' },
+      client_description: `Dispute accepted for order ${order.id} (${order.client_order_id})`,
+      client_id: 'client',
+    });
+  }
+
+  async searchDisputes(query: DisputeSearchQuery = {}): Promise<DisputeSearchResponse> {
+    await this.enter('searchDisputes', [query]);
+    const from = query.start_date ? Date.parse(String(query.start_date)) : -Infinity;
+    const processed = query.processed === undefined ? undefined : String(query.processed) === 'true';
+    const all = this.disputes.filter(
+      (d) =>
+        (!query.order_id || d.order_id === query.order_id) &&
+        (!query.dispute_id || d.dispute_id === query.dispute_id) &&
+        (processed === undefined || d.processed === processed) &&
+        Date.parse(d.created_at) >= from,
+    );
+    const size = Number(query.size ?? 10);
+    const page = Number(query.page ?? 1);
+    const items = all.slice((page - 1) * size, page * size).map((d) => structuredClone(d));
+    return { success: true, message: null, data: { items, total: all.length, page, size, pages: Math.max(1, Math.ceil(all.length / size)) } };
+  }
+
+  async listTransactions(query: TransactionsQuery = {}): Promise<TransactionsResponse> {
+    await this.enter('listTransactions', [query]);
+    const from = query.start_date ? Date.parse(String(query.start_date)) : -Infinity;
+    const all = this.transactions.filter((t) => (!query.transaction_type || t.transaction_type === query.transaction_type) && Date.parse(t.created_at) >= from);
+    const size = Number(query.size ?? 20);
+    const page = Number(query.page ?? 1);
+    const items = all.slice((page - 1) * size, page * size).map((t) => structuredClone(t));
+    return { items, total: all.length, page, size, pages: Math.max(1, Math.ceil(all.length / size)) };
+  }
+
   async getBalance(): Promise<never> {
-    throw new Error('not used by the server');
-  }
-  async listOrders(): Promise<never> {
     throw new Error('not used by the server');
   }
 }
@@ -308,6 +404,8 @@ export function makeHarness(overrides: Partial<CheckoutHandlerOptions> = {}, pro
     onOrderClosed: (e) => void closed.push(e),
     onOrderFlagged: (e) => void flagged.push(e),
     now: () => clock.now,
+    // Tests sweep by calling handler.reconcile() (a background sweep would add provider calls at random).
+    reconcileIntervalSeconds: 0,
     ...overrides,
   });
   return { handler, provider, logs, paid, closed, flagged, clock };

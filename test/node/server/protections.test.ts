@@ -378,7 +378,7 @@ describe('secrets never leave the server', () => {
     h.provider.failNext('createOrder', () => {
       throw new ProviderError({ code: 'unauthorized', status: 401, message: `bad key ${API_KEY}`, providerMessage: `key ${API_KEY} refused` });
     });
-    h.provider.failNext('searchOrdersByClientOrderId', () => {
+    h.provider.failNext('getOrder', () => {
       throw new ProviderError({ code: 'network', message: `GET ...?key=${API_KEY} failed` });
     });
     const texts: string[] = [];

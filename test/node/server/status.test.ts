@@ -76,7 +76,7 @@ describe('GET /sessions/S: the token', () => {
 });
 
 describe('GET /sessions/S: status', () => {
-  test('a stale pending status is re-read from the provider (search by client order id)', async () => {
+  test('a stale pending status is re-read from the provider (one order by its id)', async () => {
     const h = makeHarness({ statusStaleSeconds: 30 });
     const { session, order } = await createSession(h);
     h.provider.setStatus(order.id, 'Completed');
@@ -85,7 +85,7 @@ describe('GET /sessions/S: status', () => {
     const view = await viewOf(await getSession(h, session));
     assert.equal(view.status, 'paid');
     assert.equal(view.provider_status, 'Completed');
-    assert.equal(h.provider.count('searchOrdersByClientOrderId'), 1);
+    assert.equal(h.provider.count('getOrder'), 1);
   });
 
   test('?refresh=1 (back from the bank app) re-reads at once; a second one within the interval does not', async () => {
@@ -94,23 +94,23 @@ describe('GET /sessions/S: status', () => {
     h.clock.now += 2000;
     h.provider.setStatus(order.id, 'Completed');
     assert.equal((await viewOf(await getSession(h, session, '?refresh=1'))).status, 'paid');
-    assert.equal(h.provider.count('searchOrdersByClientOrderId'), 1);
+    assert.equal(h.provider.count('getOrder'), 1);
     const second = makeHarness({ refreshIntervalSeconds: 2 });
     const s2 = await createSession(second);
     second.clock.now += 2000;
     await getSession(second, s2.session, '?refresh=1');
     await getSession(second, s2.session, '?refresh=1');
-    assert.equal(second.provider.count('searchOrdersByClientOrderId'), 1);
+    assert.equal(second.provider.count('getOrder'), 1);
     second.clock.now += 2000;
     await getSession(second, s2.session, '?refresh=1');
-    assert.equal(second.provider.count('searchOrdersByClientOrderId'), 2);
+    assert.equal(second.provider.count('getOrder'), 2);
   });
 
   test('a provider failure during a refresh serves the stored status (200) and is logged', async () => {
     const h = makeHarness();
     const { session } = await createSession(h);
     h.clock.now += 60_000;
-    h.provider.failNext('searchOrdersByClientOrderId', () => {
+    h.provider.failNext('getOrder', () => {
       throw new ProviderError({ code: 'timeout', message: 'no answer', retryable: true });
     });
     const res = await getSession(h, session);

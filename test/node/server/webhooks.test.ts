@@ -25,7 +25,7 @@ describe('webhook authentication', () => {
     const res = await h.handler(webhookRequest(order, { timestamp: now(h) }));
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { received: true });
-    assert.equal(h.provider.count('searchOrdersByClientOrderId'), 1, 're-read before acting');
+    assert.equal(h.provider.count('getOrder'), 1, 're-read before acting');
     assert.equal(await status(h, session), 'paid');
     await h.handler.idle();
     assert.equal(h.paid.length, 1);
@@ -180,7 +180,7 @@ describe('webhook confirmation', () => {
 
   test('provider down while confirming: 202 (stored), and the next read confirms it', async () => {
     const { h, session, order } = await paidScenario();
-    h.provider.failNext('searchOrdersByClientOrderId', () => {
+    h.provider.failNext('getOrder', () => {
       throw new ProviderError({ code: 'network', message: 'down', retryable: true });
     });
     const res = await h.handler(webhookRequest(order, { timestamp: now(h) }));
@@ -195,7 +195,7 @@ describe('webhook confirmation', () => {
   test('a slow confirmation answers 202 in time and completes in the background', async () => {
     const { h, session, order } = await paidScenario({ webhookConfirmTimeoutMs: 20 });
     const hold = deferred();
-    h.provider.failNext('searchOrdersByClientOrderId', () => hold.promise);
+    h.provider.failNext('getOrder', () => hold.promise);
     const res = await h.handler(webhookRequest(order, { timestamp: now(h) }));
     assert.equal(res.status, 202);
     hold.resolve();
@@ -237,7 +237,7 @@ describe('duplicates, reordering, exactly once', () => {
     assert.equal(h.paid.length, 1);
   });
 
-  test('an onOrderPaid that fails runs again on the next update, and then not any more', async () => {
+  test('an onOrderPaid that fails runs again after its backoff (on a read or a sweep), and then not any more', async () => {
     let calls = 0;
     const done: unknown[] = [];
     const { h, session, order } = await paidScenario({
@@ -251,7 +251,11 @@ describe('duplicates, reordering, exactly once', () => {
     await h.handler.idle();
     assert.equal(calls, 1);
     assert.ok(h.logs.some((l) => l.level === 'error' && /onOrderPaid failed/.test(l.message)));
-    await getSession(h, session); // a read of a paid session whose hook has not completed retries it
+    await getSession(h, session);
+    await h.handler.idle();
+    assert.equal(calls, 1, 'not again before its backoff');
+    h.clock.now += 10_000;
+    await getSession(h, session); // a read of a paid session whose hook is due again retries it
     await h.handler.idle();
     assert.equal(calls, 2);
     assert.equal(done.length, 1);

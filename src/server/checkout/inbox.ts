@@ -1,0 +1,187 @@
+/**
+ * Webhooks, once authenticated by the handler: the rule is that a webhook for an order this handler
+ * created is never answered 2xx unless it was recorded.
+ *
+ * - A known order: the session is marked (a confirmation is pending, the sweep will look at it) and
+ *   then the order is read back from the provider; 200 when that read finished in time, 202 when not
+ *   (recorded: the next read or sweep confirms it).
+ * - A hosted-form order not bound yet: the sessions of that client order id are synced through their
+ *   own form sessions, which binds the right one (never "the newest order with that id").
+ * - No session (a store that lost it): the order is read from the provider; when it is this
+ *   handler's (its webhook_url is ours, or its client order id is one we generate), it is kept as an
+ *   orphan for the sweep, which flags it (`session_lost`) once it is paid. When nothing can be read
+ *   or recorded, the answer is non-2xx and the provider retries.
+ *
+ * Every webhook, refused or not, lands in a capped log (newest first) for the console.
+ */
+import { orderOutcome } from '../../provider/facts.js';
+import type { Order } from '../../provider/schemas.js';
+import { isProviderError } from '../errors.js';
+import { randomId } from '../crypto.js';
+import type { SessionRecord } from '../sessions.js';
+import type { CheckoutCore } from './core.js';
+import { isGeneratedClientOrderId } from './create.js';
+import type { StatusSync } from './status.js';
+
+export const WEBHOOK_LOG_INDEX = 'webhooks';
+const WEBHOOK_LOG_KEEP = 1000;
+export const ORPHAN_PREFIX = 'orphan:';
+export const orphanKey = (orderId: string) => `${ORPHAN_PREFIX}${orderId}`;
+
+export type WebhookOutcome = 'confirmed' | 'recorded' | 'orphan' | 'ignored' | 'refused' | 'failed';
+
+/** One line of the webhook log. */
+export interface WebhookLogEntry {
+  id: string;
+  at: number;
+  /** From the (maybe unverified) payload, when it had one. */
+  order_id: string | null;
+  client_order_id: string | null;
+  status: string | null;
+  verified: boolean;
+  outcome: WebhookOutcome;
+  /** Why it was refused or failed, or what it did. */
+  detail: string | null;
+  http_status: number;
+  session_id: string | null;
+}
+
+export interface OrphanRecord {
+  order_id: string;
+  client_order_id: string;
+  first_seen: number;
+  status: string;
+}
+
+export interface ReceiveResult {
+  outcome: 'confirmed' | 'recorded' | 'orphan' | 'ignored';
+  sid: string | null;
+}
+
+export class Inbox {
+  private logged = 0;
+
+  constructor(
+    private readonly core: CheckoutCore,
+    private readonly status: StatusSync,
+  ) {}
+
+  /** Appends to the webhook log (never throws: the log must not cost a delivery). */
+  async log(entry: Omit<WebhookLogEntry, 'id' | 'at'>): Promise<void> {
+    const { store, now, log } = this.core.cfg;
+    const line: WebhookLogEntry = { id: randomId(9), at: now(), ...entry };
+    try {
+      await store.indexSet(WEBHOOK_LOG_INDEX, JSON.stringify(line), line.at);
+      if (++this.logged % 50 === 1) await store.indexTrim(WEBHOOK_LOG_INDEX, WEBHOOK_LOG_KEEP);
+    } catch (err) {
+      log.warn('could not write the webhook log', { err });
+    }
+  }
+
+  async list(options: { limit?: number; order_id?: string } = {}): Promise<WebhookLogEntry[]> {
+    const limit = Math.min(Math.max(options.limit ?? 100, 1), WEBHOOK_LOG_KEEP);
+    const entries = await this.core.cfg.store.indexRange(WEBHOOK_LOG_INDEX, { limit: WEBHOOK_LOG_KEEP, reverse: true });
+    const out: WebhookLogEntry[] = [];
+    for (const e of entries) {
+      let line: WebhookLogEntry;
+      try {
+        line = JSON.parse(e.member) as WebhookLogEntry;
+      } catch {
+        continue;
+      }
+      if (options.order_id && line.order_id !== options.order_id && line.client_order_id !== options.order_id) continue;
+      out.push(line);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  /** Handles an authenticated webhook for `orderId` / `coid`. Throws when nothing could be recorded. */
+  async receive(orderId: string, coid: string): Promise<ReceiveResult> {
+    let rec = await this.core.repo.findByOrderId(orderId);
+    if (rec && rec.client_order_id !== coid) rec = null;
+    if (!rec) rec = await this.bindFormSession(orderId, coid);
+    if (rec) return this.confirm(rec, orderId);
+    return this.orphan(orderId, coid);
+  }
+
+  /** Syncs the unbound hosted-form sessions of `coid`; the one whose form session made `orderId` binds to it. */
+  private async bindFormSession(orderId: string, coid: string): Promise<SessionRecord | null> {
+    const sids = await this.core.repo.sessionsOfClientOrder(coid);
+    for (const sid of sids) {
+      const rec = await this.core.repo.get(sid);
+      if (!rec || rec.provider_order_id || rec.mode !== 'form' || !rec.form_session_id) continue;
+      // A failure here throws: nothing was recorded, so the provider must retry.
+      const res = await this.status.sync(rec, 'webhook');
+      if (res?.after.provider_order_id === orderId) return res.after;
+    }
+    return null;
+  }
+
+  private async confirm(rec: SessionRecord, orderId: string): Promise<ReceiveResult> {
+    const { cfg } = this.core;
+    if (rec.view.status === 'paid') {
+      this.status.settle(rec, null).catch((err: unknown) => cfg.log.error('settling a paid session failed', { err }));
+      return { outcome: 'confirmed', sid: rec.sid };
+    }
+    // Recorded before answering: a pending confirmation, and the sweep will look (store errors throw → 5xx).
+    await this.core.repo.update(rec.sid, (cur) => (cur.confirm_pending ? null : { ...cur, confirm_pending: true }));
+    await this.core.repo.watch(rec.sid, cfg.now());
+    const confirmation = this.core.track(
+      this.status.sync(rec, 'webhook').then(
+        () => true,
+        (err: unknown) => {
+          this.core.logProviderFailure('confirming a webhook with the provider failed; the next read or sweep confirms it', err, {
+            session: rec.sid,
+            order_id: orderId,
+          });
+          return false;
+        },
+      ),
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), cfg.webhookConfirmTimeoutMs);
+    });
+    try {
+      const confirmed = (await Promise.race([confirmation, timeout])) === true;
+      return { outcome: confirmed ? 'confirmed' : 'recorded', sid: rec.sid };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** No session: read the order; keep it when it is ours. Throws when it cannot be read (→ 5xx, retried). */
+  private async orphan(orderId: string, coid: string): Promise<ReceiveResult> {
+    const { cfg } = this.core;
+    let order: Order;
+    try {
+      order = await cfg.client.getOrder(orderId);
+    } catch (err) {
+      if (isProviderError(err) && err.code === 'order_not_found') {
+        cfg.log.info('webhook for an order the provider does not know; acknowledged and ignored', { order_id: orderId });
+        return { outcome: 'ignored', sid: null };
+      }
+      throw err;
+    }
+    const ours =
+      order.client_order_id === coid &&
+      ((cfg.webhookUrl !== null && order.webhook_url === cfg.webhookUrl) || isGeneratedClientOrderId(order.client_order_id));
+    if (!ours) {
+      cfg.log.info('webhook for an order this endpoint did not create; acknowledged and ignored', { order_id: orderId, client_order_id: coid });
+      return { outcome: 'ignored', sid: null };
+    }
+    const record: OrphanRecord = { order_id: order.id, client_order_id: order.client_order_id, first_seen: cfg.now(), status: order.status };
+    const ttl = cfg.lateWindowMs + 30 * 24 * 3600 * 1000;
+    if (await cfg.store.create(orphanKey(order.id), JSON.stringify(record), ttl)) {
+      cfg.log.error('a webhook came for an order of this endpoint whose session the store no longer has; it is kept for the sweep', {
+        order_id: order.id,
+        client_order_id: order.client_order_id,
+        provider_status: order.status,
+      });
+    }
+    await cfg.store.indexSet('watch', orphanKey(order.id), cfg.now());
+    if (orderOutcome(order.status) === 'paid') cfg.log.error('…and it is paid: onOrderFlagged (session_lost) runs for it', { order_id: order.id });
+    return { outcome: 'orphan', sid: null };
+  }
+}

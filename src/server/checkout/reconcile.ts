@@ -1,0 +1,533 @@
+/**
+ * Reconciliation: the sweep that makes "a paid order reaches the merchant exactly once" hold when
+ * webhooks are lost, a process restarts, a hook throws, or the money comes after the order ended.
+ *
+ * One sweep (one instance at a time: a lease in the store, renewed while it runs):
+ *   1. reads the watch list: every session whose order is not final, every session that ended within
+ *      the late window when its next late check is due, sessions with an open dispute or a hook to
+ *      retry, and orphans (orders of this handler whose session the store lost);
+ *   2. re-reads their orders from the provider, preferring the list endpoint (one call per page of
+ *      100 orders, ascending by creation so pages stay stable) and falling back to one call per order
+ *      when that is cheaper (few orders, or a long list);
+ *   3. lists the provider's disputes created since the last sweep, and checks the open ones it
+ *      follows; a processed one pays the order only on the provider's record of the money (a deposit
+ *      naming the order), else it is flagged for a person;
+ *   4. runs (and retries, with backoff) the hooks due, and resolves when they have settled.
+ */
+import { orderOutcome } from '../../provider/facts.js';
+import { namesId } from '../../provider/order-match.js';
+import type { Dispute, Order } from '../../provider/schemas.js';
+import { randomId } from '../crypto.js';
+import { isProviderError } from '../errors.js';
+import { orderToView } from '../order-view.js';
+import { SESSIONS_INDEX, WATCH_INDEX } from '../sessions.js';
+import type { SessionRecord, UpdateResult } from '../sessions.js';
+import { hookBackoff, nextLateCheck } from './config.js';
+import type { CheckoutCore } from './core.js';
+import type { Disputes } from './disputes.js';
+import { hookMarker } from './hooks.js';
+import type { Hooks } from './hooks.js';
+import { ORPHAN_PREFIX, orphanKey } from './inbox.js';
+import type { OrphanRecord } from './inbox.js';
+import { isEnded } from './status.js';
+import type { StatusSync } from './status.js';
+
+/** What one sweep did. */
+export interface ReconcileReport {
+  /** Sessions (and orphan orders) the sweep looked at. */
+  checked: number;
+  /** Sessions that became paid (on time). */
+  paid: number;
+  /** Sessions that became paid after they had ended (a late completion, or an accepted dispute). */
+  late_paid: number;
+  /** Sessions that ended expired or cancelled. */
+  closed: number;
+  /** Sessions newly flagged for a person (incl. orphans found paid). */
+  flagged: number;
+  /** Provider or store failures; what they concerned stays due for the next sweep. */
+  errors: number;
+  /** Hooks run by this sweep (settled), and how many of them threw. */
+  hooks_run: number;
+  hooks_failed: number;
+  /** Processed disputes this sweep acted on. */
+  disputes_processed: number;
+  /** Calls made to the provider. */
+  provider_calls: number;
+  /** True when another instance was sweeping (a background sweep then does nothing). */
+  skipped: boolean;
+  duration_ms: number;
+}
+
+export function emptyReport(): ReconcileReport {
+  return {
+    checked: 0,
+    paid: 0,
+    late_paid: 0,
+    closed: 0,
+    flagged: 0,
+    errors: 0,
+    hooks_run: 0,
+    hooks_failed: 0,
+    disputes_processed: 0,
+    provider_calls: 0,
+    skipped: false,
+    duration_ms: 0,
+  };
+}
+
+const LEASE_KEY = 'lease:reconcile';
+const LEASE_MS = 60_000;
+const DISPUTE_CURSOR_KEY = 'reconcile:disputes-since';
+/** Up to this many due entries are read per sweep (the rest stay due for the next). */
+const MAX_DUE = 50_000;
+/** With this many orders or fewer, one call per order beats a list. */
+const DIRECT_LIMIT = 3;
+/** Orders are listed from the oldest one's creation less this (clock differences). */
+const LIST_SLACK_MS = 10 * 60 * 1000;
+/** Disputes are listed from the last sweep less this (a dispute created during the last sweep). */
+const DISPUTE_OVERLAP_MS = 10 * 60 * 1000;
+/** Pages of disputes or deposits read per sweep at most. */
+const MAX_PAGES = 100;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export class Reconciler {
+  private chain: Promise<unknown> = Promise.resolve();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly core: CheckoutCore,
+    private readonly status: StatusSync,
+    private readonly hooks: Hooks,
+    private readonly disputes: Disputes,
+  ) {}
+
+  /** Sweeps every `intervalMs` by itself (the first one soon after start). */
+  start(intervalMs: number): void {
+    if (intervalMs <= 0 || this.timer) return;
+    const schedule = (ms: number) => {
+      if (this.stopped) return;
+      this.timer = setTimeout(() => {
+        void this.run(false)
+          .catch((err: unknown) => this.core.cfg.log.error('reconciliation sweep failed', { err }))
+          .finally(() => schedule(intervalMs));
+      }, ms);
+      (this.timer as { unref?: () => void }).unref?.();
+    };
+    schedule(Math.min(intervalMs, 10_000));
+  }
+
+  /** Stops the timer and waits for a sweep under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.chain.catch(() => undefined);
+  }
+
+  /**
+   * One sweep now (serialised in this process). `wait`: when another instance holds the lease, wait
+   * for it (up to a lease) and sweep after it; else skip.
+   */
+  run(wait: boolean): Promise<ReconcileReport> {
+    const next = this.chain.then(() => this.leased(wait));
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private async leased(wait: boolean): Promise<ReconcileReport> {
+    const { store, now } = this.core.cfg;
+    const owner = randomId(9);
+    const deadline = performance.now() + LEASE_MS + 5000;
+    while (!(await store.create(LEASE_KEY, owner, LEASE_MS))) {
+      if (!wait || performance.now() > deadline) return { ...emptyReport(), skipped: true };
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    let version = 1;
+    const renew = setInterval(() => {
+      void store.replace(LEASE_KEY, version, owner, LEASE_MS).then(
+        (v) => {
+          if (v !== null) version = v;
+        },
+        () => undefined,
+      );
+    }, LEASE_MS / 3);
+    (renew as { unref?: () => void }).unref?.();
+    const started = now();
+    const t0 = performance.now();
+    try {
+      const report = await this.sweep(started);
+      report.duration_ms = Math.round(performance.now() - t0);
+      const interesting = report.paid + report.late_paid + report.closed + report.flagged + report.errors + report.hooks_run > 0;
+      this.core.cfg.log[report.errors > 0 ? 'warn' : 'info']?.('reconciliation sweep', interesting ? { ...report } : { checked: report.checked });
+      return report;
+    } finally {
+      clearInterval(renew);
+      await store.delete(LEASE_KEY, version).catch(() => undefined);
+    }
+  }
+
+  private async sweep(start: number): Promise<ReconcileReport> {
+    const { store, client } = this.core.cfg;
+    const report = emptyReport();
+    const call = <T>(f: () => Promise<T>): Promise<T> => {
+      report.provider_calls++;
+      return f();
+    };
+
+    const due = await store.indexRange(WATCH_INDEX, { max: start, limit: MAX_DUE });
+    const sessions: SessionRecord[] = [];
+    const orphans: string[] = [];
+    for (const { member } of due) {
+      if (member.startsWith(ORPHAN_PREFIX)) {
+        orphans.push(member.slice(ORPHAN_PREFIX.length));
+        continue;
+      }
+      const rec = await this.core.repo.get(member);
+      if (rec) sessions.push(rec);
+      else await this.core.repo.unwatch(member);
+    }
+    report.checked = sessions.length + orphans.length;
+
+    // 1. Orders: pending ones (any change), ended ones (a late completion).
+    const pending = new Map<string, SessionRecord>();
+    const ended = new Map<string, SessionRecord>();
+    const forms: SessionRecord[] = [];
+    for (const rec of sessions) {
+      if (rec.view.status === 'pending') {
+        if (rec.provider_order_id) pending.set(rec.provider_order_id, rec);
+        else if (rec.form_session_id) forms.push(rec);
+      } else if (isEnded(rec.view.status) && rec.provider_order_id && rec.ended_at !== null && start - rec.ended_at <= this.core.cfg.lateWindowMs) {
+        ended.set(rec.provider_order_id, rec);
+      }
+    }
+    const seen = new Map<string, Order>();
+    const count = (res: UpdateResult | null) => {
+      if (!res || res.before.view.status === res.after.view.status) return;
+      const s = res.after.view.status;
+      if (s === 'paid') {
+        if (res.after.payment?.late) report.late_paid++;
+        else report.paid++;
+      } else if (isEnded(s)) report.closed++;
+    };
+    for (const [byId, filter] of [
+      [pending, undefined],
+      [ended, 'Completed'],
+    ] as const) {
+      const found = await this.fetchOrders(byId, filter, report, call);
+      for (const [id, order] of found) {
+        seen.set(id, order);
+        try {
+          const res = await this.status.applyOrder(byId.get(id)!.sid, order, 'sweep');
+          count(res);
+          if (res && !res.before.flagged && res.after.flagged) report.flagged++;
+        } catch (err) {
+          report.errors++;
+          this.core.cfg.log.error('applying an order in the sweep failed', { order_id: id, err });
+        }
+      }
+    }
+    for (const rec of forms) {
+      try {
+        report.provider_calls += 2;
+        count(await this.status.sync(rec, 'sweep'));
+      } catch (err) {
+        report.errors++;
+        this.core.logProviderFailure('re-reading a hosted form in the sweep failed', err, { session: rec.sid });
+      }
+    }
+
+    // 2. Disputes: new ones since the last sweep, and the processed state of those followed.
+    await this.sweepDisputes(start, sessions, seen, report, call).catch((err: unknown) => {
+      report.errors++;
+      this.core.logProviderFailure('the dispute part of the sweep failed; it runs again next time', err);
+    });
+
+    // 3. Orphans: orders of this handler without a session.
+    const hookRuns: Array<Promise<{ ran: boolean; ok: boolean } | undefined>> = [];
+    for (const orderId of orphans) {
+      try {
+        const run = await this.orphan(orderId, call, report);
+        if (run) hookRuns.push(Promise.resolve(run));
+      } catch (err) {
+        report.errors++;
+        this.core.logProviderFailure('re-reading an orphan order failed', err, { order_id: orderId });
+      }
+    }
+
+    // 4. Hooks due (new or to retry), and when to look at each session next.
+    for (const rec of sessions) {
+      const fresh = await this.core.repo.get(rec.sid);
+      if (!fresh) continue;
+      hookRuns.push(...this.hooks.ensure(fresh, seen.get(fresh.provider_order_id ?? '') ?? null));
+      await this.status.reschedule(fresh);
+    }
+    for (const result of await Promise.all(hookRuns)) {
+      if (!result?.ran) continue;
+      report.hooks_run++;
+      if (!result.ok) report.hooks_failed++;
+    }
+
+    await this.pruneSessionsIndex(start);
+    return report;
+  }
+
+  /**
+   * The provider's orders for `byId`: with few, one call each; else the order list from the oldest
+   * one's creation, ascending, page by page (`status` filtered), switching to one call per order
+   * when the pages left outnumber the orders left. Orders the list did not show are read one by one
+   * (without a status filter: they may have been missed; with one: they simply do not match it).
+   */
+  private async fetchOrders(
+    byId: Map<string, SessionRecord>,
+    status: 'Completed' | undefined,
+    report: ReconcileReport,
+    call: <T>(f: () => Promise<T>) => Promise<T>,
+  ): Promise<Map<string, Order>> {
+    const { client, now } = this.core.cfg;
+    const found = new Map<string, Order>();
+    if (byId.size === 0) return found;
+    const left = new Set(byId.keys());
+    let direct = byId.size <= DIRECT_LIMIT;
+    if (!direct) {
+      let oldest = Infinity;
+      for (const rec of byId.values()) oldest = Math.min(oldest, Date.parse(rec.view.created_at) || rec.created_at, rec.created_at);
+      try {
+        for (let page = 1; ; page++) {
+          const res = await call(() =>
+            client.listOrders({
+              start_date: iso(oldest - LIST_SLACK_MS),
+              end_date: iso(now() + LIST_SLACK_MS),
+              order_side: 'Buy',
+              sort_by: 'created_at',
+              sort: 'asc',
+              size: 100,
+              page,
+              ...(status && { status }),
+            }),
+          );
+          for (const o of res.orders.items) {
+            if (left.delete(o.id)) found.set(o.id, o);
+          }
+          if (left.size === 0) break;
+          if (page >= res.orders.pages || res.orders.items.length === 0) {
+            // The whole list was read: with a status filter, the rest simply does not have it.
+            direct = status === undefined;
+            break;
+          }
+          if (res.orders.pages - page > left.size) {
+            direct = true;
+            break;
+          }
+        }
+      } catch (err) {
+        report.errors++;
+        this.core.logProviderFailure('listing orders in the sweep failed; one call per order instead', err);
+        direct = true;
+      }
+    }
+    if (direct) {
+      for (const id of left) {
+        try {
+          const order = await call(() => client.getOrder(id));
+          if (status === undefined || order.status === status) found.set(id, order);
+        } catch (err) {
+          if (isProviderError(err) && err.code === 'order_not_found') {
+            this.core.cfg.log.warn('the provider does not know the order of a session', { session: byId.get(id)!.sid, order_id: id });
+          } else {
+            report.errors++;
+            this.core.logProviderFailure('reading an order in the sweep failed', err, { order_id: id });
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  private async sweepDisputes(
+    start: number,
+    sessions: SessionRecord[],
+    seen: Map<string, Order>,
+    report: ReconcileReport,
+    call: <T>(f: () => Promise<T>) => Promise<T>,
+  ): Promise<void> {
+    const { store, client, lateWindowMs } = this.core.cfg;
+    const processed: Array<{ sid: string; dispute: Dispute }> = [];
+    const handled = new Set<string>();
+
+    // New disputes since the last sweep (the first sweep looks back over the late window).
+    const cursor = await store.get(DISPUTE_CURSOR_KEY);
+    const since = cursor ? Number(cursor.value) : start - lateWindowMs;
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const res = await call(() => client.searchDisputes({ start_date: iso(since - DISPUTE_OVERLAP_MS), size: 100, page }));
+      for (const d of res.data.items) {
+        const rec = await this.core.repo.findByOrderId(d.order_id);
+        if (!rec || handled.has(d.dispute_id)) continue;
+        handled.add(d.dispute_id);
+        const known = rec.dispute?.id === d.dispute_id;
+        if (!known && rec.view.status === 'paid') continue;
+        if (!known) {
+          await this.disputes.record(
+            rec.sid,
+            { id: d.dispute_id, created_at: isoOf(d.created_at, start), processed: false, processed_at: null, via: 'provider', files: 0, outcome: null },
+            'sweep',
+          );
+        }
+        if (d.processed && !(known && rec.dispute!.processed)) processed.push({ sid: rec.sid, dispute: d });
+      }
+      if (page >= res.data.pages || res.data.items.length === 0) break;
+    }
+    await store.set(DISPUTE_CURSOR_KEY, String(start), lateWindowMs + 24 * 3600 * 1000);
+
+    // The open disputes this server follows, created before the listing above.
+    const open = sessions.filter((r) => r.dispute && !r.dispute.processed && !handled.has(r.dispute.id));
+    for (const rec of open) {
+      const res = await call(() => client.searchDisputes({ dispute_id: rec.dispute!.id, size: 10 }));
+      const d = res.data.items.find((x) => x.dispute_id === rec.dispute!.id);
+      if (d?.processed) processed.push({ sid: rec.sid, dispute: d });
+    }
+    if (processed.length === 0) return;
+
+    // A processed dispute: the order completed, or the provider's deposit naming the order, or a flag.
+    const needDeposit: Array<{ rec: SessionRecord; dispute: Dispute }> = [];
+    for (const { sid, dispute } of processed) {
+      report.disputes_processed++;
+      const rec = await this.core.repo.get(sid);
+      if (!rec || !rec.provider_order_id) continue;
+      let order = seen.get(rec.provider_order_id);
+      if (!order || orderOutcome(order.status) !== 'paid') {
+        order = await call(() => client.getOrder(rec.provider_order_id!));
+        seen.set(order.id, order);
+      }
+      if (orderOutcome(order.status) === 'paid') {
+        const res = await this.status.applyOrder(sid, order, 'sweep');
+        if (res && res.before.view.status !== 'paid' && res.after.view.status === 'paid') {
+          if (res.after.payment?.late) report.late_paid++;
+          else report.paid++;
+        }
+        await this.disputes.record(sid, { ...rec.dispute!, id: dispute.dispute_id, processed: true, processed_at: start, outcome: 'paid' }, 'sweep');
+      } else {
+        needDeposit.push({ rec, dispute });
+      }
+    }
+    if (needDeposit.length === 0) return;
+    let from = Infinity;
+    for (const { dispute } of needDeposit) from = Math.min(from, Date.parse(dispute.created_at) || start);
+    const deposits: Array<{ description: string }> = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const res = await call(() =>
+        client.listTransactions({ transaction_type: 'deposit', start_date: iso(from - DISPUTE_OVERLAP_MS), size: 100, page }),
+      );
+      for (const t of res.items) deposits.push({ description: t.client_description ?? '' });
+      if (page >= res.pages || res.items.length === 0) break;
+    }
+    for (const { rec, dispute } of needDeposit) {
+      const credited = deposits.some(
+        (t) => namesId(t.description, rec.provider_order_id!) || namesId(t.description, rec.client_order_id),
+      );
+      if (credited) {
+        const res = await this.status.markPaidByDispute(rec.sid, dispute.dispute_id, 'sweep');
+        if (res && res.before.view.status !== 'paid' && res.after.view.status === 'paid') {
+          if (res.after.payment?.late) report.late_paid++;
+          else report.paid++;
+        }
+      } else {
+        const before = rec.flagged;
+        await this.disputes.flagUnconfirmed(rec.sid, dispute.dispute_id);
+        if (!before) report.flagged++;
+      }
+    }
+  }
+
+  /** An order of this handler without a session: followed until it is paid (then flagged) or the late window closes. */
+  private async orphan(
+    orderId: string,
+    call: <T>(f: () => Promise<T>) => Promise<T>,
+    report: ReconcileReport,
+  ): Promise<{ ran: boolean; ok: boolean } | null> {
+    const { store, client, now, lateWindowMs, hooks, log } = this.core.cfg;
+    const member = orphanKey(orderId);
+    const stored = await store.get(member);
+    if (!stored) {
+      await store.indexRemove(WATCH_INDEX, member);
+      return null;
+    }
+    const orphan = JSON.parse(stored.value) as OrphanRecord;
+    const order = await call(() => client.getOrder(orderId));
+    const outcome = orderOutcome(order.status);
+    if (outcome === 'pending') {
+      await store.indexSet(WATCH_INDEX, member, now());
+      return null;
+    }
+    if (outcome !== 'paid') {
+      const next = nextLateCheck(orphan.first_seen, now(), lateWindowMs);
+      if (next === null) await store.indexRemove(WATCH_INDEX, member);
+      else await store.indexSet(WATCH_INDEX, member, next);
+      return null;
+    }
+    if (!hooks.flagged) {
+      log.error('a paid order of this endpoint has no session, and no onOrderFlagged is configured: review it by hand', {
+        order_id: orderId,
+        client_order_id: orphan.client_order_id,
+      });
+      await store.indexRemove(WATCH_INDEX, member);
+      return null;
+    }
+    report.flagged++;
+    const view = orderToView(order, {
+      currency: order.currency,
+      requested_amount: order.amount,
+      redirect_url: null,
+      support_url: null,
+      return_url: null,
+      nspk_code: null,
+      bank: null,
+    });
+    const run = await this.core.track(
+      this.hooks
+        .runLeased(hookMarker('flagged', orderId), orderId, 'onOrderFlagged', async () => {
+          await hooks.flagged!({
+            order: view,
+            order_ref: null,
+            client_order_id: order.client_order_id,
+            provider_order_id: order.id,
+            provider_order: order,
+            session_id: null,
+            late: false,
+            dispute_id: null,
+            reason: 'session_lost',
+            expected_amount: view.amount,
+            expected_currency: order.currency,
+          });
+          return true;
+        })
+        .then(async (result) => {
+          if (result.ran && !result.ok) {
+            const attempts = (orphan as OrphanRecord & { attempts?: number }).attempts ?? 0;
+            await store.set(member, JSON.stringify({ ...orphan, attempts: attempts + 1 }), lateWindowMs);
+            await store.indexSet(WATCH_INDEX, member, now() + hookBackoff(attempts + 1));
+          } else if (result.ok || result.doneElsewhere) {
+            await store.indexRemove(WATCH_INDEX, member);
+          }
+          return { ran: result.ran, ok: result.ok };
+        }),
+    );
+    return run ?? { ran: true, ok: false };
+  }
+
+  /** Drops index entries of sessions the store has let go. */
+  private async pruneSessionsIndex(start: number): Promise<void> {
+    const { store, sessionTtlMs, lateWindowMs } = this.core.cfg;
+    const oldest = start - Math.max(sessionTtlMs, lateWindowMs) - 2 * 24 * 3600 * 1000;
+    const stale = await store.indexRange(SESSIONS_INDEX, { max: oldest, limit: 1000 });
+    for (const { member } of stale) {
+      if (!(await this.core.repo.get(member))) await store.indexRemove(SESSIONS_INDEX, member);
+    }
+  }
+}
+
+function isoOf(value: string, fallbackMs: number): string {
+  const t = Date.parse(value);
+  return new Date(Number.isFinite(t) ? t : fallbackMs).toISOString();
+}

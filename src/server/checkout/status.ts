@@ -1,0 +1,258 @@
+/**
+ * Following an order's status: reading it from the provider (one order by its id; a form session
+ * through its own form session's order — never "the newest order with that client_order_id"),
+ * applying what was read to the session (forward only: pending → paid | expired | cancelled, and
+ * expired | cancelled → paid when the payment comes late), and deciding when the sweep looks again.
+ */
+import { orderOutcome } from '../../provider/facts.js';
+import type { FormSession, Order } from '../../provider/schemas.js';
+import type { DisputeView, OrderView } from '../../protocol/index.js';
+import { CheckoutError } from '../errors.js';
+import { normaliseDecimal, orderToView, viewsDiffer } from '../order-view.js';
+import { MAX_HISTORY } from '../sessions.js';
+import type { HistoryEntry, SessionRecord, SyncSource, UpdateResult } from '../sessions.js';
+import { ENDED_STALE_MS, LATE_DENSE_MS, nextLateCheck } from './config.js';
+import type { CheckoutCore } from './core.js';
+import type { Hooks } from './hooks.js';
+import { orderProblem } from './matching.js';
+
+export const isEnded = (status: OrderView['status']) => status === 'expired' || status === 'cancelled';
+
+/** The OrderView's `dispute` for a session's dispute. */
+export function disputeView(rec: Pick<SessionRecord, 'dispute'>): DisputeView | null {
+  const d = rec.dispute;
+  return d ? { id: d.id, status: d.processed ? 'closed' : 'open', created_at: d.created_at } : null;
+}
+
+/** A completion the provider recorded after the order's own deadline (its `updated_at` past `expires_at`). */
+function completedAfterDeadline(order: Order): boolean {
+  const updated = Date.parse(order.updated_at);
+  const deadline = Date.parse(order.expires_at);
+  return orderOutcome(order.status) === 'paid' && Number.isFinite(updated) && Number.isFinite(deadline) && updated > deadline;
+}
+
+function pushHistory(rec: SessionRecord, entry: HistoryEntry): HistoryEntry[] {
+  return [...rec.history, entry].slice(-MAX_HISTORY);
+}
+
+/** `next` with its view replaced by `view` when they differ (the event number grows then). */
+function withView(next: SessionRecord, view: OrderView): SessionRecord {
+  if (!viewsDiffer(view, next.view)) return next;
+  return { ...next, view, event: next.event + 1 };
+}
+
+export class StatusSync {
+  constructor(
+    private readonly core: CheckoutCore,
+    private readonly hooks: Hooks,
+  ) {}
+
+  /** The session for a read: refreshed from the provider first when stale or asked to. */
+  async read(sid: string, forceRefresh: boolean): Promise<{ rec: SessionRecord; viewJson: string }> {
+    const cached = await this.core.repo.read(sid);
+    if (!cached) throw new CheckoutError(404, 'session_not_found', 'This payment session was not found. Please start again.');
+    const rec = cached.rec;
+    if (!this.needsRefresh(rec, forceRefresh)) {
+      this.hooks.ensure(rec, null);
+      return cached;
+    }
+    const fresh = await this.refreshIfNeeded(rec, forceRefresh);
+    this.hooks.ensure(fresh, null);
+    return fresh === rec ? cached : { rec: fresh, viewJson: JSON.stringify(fresh.view) };
+  }
+
+  /**
+   * A pending session is re-read when a webhook awaits confirmation, when it is stale, or once past
+   * its deadline; an ended one (late payment, open dispute) at most once a minute, and only while
+   * someone watches it soon after it ended or while its dispute is open. A paid one never.
+   */
+  needsRefresh(rec: SessionRecord, force = false): boolean {
+    const now = this.core.cfg.now();
+    const status = rec.view.status;
+    if (status === 'paid') return false;
+    if (isEnded(status)) {
+      if (rec.ended_at === null || now - rec.ended_at > this.core.cfg.lateWindowMs) return false;
+      const watched = rec.dispute?.processed === false || now - rec.ended_at < LATE_DENSE_MS * 4;
+      return watched && (rec.confirm_pending || now - rec.refreshed_at >= ENDED_STALE_MS || (force && now - rec.refreshed_at >= this.core.cfg.refreshIntervalMs));
+    }
+    if (force) return true;
+    return rec.confirm_pending || now - rec.refreshed_at >= this.core.cfg.staleMs || now >= (Date.parse(rec.view.expires_at) || 0);
+  }
+
+  /** Re-reads the provider at most once per refresh interval per session (across instances). Never throws. */
+  async refreshIfNeeded(rec: SessionRecord, force: boolean): Promise<SessionRecord> {
+    if (!this.needsRefresh(rec, force)) return rec;
+    try {
+      if (!(await this.core.cfg.store.create(`lock:r:${rec.sid}`, '1', this.core.cfg.refreshIntervalMs))) return rec;
+      return (await this.sync(rec, 'read'))?.after ?? rec;
+    } catch (err) {
+      this.core.logProviderFailure('status refresh failed; the stored status is served', err, { session: rec.sid });
+      return rec;
+    }
+  }
+
+  /**
+   * Reads the session's order from the provider and applies it: by the provider's order id; for a
+   * hosted form not bound yet, through its form session (whose `order_id` names its own order).
+   * Throws provider errors.
+   */
+  async sync(rec: SessionRecord, via: SyncSource): Promise<UpdateResult | null> {
+    const { client } = this.core.cfg;
+    if (rec.provider_order_id) return this.applyOrder(rec.sid, await client.getOrder(rec.provider_order_id), via);
+    if (rec.form_session_id) {
+      const page = await client.searchFormSessions({ session_id: rec.form_session_id, size: 10 });
+      const fs = page.items.find((s) => s.session_id === rec.form_session_id);
+      if (fs?.order_id) return this.applyOrder(rec.sid, await client.getOrder(fs.order_id), via);
+      if (fs) return this.applyFormSession(rec.sid, fs, via);
+      this.core.cfg.log.warn('the provider did not list the form session of a session', { session: rec.sid, form_session: rec.form_session_id });
+    }
+    return this.core.repo.update(rec.sid, (cur) => ({ ...cur, refreshed_at: this.core.cfg.now(), confirm_pending: false }));
+  }
+
+  /**
+   * Applies a provider order (read from the provider itself, never from a webhook body) to a session:
+   * status only moves forward, an ended session becomes paid (late) when the money came after all,
+   * and an amount or currency that does not match flags the session instead. Starts the hooks due.
+   */
+  async applyOrder(sid: string, order: Order, via: SyncSource): Promise<UpdateResult | null> {
+    const { log, now } = this.core.cfg;
+    const res = await this.core.repo.update(sid, (cur) => {
+      if (cur.client_order_id !== order.client_order_id) return null;
+      if (cur.provider_order_id && cur.provider_order_id !== order.id) return null;
+      const at = now();
+      let next: SessionRecord = { ...cur, refreshed_at: at, confirm_pending: false, provider_order_id: order.id };
+      const problem = orderProblem(order, cur, cur.client_order_id);
+      if (problem === 'amount_mismatch' || problem === 'currency_mismatch') {
+        if (!cur.flagged) {
+          next.flagged = { reason: problem, provider_amount: order.amount, provider_currency: order.currency, at };
+          log.error(`the provider reports an order that does not match the session (${problem}); it is flagged, not marked paid`, {
+            session: sid,
+            order_id: order.id,
+            provider_status: order.status,
+            provider_amount: order.amount,
+            provider_currency: order.currency,
+            expected_amount: cur.expected_amount ?? cur.requested_amount,
+            expected_currency: cur.currency,
+          });
+        }
+        return next;
+      }
+      if (cur.flagged && cur.flagged.reason !== 'dispute_unconfirmed') return next;
+      const outcome = orderOutcome(order.status);
+      const status = cur.view.status;
+      if (status === 'paid') {
+        if (outcome !== 'paid') {
+          log.warn('the provider reports another status for an order already paid; paid stands', { session: sid, order_id: order.id, provider_status: order.status });
+        }
+        return next;
+      }
+      if (isEnded(status) && outcome !== 'paid') {
+        if (outcome !== 'pending' && outcome !== status) {
+          log.warn('the provider reports a different final status than the one already recorded; the first one stands', {
+            session: sid,
+            order_id: order.id,
+            recorded: status,
+            provider_status: order.status,
+          });
+        }
+        return next;
+      }
+      if (cur.expected_amount === null) next.expected_amount = normaliseDecimal(order.amount, cur.currency);
+      const view = orderToView(order, cur.ctx);
+      if (view.form_url === null && cur.view.form_url !== null) view.form_url = cur.view.form_url;
+      view.dispute = disputeView(cur);
+      if (outcome === 'paid') {
+        const late = isEnded(status) || completedAfterDeadline(order);
+        next.payment = { at, late, dispute_id: null };
+        if (late) log.warn('a payment arrived after its order had ended: the order is paid (late)', { session: sid, order_id: order.id });
+      }
+      view.late = next.payment?.late ?? false;
+      if (isEnded(outcome) && next.ended_at === null) next.ended_at = at;
+      if (view.status !== status) {
+        next.history = pushHistory(cur, { at, status: view.status, provider_status: view.provider_status, via, ...(view.late && { note: 'late' }) });
+      }
+      return withView(next, view);
+    });
+    if (res) await this.settle(res.after, order);
+    return res;
+  }
+
+  /** A form session without an order: only its end (expired, cancelled) and expiry time matter. */
+  private async applyFormSession(sid: string, fs: FormSession, via: SyncSource): Promise<UpdateResult | null> {
+    const res = await this.core.repo.update(sid, (cur) => {
+      const at = this.core.cfg.now();
+      const next: SessionRecord = { ...cur, refreshed_at: at, confirm_pending: false };
+      if (cur.view.status !== 'pending' || cur.provider_order_id) return next;
+      const status = fs.state === 'expired' ? 'expired' : fs.state === 'cancelled' ? 'cancelled' : 'pending';
+      const expires = Date.parse(fs.expires_at);
+      const view: OrderView = {
+        ...cur.view,
+        status,
+        provider_status: fs.state,
+        expires_at: Number.isNaN(expires) ? cur.view.expires_at : new Date(expires).toISOString(),
+      };
+      if (status !== 'pending') {
+        next.ended_at = at;
+        next.history = pushHistory(cur, { at, status, provider_status: fs.state, via });
+      }
+      return withView(next, view);
+    });
+    if (res) await this.settle(res.after, null);
+    return res;
+  }
+
+  /**
+   * Marks a session paid because the provider's own record of the money names its order (an
+   * accepted dispute whose order stays cancelled). Late when the session had ended.
+   */
+  async markPaidByDispute(sid: string, disputeId: string, via: SyncSource): Promise<UpdateResult | null> {
+    const { log, now } = this.core.cfg;
+    const res = await this.core.repo.update(sid, (cur) => {
+      if (cur.view.status === 'paid') return null;
+      if (cur.flagged && cur.flagged.reason !== 'dispute_unconfirmed') return null;
+      const at = now();
+      const late = isEnded(cur.view.status);
+      const dispute = cur.dispute && cur.dispute.id === disputeId ? { ...cur.dispute, processed: true, processed_at: cur.dispute.processed_at ?? at, outcome: 'paid' as const } : cur.dispute;
+      const next: SessionRecord = {
+        ...cur,
+        dispute,
+        payment: { at, late, dispute_id: disputeId },
+        history: pushHistory(cur, { at, status: 'paid', provider_status: cur.view.provider_status, via, note: `dispute ${disputeId} accepted` }),
+      };
+      return withView(next, { ...cur.view, status: 'paid', late, dispute: disputeView(next) });
+    });
+    if (res && res.after !== res.before) {
+      log.warn('an accepted dispute credited an order: it is paid' + (res.after.payment?.late ? ' (late)' : ''), { session: sid, dispute_id: disputeId });
+      await this.settle(res.after, null);
+    }
+    return res;
+  }
+
+  /** After a change: the hooks due, and when the sweep looks at the session next. */
+  async settle(rec: SessionRecord, order: Order | null): Promise<Array<Promise<unknown>>> {
+    const started = this.hooks.ensure(rec, order);
+    await this.reschedule(rec);
+    return started;
+  }
+
+  /** When the sweep should look at a session next (null: never again). */
+  nextCheck(rec: SessionRecord): number | null {
+    const now = this.core.cfg.now();
+    const times: number[] = [];
+    const hooksAt = this.hooks.pendingAt(rec);
+    if (hooksAt !== null) times.push(hooksAt);
+    if (rec.view.status === 'pending' || rec.confirm_pending) times.push(now);
+    if (isEnded(rec.view.status)) {
+      if (rec.dispute && !rec.dispute.processed) times.push(now);
+      const late = nextLateCheck(rec.ended_at ?? rec.refreshed_at, now, this.core.cfg.lateWindowMs);
+      if (late !== null && rec.provider_order_id !== null) times.push(late);
+    }
+    return times.length === 0 ? null : Math.min(...times);
+  }
+
+  async reschedule(rec: SessionRecord): Promise<void> {
+    const at = this.nextCheck(rec);
+    if (at === null) await this.core.repo.unwatch(rec.sid);
+    else await this.core.repo.watch(rec.sid, at);
+  }
+}
