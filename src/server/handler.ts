@@ -229,6 +229,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     idempotencyTtlMs: positive(options.idempotencyTtlSeconds, 24 * 3600, 'idempotencyTtlSeconds') * 1000,
     webhookConfirmTimeoutMs: positive(options.webhookConfirmTimeoutMs, 2000, 'webhookConfirmTimeoutMs'),
     lateWindowMs: positive(options.lateWindowSeconds, 7 * 24 * 3600, 'lateWindowSeconds') * 1000,
+    hookLeaseMs: positive(options.hookLeaseSeconds, 30, 'hookLeaseSeconds') * 1000,
     hooks: { paid: options.onOrderPaid, closed: options.onOrderClosed, flagged: options.onOrderFlagged },
   });
   const reconcileIntervalMs = nonNegative(options.reconcileIntervalSeconds, 60, 'reconcileIntervalSeconds') * 1000;

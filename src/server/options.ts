@@ -186,6 +186,12 @@ export interface CheckoutHandlerOptions {
   reconcileIntervalSeconds?: number;
   /** How long after an order ended expired or cancelled a late payment or a dispute is still followed (default 7 days). */
   lateWindowSeconds?: number;
+  /**
+   * A running hook holds a lease in the store this long, renewed every third of it while it runs, so
+   * however long a hook takes no other instance starts it again; a process that dies stops renewing
+   * and another instance runs the hook after this long (default 30 s).
+   */
+  hookLeaseSeconds?: number;
   logger?: Logger;
   /**
    * Runs exactly once per paid order (successfully), across duplicates, instances and restarts; a

@@ -29,6 +29,8 @@ export interface CheckoutConfig {
   webhookConfirmTimeoutMs: number;
   /** How long after an order ended expired or cancelled a payment is still looked for. */
   lateWindowMs: number;
+  /** A running hook's lease; renewed every third of it while the hook runs. */
+  hookLeaseMs: number;
   hooks: {
     paid?: ((event: OrderEvent) => void | Promise<void>) | undefined;
     closed?: ((event: OrderEvent) => void | Promise<void>) | undefined;

@@ -2,7 +2,7 @@
  * The merchant's hooks, exactly once and never twice at once:
  *
  * - a marker per hook and order in the store, created before the hook runs (one instance wins);
- * - while the hook runs, its lease is renewed every third of {@link HOOK_LEASE_MS}, so however long
+ * - while the hook runs, its lease (`hookLeaseMs`, default 30 s) is renewed every third of it, so however long
  *   the hook takes, no other instance (or later read, or sweep) starts it again; only a process that
  *   died stops renewing, and then its lease ends and another instance runs the hook;
  * - on success the marker becomes `done` (kept past the late window) and the session records when;
@@ -16,7 +16,8 @@ import { randomId } from '../crypto.js';
 import type { FlaggedOrderEvent, OrderEvent } from '../options.js';
 import type { Order } from '../../provider/schemas.js';
 import type { HookKind, SessionRecord } from '../sessions.js';
-import { HOOK_LEASE_MS, hookBackoff } from './config.js';
+import { hookBackoff } from './config.js';
+
 import type { CheckoutCore } from './core.js';
 
 const HOOK_NAMES: Record<HookKind, string> = { paid: 'onOrderPaid', closed: 'onOrderClosed', flagged: 'onOrderFlagged' };
@@ -148,17 +149,17 @@ export class Hooks {
     name: string,
     body: () => Promise<boolean>,
   ): Promise<{ ran: boolean; ok: boolean; error?: string; doneElsewhere?: boolean }> {
-    const { store, log, now } = this.core.cfg;
+    const { store, log, now, hookLeaseMs } = this.core.cfg;
     const owner = randomId(9);
     const lease = JSON.stringify({ state: 'running', owner, since: now() });
-    if (!(await store.create(marker, lease, HOOK_LEASE_MS))) {
+    if (!(await store.create(marker, lease, hookLeaseMs))) {
       const v = await store.get(marker);
       return { ran: false, ok: false, doneElsewhere: v !== null && markerDone(v.value) };
     }
     let version = 1;
     let lost = false;
     const renew = setInterval(() => {
-      void store.replace(marker, version, lease, HOOK_LEASE_MS).then(
+      void store.replace(marker, version, lease, hookLeaseMs).then(
         (v) => {
           if (v === null) {
             if (!lost) log.error(`${name} is still running but its lease was lost (the store was cleared?)`, { session: subject });
@@ -167,7 +168,7 @@ export class Hooks {
         },
         (err: unknown) => log.warn(`renewing the lease of ${name} failed; retried`, { session: subject, err }),
       );
-    }, HOOK_LEASE_MS / 3);
+    }, hookLeaseMs / 3);
     (renew as { unref?: () => void }).unref?.();
     let ran: boolean;
     try {

@@ -71,8 +71,10 @@ export class Inbox {
     const { store, now, log } = this.core.cfg;
     const line: WebhookLogEntry = { id: randomId(9), at: now(), ...entry };
     try {
-      await store.indexSet(WEBHOOK_LOG_INDEX, JSON.stringify(line), line.at);
-      if (++this.logged % 50 === 1) await store.indexTrim(WEBHOOK_LOG_INDEX, WEBHOOK_LOG_KEEP);
+      // Lines of one millisecond keep their order (a sub-millisecond sequence in the score).
+      this.logged++;
+      await store.indexSet(WEBHOOK_LOG_INDEX, JSON.stringify(line), line.at + (this.logged % 1000) / 1000);
+      if (this.logged % 50 === 1) await store.indexTrim(WEBHOOK_LOG_INDEX, WEBHOOK_LOG_KEEP);
     } catch (err) {
       log.warn('could not write the webhook log', { err });
     }

@@ -21,7 +21,7 @@ import { randomId } from '../crypto.js';
 import { isProviderError } from '../errors.js';
 import { orderToView } from '../order-view.js';
 import { SESSIONS_INDEX, WATCH_INDEX } from '../sessions.js';
-import type { SessionRecord, UpdateResult } from '../sessions.js';
+import type { SessionRecord } from '../sessions.js';
 import { hookBackoff, nextLateCheck } from './config.js';
 import type { CheckoutCore } from './core.js';
 import type { Disputes } from './disputes.js';
@@ -30,7 +30,8 @@ import type { Hooks } from './hooks.js';
 import { ORPHAN_PREFIX, orphanKey } from './inbox.js';
 import type { OrphanRecord } from './inbox.js';
 import { isEnded } from './status.js';
-import type { StatusSync } from './status.js';
+import type { Applied, StatusSync } from './status.js';
+import type { LeaseRun } from './hooks.js';
 
 /** What one sweep did. */
 export interface ReconcileReport {
@@ -171,6 +172,7 @@ export class Reconciler {
   private async sweep(start: number): Promise<ReconcileReport> {
     const { store, client } = this.core.cfg;
     const report = emptyReport();
+    const hookRuns = new Set<Promise<LeaseRun | { ran: boolean; ok: boolean } | undefined>>();
     const call = <T>(f: () => Promise<T>): Promise<T> => {
       report.provider_calls++;
       return f();
@@ -203,7 +205,8 @@ export class Reconciler {
       }
     }
     const seen = new Map<string, Order>();
-    const count = (res: UpdateResult | null) => {
+    const count = (res: Applied | null) => {
+      for (const run of res?.hooks ?? []) hookRuns.add(run);
       if (!res || res.before.view.status === res.after.view.status) return;
       const s = res.after.view.status;
       if (s === 'paid') {
@@ -239,17 +242,16 @@ export class Reconciler {
     }
 
     // 2. Disputes: new ones since the last sweep, and the processed state of those followed.
-    await this.sweepDisputes(start, sessions, seen, report, call).catch((err: unknown) => {
+    await this.sweepDisputes(start, sessions, seen, report, call, count).catch((err: unknown) => {
       report.errors++;
       this.core.logProviderFailure('the dispute part of the sweep failed; it runs again next time', err);
     });
 
     // 3. Orphans: orders of this handler without a session.
-    const hookRuns: Array<Promise<{ ran: boolean; ok: boolean } | undefined>> = [];
     for (const orderId of orphans) {
       try {
         const run = await this.orphan(orderId, call, report);
-        if (run) hookRuns.push(Promise.resolve(run));
+        if (run) hookRuns.add(Promise.resolve(run));
       } catch (err) {
         report.errors++;
         this.core.logProviderFailure('re-reading an orphan order failed', err, { order_id: orderId });
@@ -260,10 +262,10 @@ export class Reconciler {
     for (const rec of sessions) {
       const fresh = await this.core.repo.get(rec.sid);
       if (!fresh) continue;
-      hookRuns.push(...this.hooks.ensure(fresh, seen.get(fresh.provider_order_id ?? '') ?? null));
+      for (const run of this.hooks.ensure(fresh, seen.get(fresh.provider_order_id ?? '') ?? null)) hookRuns.add(run);
       await this.status.reschedule(fresh);
     }
-    for (const result of await Promise.all(hookRuns)) {
+    for (const result of await Promise.all([...hookRuns])) {
       if (!result?.ran) continue;
       report.hooks_run++;
       if (!result.ok) report.hooks_failed++;
@@ -351,6 +353,7 @@ export class Reconciler {
     seen: Map<string, Order>,
     report: ReconcileReport,
     call: <T>(f: () => Promise<T>) => Promise<T>,
+    count: (res: Applied | null) => void,
   ): Promise<void> {
     const { store, client, lateWindowMs } = this.core.cfg;
     const processed: Array<{ sid: string; dispute: Dispute }> = [];
@@ -401,11 +404,7 @@ export class Reconciler {
         seen.set(order.id, order);
       }
       if (orderOutcome(order.status) === 'paid') {
-        const res = await this.status.applyOrder(sid, order, 'sweep');
-        if (res && res.before.view.status !== 'paid' && res.after.view.status === 'paid') {
-          if (res.after.payment?.late) report.late_paid++;
-          else report.paid++;
-        }
+        count(await this.status.applyOrder(sid, order, 'sweep'));
         await this.disputes.record(sid, { ...rec.dispute!, id: dispute.dispute_id, processed: true, processed_at: start, outcome: 'paid' }, 'sweep');
       } else {
         needDeposit.push({ rec, dispute });
@@ -427,11 +426,7 @@ export class Reconciler {
         (t) => namesId(t.description, rec.provider_order_id!) || namesId(t.description, rec.client_order_id),
       );
       if (credited) {
-        const res = await this.status.markPaidByDispute(rec.sid, dispute.dispute_id, 'sweep');
-        if (res && res.before.view.status !== 'paid' && res.after.view.status === 'paid') {
-          if (res.after.payment?.late) report.late_paid++;
-          else report.paid++;
-        }
+        count(await this.status.markPaidByDispute(rec.sid, dispute.dispute_id, 'sweep'));
       } else {
         const before = rec.flagged;
         await this.disputes.flagUnconfirmed(rec.sid, dispute.dispute_id);

@@ -13,7 +13,10 @@ import { MAX_HISTORY } from '../sessions.js';
 import type { HistoryEntry, SessionRecord, SyncSource, UpdateResult } from '../sessions.js';
 import { ENDED_STALE_MS, LATE_DENSE_MS, nextLateCheck } from './config.js';
 import type { CheckoutCore } from './core.js';
-import type { Hooks } from './hooks.js';
+import type { Hooks, LeaseRun } from './hooks.js';
+
+/** A session update, with the hook runs it started (they settle in the background). */
+export type Applied = UpdateResult & { hooks: Array<Promise<LeaseRun | undefined>> };
 import { orderProblem } from './matching.js';
 
 export const isEnded = (status: OrderView['status']) => status === 'expired' || status === 'cancelled';
@@ -96,7 +99,7 @@ export class StatusSync {
    * hosted form not bound yet, through its form session (whose `order_id` names its own order).
    * Throws provider errors.
    */
-  async sync(rec: SessionRecord, via: SyncSource): Promise<UpdateResult | null> {
+  async sync(rec: SessionRecord, via: SyncSource): Promise<Applied | null> {
     const { client } = this.core.cfg;
     if (rec.provider_order_id) return this.applyOrder(rec.sid, await client.getOrder(rec.provider_order_id), via);
     if (rec.form_session_id) {
@@ -106,7 +109,8 @@ export class StatusSync {
       if (fs) return this.applyFormSession(rec.sid, fs, via);
       this.core.cfg.log.warn('the provider did not list the form session of a session', { session: rec.sid, form_session: rec.form_session_id });
     }
-    return this.core.repo.update(rec.sid, (cur) => ({ ...cur, refreshed_at: this.core.cfg.now(), confirm_pending: false }));
+    const res = await this.core.repo.update(rec.sid, (cur) => ({ ...cur, refreshed_at: this.core.cfg.now(), confirm_pending: false }));
+    return res && { ...res, hooks: [] };
   }
 
   /**
@@ -114,7 +118,7 @@ export class StatusSync {
    * status only moves forward, an ended session becomes paid (late) when the money came after all,
    * and an amount or currency that does not match flags the session instead. Starts the hooks due.
    */
-  async applyOrder(sid: string, order: Order, via: SyncSource): Promise<UpdateResult | null> {
+  async applyOrder(sid: string, order: Order, via: SyncSource): Promise<Applied | null> {
     const { log, now } = this.core.cfg;
     const res = await this.core.repo.update(sid, (cur) => {
       if (cur.client_order_id !== order.client_order_id) return null;
@@ -173,12 +177,11 @@ export class StatusSync {
       }
       return withView(next, view);
     });
-    if (res) await this.settle(res.after, order);
-    return res;
+    return res && { ...res, hooks: await this.settle(res.after, order) };
   }
 
   /** A form session without an order: only its end (expired, cancelled) and expiry time matter. */
-  private async applyFormSession(sid: string, fs: FormSession, via: SyncSource): Promise<UpdateResult | null> {
+  private async applyFormSession(sid: string, fs: FormSession, via: SyncSource): Promise<Applied | null> {
     const res = await this.core.repo.update(sid, (cur) => {
       const at = this.core.cfg.now();
       const next: SessionRecord = { ...cur, refreshed_at: at, confirm_pending: false };
@@ -197,15 +200,14 @@ export class StatusSync {
       }
       return withView(next, view);
     });
-    if (res) await this.settle(res.after, null);
-    return res;
+    return res && { ...res, hooks: await this.settle(res.after, null) };
   }
 
   /**
    * Marks a session paid because the provider's own record of the money names its order (an
    * accepted dispute whose order stays cancelled). Late when the session had ended.
    */
-  async markPaidByDispute(sid: string, disputeId: string, via: SyncSource): Promise<UpdateResult | null> {
+  async markPaidByDispute(sid: string, disputeId: string, via: SyncSource): Promise<Applied | null> {
     const { log, now } = this.core.cfg;
     const res = await this.core.repo.update(sid, (cur) => {
       if (cur.view.status === 'paid') return null;
@@ -221,15 +223,14 @@ export class StatusSync {
       };
       return withView(next, { ...cur.view, status: 'paid', late, dispute: disputeView(next) });
     });
-    if (res && res.after !== res.before) {
-      log.warn('an accepted dispute credited an order: it is paid' + (res.after.payment?.late ? ' (late)' : ''), { session: sid, dispute_id: disputeId });
-      await this.settle(res.after, null);
-    }
-    return res;
+    if (!res) return null;
+    if (res.after === res.before) return { ...res, hooks: [] };
+    log.warn('an accepted dispute credited an order: it is paid' + (res.after.payment?.late ? ' (late)' : ''), { session: sid, dispute_id: disputeId });
+    return { ...res, hooks: await this.settle(res.after, null) };
   }
 
   /** After a change: the hooks due, and when the sweep looks at the session next. */
-  async settle(rec: SessionRecord, order: Order | null): Promise<Array<Promise<unknown>>> {
+  async settle(rec: SessionRecord, order: Order | null): Promise<Array<Promise<LeaseRun | undefined>>> {
     const started = this.hooks.ensure(rec, order);
     await this.reschedule(rec);
     return started;

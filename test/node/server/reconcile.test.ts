@@ -1,0 +1,420 @@
+/**
+ * Money safety with a provider double: every way a paid order could fail to reach the merchant, or
+ * reach it twice, driven as it happens — and `handler.reconcile()` (or a read) catching it.
+ * The same stories run against the real sandbox, over HTTP and across processes, in chaos.test.ts.
+ */
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { ProviderError } from '../../../src/provider/errors.js';
+import { MemoryStore } from '../../../src/server/index.js';
+import type { OrderEvent, FlaggedOrderEvent } from '../../../src/server/index.js';
+import { BASE, createSession, deferred, FakeProvider, getSession, makeHarness, SseReader, webhookRequest } from './fake-provider.js';
+import type { Harness } from './fake-provider.js';
+
+const now = (h: Harness) => Math.floor(h.clock.now / 1000);
+const view = async (h: Harness, token: string) =>
+  ((await (await getSession(h, token)).json()) as { order: { status: string; late: boolean; dispute: { id: string; status: string } | null } }).order;
+const MINUTE = 60_000;
+
+describe('reconcile(): what webhooks and readers missed', () => {
+  test('a paid order with every webhook lost and the tab closed: one reconcile() runs onOrderPaid once', async () => {
+    const h = makeHarness();
+    const { order } = await createSession(h);
+    h.provider.setStatus(order.id, 'Completed');
+    const first = await h.handler.reconcile();
+    assert.equal(first.paid, 1);
+    assert.equal(first.hooks_run, 1);
+    assert.equal(h.paid.length, 1, 'the hooks it triggered have settled when reconcile() resolves');
+    assert.equal((h.paid[0] as OrderEvent).late, false);
+    const second = await h.handler.reconcile();
+    assert.equal(second.paid, 0);
+    assert.equal(second.checked, 0, 'a paid session whose hook ran is not looked at again');
+    assert.equal(h.paid.length, 1);
+  });
+
+  test('a webhook answered 202 (confirmation too slow, then failed) is finished by the sweep', async () => {
+    const h = makeHarness({ webhookConfirmTimeoutMs: 50 });
+    const { order } = await createSession(h);
+    const o = h.provider.setStatus(order.id, 'Completed');
+    const hold = deferred();
+    h.provider.failNext('getOrder', async () => {
+      await hold.promise;
+      throw new ProviderError({ code: 'timeout', message: 'slow', retryable: true });
+    });
+    const res = await h.handler(webhookRequest(o, { timestamp: now(h) }));
+    assert.equal(res.status, 202, 'recorded, not confirmed');
+    hold.resolve();
+    await h.handler.idle();
+    assert.equal(h.paid.length, 0);
+    const report = await h.handler.reconcile();
+    assert.equal(report.paid, 1);
+    assert.equal(h.paid.length, 1);
+  });
+
+  test('an onOrderPaid that throws is retried by later sweeps with backoff until it succeeds, once', async () => {
+    let calls = 0;
+    const h = makeHarness({
+      onOrderPaid: () => {
+        calls++;
+        if (calls < 3) throw new Error(`database down (${calls})`);
+      },
+    });
+    const { order } = await createSession(h);
+    h.provider.setStatus(order.id, 'Completed');
+    let r = await h.handler.reconcile();
+    assert.deepEqual([calls, r.hooks_run, r.hooks_failed], [1, 1, 1]);
+    r = await h.handler.reconcile();
+    assert.equal(calls, 1, 'not before its backoff');
+    h.clock.now += 10_000;
+    r = await h.handler.reconcile();
+    assert.deepEqual([calls, r.hooks_failed], [2, 1]);
+    h.clock.now += 29_000;
+    await h.handler.reconcile();
+    assert.equal(calls, 2, 'the second wait is longer');
+    h.clock.now += 1_000;
+    r = await h.handler.reconcile();
+    assert.deepEqual([calls, r.hooks_run, r.hooks_failed], [3, 1, 0]);
+    h.clock.now += 3_600_000;
+    await h.handler.reconcile();
+    assert.equal(calls, 3);
+    const detail = await h.handler.inspect.session(order.id);
+    assert.equal(detail?.hooks.paid.attempts, 2);
+    assert.ok(detail?.hooks.paid.done_at);
+  });
+
+  test('a hook that runs longer than its lease never runs twice at once, however many reads and sweeps come', async () => {
+    let running = 0;
+    let maxRunning = 0;
+    let runs = 0;
+    const release = deferred();
+    const h = makeHarness({
+      hookLeaseSeconds: 0.15,
+      onOrderPaid: async () => {
+        runs++;
+        running++;
+        maxRunning = Math.max(maxRunning, running);
+        await release.promise;
+        running--;
+      },
+    });
+    h.clock.now = Date.now();
+    const tick = setInterval(() => (h.clock.now = Date.now()), 10);
+    try {
+      const { session, order } = await createSession(h);
+      h.provider.setStatus(order.id, 'Completed');
+      await getSession(h, session, '?refresh=1');
+      const deadline = Date.now() + 1000; // more than six leases
+      while (Date.now() < deadline) {
+        await getSession(h, session);
+        void h.handler.reconcile();
+        await new Promise((r) => setTimeout(r, 40));
+      }
+      release.resolve();
+      await h.handler.reconcile();
+      await h.handler.idle();
+      assert.equal(maxRunning, 1);
+      assert.equal(runs, 1);
+    } finally {
+      clearInterval(tick);
+    }
+  });
+
+  test('with two instances on one store, concurrent reconcile() calls sweep one at a time and pay once', async () => {
+    const provider = new FakeProvider();
+    const store = new MemoryStore();
+    const paid: unknown[] = [];
+    const a = makeHarness({ store, onOrderPaid: (e) => void paid.push(e) }, provider);
+    const b = makeHarness({ store, onOrderPaid: (e) => void paid.push(e) }, provider);
+    b.clock.now = a.clock.now;
+    const { order } = await createSession(a);
+    provider.setStatus(order.id, 'Completed');
+    const reports = await Promise.all([a.handler.reconcile(), b.handler.reconcile(), a.handler.reconcile()]);
+    assert.equal(paid.length, 1);
+    assert.equal(reports.reduce((n, r) => n + r.paid, 0), 1);
+    assert.ok(reports.every((r) => !r.skipped), 'reconcile() waits for the other sweep instead of skipping');
+  });
+});
+
+describe('late payments', () => {
+  async function endedSession(h: Harness) {
+    const { session, order } = await createSession(h);
+    h.provider.setStatus(order.id, 'CanceledByTimeout');
+    const r = await h.handler.reconcile();
+    assert.equal(r.closed, 1);
+    assert.equal((await view(h, session)).status, 'expired');
+    return { session, order };
+  }
+
+  test('Completed after CanceledByTimeout: the session becomes paid with late: true, onOrderPaid once (event.late)', async () => {
+    const h = makeHarness();
+    const { session, order } = await endedSession(h);
+    assert.equal(h.closed.length, 1);
+    h.clock.now += 5 * MINUTE;
+    h.provider.setStatus(order.id, 'Completed');
+    const r = await h.handler.reconcile();
+    assert.equal(r.late_paid, 1);
+    const v = await view(h, session);
+    assert.equal(v.status, 'paid');
+    assert.equal(v.late, true);
+    assert.equal(h.paid.length, 1);
+    assert.equal((h.paid[0] as OrderEvent).late, true);
+    assert.equal((h.paid[0] as OrderEvent).dispute_id, null);
+    await h.handler.reconcile();
+    assert.equal(h.paid.length, 1);
+    const detail = await h.handler.inspect.session(session.split('.')[0]!) ?? (await h.handler.inspect.session(order.id));
+    assert.deepEqual(
+      detail!.history.map((e) => [e.status, e.via, e.note ?? null]),
+      [
+        ['pending', 'create', null],
+        ['expired', 'sweep', null],
+        ['paid', 'sweep', 'late'],
+      ],
+    );
+  });
+
+  test('an ended order the shopper paid late reaches an open widget: the event stream stays open and sends paid (late)', async () => {
+    const h = makeHarness();
+    const { session, order } = await endedSession(h);
+    const stream = new SseReader(await h.handler(new Request(`${BASE}/sessions/${session}/events`)));
+    assert.equal(JSON.parse((await stream.next())!.data!).status, 'expired');
+    const o = h.provider.setStatus(order.id, 'Completed');
+    assert.equal((await h.handler(webhookRequest(o, { timestamp: now(h) }))).status, 200);
+    const ev = JSON.parse((await stream.next())!.data!) as { status: string; late: boolean };
+    assert.deepEqual([ev.status, ev.late], ['paid', true]);
+    assert.equal(await stream.next(), null, 'the stream ends once paid');
+  });
+
+  test('an accepted dispute whose order stays cancelled: paid late on the deposit that names the order (event.dispute_id)', async () => {
+    const h = makeHarness();
+    const { session, order } = await endedSession(h);
+    const d = h.provider.openDispute(order.id);
+    let r = await h.handler.reconcile();
+    assert.equal((await view(h, session)).dispute?.status, 'open', 'a dispute filed with the provider is found and shown');
+    h.provider.processDispute(d.dispute_id, true);
+    r = await h.handler.reconcile();
+    assert.equal(r.late_paid, 1);
+    assert.equal(r.disputes_processed, 1);
+    const v = await view(h, session);
+    assert.deepEqual([v.status, v.late, v.dispute?.status], ['paid', true, 'closed']);
+    assert.equal(h.paid.length, 1);
+    const event = h.paid[0] as OrderEvent;
+    assert.deepEqual([event.late, event.dispute_id], [true, d.dispute_id]);
+    await h.handler.reconcile();
+    assert.equal(h.paid.length, 1);
+  });
+
+  test('a rejected dispute pays nothing: onOrderFlagged (dispute_unconfirmed) once, never onOrderPaid', async () => {
+    const h = makeHarness();
+    const { session, order } = await endedSession(h);
+    const d = h.provider.openDispute(order.id);
+    await h.handler.reconcile();
+    h.provider.processDispute(d.dispute_id, false);
+    const r = await h.handler.reconcile();
+    assert.equal(r.flagged, 1);
+    await h.handler.reconcile();
+    assert.equal(h.paid.length, 0);
+    assert.equal(h.flagged.length, 1);
+    const f = h.flagged[0] as FlaggedOrderEvent;
+    assert.deepEqual([f.reason, f.dispute_id], ['dispute_unconfirmed', d.dispute_id]);
+    const v = await view(h, session);
+    assert.deepEqual([v.status, v.dispute?.status], ['expired', 'closed']);
+  });
+
+  test('after the late window an ended session is no longer read', async () => {
+    const h = makeHarness({ lateWindowSeconds: 3600 });
+    const { order } = await endedSession(h);
+    h.clock.now += 2 * 3600_000;
+    h.provider.setStatus(order.id, 'Completed');
+    const before = h.provider.count('getOrder') + h.provider.count('listOrders');
+    const r = await h.handler.reconcile();
+    assert.equal(r.late_paid, 0);
+    assert.equal(h.provider.count('getOrder') + h.provider.count('listOrders'), before);
+  });
+});
+
+describe('receipts: POST /sessions/S/dispute', () => {
+  const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+  const PDF = new TextEncoder().encode('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+  const upload = (token: string, parts: Array<[string, Blob | string, string?]>, headers: Record<string, string> = { 'x-paydesk': '1' }) => {
+    const form = new FormData();
+    for (const [name, value, filename] of parts) {
+      if (typeof value === 'string') form.append(name, value);
+      else form.append(name, value, filename);
+    }
+    return new Request(`${BASE}/sessions/${token}/dispute`, { method: 'POST', headers, body: form });
+  };
+
+  test('a PNG and a PDF open the provider dispute with the order id and amount; the view shows it open', async () => {
+    const h = makeHarness();
+    const { session, order } = await createSession(h);
+    const res = await h.handler(
+      upload(session, [
+        ['files', new Blob([PNG], { type: 'image/png' }), 'screen.png'],
+        ['files', new Blob([PDF], { type: 'application/pdf' }), 'чек.pdf'],
+        ['comment', 'Paid from Sber at 12:01'],
+      ]),
+    );
+    assert.equal(res.status, 201);
+    const body = (await res.json()) as { order: { dispute: { id: string; status: string } } };
+    assert.equal(body.order.dispute.status, 'open');
+    const call = h.provider.calls.find((c) => c.method === 'createDispute')!.args[0] as { order_id: string; amount: string; files: Array<{ name: string; type: string }> };
+    assert.equal(call.order_id, order.id);
+    assert.equal(call.amount, order.amount);
+    assert.deepEqual(call.files.map((f) => [f.name, f.type]), [['screen.png', 'image/png'], ['чек.pdf', 'application/pdf']]);
+    const again = await h.handler(upload(session, [['files', new Blob([PNG]), 'again.png']]));
+    assert.equal(again.status, 409);
+    assert.equal(((await again.json()) as { error: { code: string } }).error.code, 'dispute_open');
+    assert.equal(h.provider.count('createDispute'), 1);
+  });
+
+  test('refused: an HTML page named .png (415), no files or six (400), a text field as file, no header (403), a paid order (409)', async () => {
+    const h = makeHarness();
+    const { session, order } = await createSession(h);
+    const code = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+    assert.deepEqual(await code(await h.handler(upload(session, [['files', new Blob(['<html><script>alert(1)</script>']), 'x.png']]))), [415, 'unsupported_file']);
+    assert.deepEqual(await code(await h.handler(upload(session, [['comment', 'no file']]))), [400, 'validation_failed']);
+    assert.deepEqual(
+      await code(await h.handler(upload(session, Array.from({ length: 6 }, (_, i) => ['files', new Blob([PNG]), `${i}.png`] as [string, Blob, string])))),
+      [400, 'validation_failed'],
+    );
+    assert.deepEqual(await code(await h.handler(upload(session, [['files', new Blob([PNG]), 'a.png']], {}))), [403, 'missing_protocol_header']);
+    const json = new Request(`${BASE}/sessions/${session}/dispute`, { method: 'POST', headers: { 'x-paydesk': '1', 'content-type': 'application/json' }, body: '{}' });
+    assert.deepEqual(await code(await h.handler(json)), [415, 'unsupported_media_type']);
+    assert.equal(h.provider.count('createDispute'), 0);
+    h.provider.setStatus(order.id, 'Completed');
+    await getSession(h, session, '?refresh=1');
+    assert.deepEqual(await code(await h.handler(upload(session, [['files', new Blob([PNG]), 'a.png']]))), [409, 'dispute_not_allowed']);
+  });
+
+  test('a file over 10 MB is 413 before the provider is called', async () => {
+    const h = makeHarness();
+    const { session } = await createSession(h);
+    const big = new Uint8Array(10 * 1024 * 1024 + 1);
+    big.set(PNG);
+    const res = await h.handler(upload(session, [['files', new Blob([big]), 'big.png']]));
+    assert.equal(res.status, 413);
+    assert.equal(h.provider.count('createDispute'), 0);
+  });
+
+  test('an upload after expiry opens the dispute; its acceptance ends paid (late) through the sweep', async () => {
+    const h = makeHarness();
+    const { session, order } = await createSession(h);
+    h.provider.setStatus(order.id, 'CanceledByTimeout');
+    await h.handler.reconcile();
+    const res = await h.handler(upload(session, [['files', new Blob([PDF]), 'r.pdf']]));
+    assert.equal(res.status, 201);
+    h.provider.processDispute(h.provider.disputes[0]!.dispute_id, true);
+    await h.handler.reconcile();
+    const v = await view(h, session);
+    assert.deepEqual([v.status, v.late, v.dispute?.status], ['paid', true, 'closed']);
+    assert.equal(h.paid.length, 1);
+  });
+});
+
+describe('restarts, lost sessions, form attempts, creations', () => {
+  test('a webhook for an order of this handler whose session the store lost: recorded (200), flagged session_lost once when paid', async () => {
+    const provider = new FakeProvider();
+    const before = makeHarness({ webhookUrl: 'https://shop.example/api/paydesk/webhooks' }, provider);
+    const { order } = await createSession(before);
+    // The process restarts with the memory store: the new one knows nothing.
+    const after = makeHarness({ webhookUrl: 'https://shop.example/api/paydesk/webhooks' }, provider);
+    after.clock.now = before.clock.now;
+    const o = provider.setStatus(order.id, 'Completed');
+    const res = await after.handler(webhookRequest(o, { timestamp: now(after) }));
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { received: true, recorded: 'orphan' });
+    const r = await after.handler.reconcile();
+    assert.equal(r.flagged, 1);
+    await after.handler.reconcile();
+    assert.equal(after.flagged.length, 1);
+    const f = after.flagged[0] as FlaggedOrderEvent;
+    assert.deepEqual([f.reason, f.order_ref, f.session_id, f.provider_order_id], ['session_lost', null, null, order.id]);
+    assert.equal(after.paid.length, 0);
+  });
+
+  test('an unknown order that is not ours is acknowledged and ignored; an unreadable one is 503 (retried)', async () => {
+    const h = makeHarness();
+    const other = new FakeProvider();
+    const { order } = await createSession(makeHarness({}, other));
+    const foreign = other.setStatus(order.id, 'Completed');
+    let res = await h.handler(webhookRequest(foreign, { timestamp: now(h) }));
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { received: true, ignored: 'unknown order' });
+    h.provider.failNext('getOrder', () => {
+      throw new ProviderError({ code: 'network', message: 'down', retryable: true });
+    });
+    res = await h.handler(webhookRequest(foreign, { timestamp: now(h) }));
+    assert.equal(res.status, 503);
+    const log = await h.handler.inspect.webhooks();
+    assert.deepEqual(log.map((e) => e.outcome), ['failed', 'ignored']);
+  });
+
+  test('hosted form, two attempts with one client_order_id: the webhook binds each to its own order; the first paid runs onOrderPaid', async () => {
+    const h = makeHarness({ mode: 'form', resolveOrder: () => ({ amount: '1500.00', client_order_id: 'cart-77' }) });
+    const a = await createSession(h, { order_ref: 'cart', mode: 'form' });
+    h.clock.now += 31 * MINUTE; // the first attempt's session is no longer pending: a second attempt is made
+    const formA = h.provider.forms[0]!;
+    formA.state = 'expired';
+    await h.handler.reconcile();
+    const b = await createSession(h, { order_ref: 'cart', mode: 'form' });
+    assert.notEqual(a.session, b.session);
+    const formB = h.provider.forms[1]!;
+    // The shopper picks a method on both forms (B last), then pays the FIRST one.
+    const orderA = await h.provider.payFormWith(formA.session_id);
+    formA.state = 'requisites_found';
+    await h.provider.payFormWith(formB.session_id);
+    const paidA = h.provider.setStatus(orderA.id, 'Completed');
+    assert.equal((await h.handler(webhookRequest(paidA, { timestamp: now(h) }))).status, 200);
+    await h.handler.idle();
+    assert.equal(h.paid.length, 1);
+    assert.equal((h.paid[0] as OrderEvent).session_id.length > 0, true);
+    assert.equal((h.paid[0] as OrderEvent).provider_order_id, orderA.id);
+    assert.equal((await view(h, b.session)).status, 'pending', 'the other attempt is not marked paid');
+  });
+
+  test('a create answered after the timeout (the order lands late): the retry with the same key adopts it — one provider order', async () => {
+    const h = makeHarness();
+    h.provider.failNext('createOrder', () => {
+      throw new ProviderError({ code: 'timeout', message: 'no answer', retryable: true });
+    });
+    const post = () =>
+      h.handler(
+        new Request(`${BASE}/sessions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-paydesk': '1', origin: 'https://shop.example', 'idempotency-key': 'k-slow' },
+          body: JSON.stringify({ order_ref: 'tee', method_type: 'SBP' }),
+        }),
+      );
+    const first = await post();
+    assert.equal(first.status, 504);
+    assert.equal(h.provider.orders.length, 0, 'nothing there yet');
+    // The provider finally processes the first request.
+    const saved = h.provider.calls.length;
+    const landed = await h.provider.createOrder((h.provider.calls.find((c) => c.method === 'createOrder')!.args[0]) as never);
+    h.provider.calls.length = saved;
+    const retry = await post();
+    assert.equal(retry.status, 201);
+    assert.equal(((await retry.json()) as { order: { id: string } }).order.id, landed.id);
+    assert.equal(h.provider.orders.length, 1);
+    assert.equal(h.provider.count('createOrder'), 1);
+  });
+
+  test('a merchant client order id: a second start while its session is pending answers that session (two tabs, no key)', async () => {
+    const h = makeHarness({ resolveOrder: () => ({ amount: '1500.00', client_order_id: 'cart-9' }) });
+    const [a, b] = await Promise.all([createSession(h, { order_ref: 'cart', method_type: 'SBP' }), createSession(h, { order_ref: 'cart', method_type: 'SBP' })]);
+    assert.equal(a.order.id, b.order.id);
+    assert.equal(h.provider.orders.length, 1);
+  });
+});
+
+describe('rate limits without a client address', () => {
+  test('warned once, naming the options to set', async () => {
+    const h = makeHarness();
+    await createSession(h);
+    await createSession(h);
+    const warnings = h.logs.filter((l) => /per-address rate limits are OFF/.test(l.message));
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!.message, /getClientAddress/);
+    assert.match(warnings[0]!.message, /trustProxy/);
+  });
+});
