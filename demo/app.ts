@@ -25,9 +25,10 @@ import type { Context } from 'hono';
 import { loadWidgetBundleInfo, loadWidgetFile } from '../src/bundle/widget-bundle.js';
 import { createProviderClient } from '../src/provider/client.js';
 import { createSandbox, PRESET_KEYS, type Sandbox } from '../src/sandbox/index.js';
-import { createCheckoutHandler, toHonoHandler, type CheckoutHandler, type Logger } from '../src/server/index.js';
+import { createCheckoutHandler, toHonoHandler, type CheckoutHandler, type CheckoutHandlerOptions, type Logger } from '../src/server/index.js';
 import { catalogResolver, loadCatalog, type Product } from './catalog.js';
 import { CONSOLE_PATH, createConsoleApi, randomConsolePassword } from './console.js';
+import { openDataDir } from './data-dir.js';
 
 export interface DemoOptions {
   /** Port of the merchant server (storefront, token endpoint, console). Default 3000; 0 = any free port. */
@@ -46,6 +47,12 @@ export interface DemoOptions {
   consolePassword?: string;
   /** Secret that signs session tokens (`PAYDESK_SESSION_SECRET`, at least 32 characters); random when unset. */
   sessionSecret?: string;
+  /**
+   * Where the demo keeps what must survive a restart (`PAYDESK_DATA_DIR`): the stores (SQLite), the
+   * session secret, console password and sandbox key drawn at the first start, and the sandbox's
+   * state. null (the default here; `npm start` passes `.paydesk`): everything in memory.
+   */
+  dataDir?: string | null;
   /** Public URL of the webhook target, for a real provider that cannot reach loopback (`PAYDESK_WEBHOOK_URL`). */
   webhookUrl?: string | null;
   /** Products (default `demo/catalog.json`). */
@@ -64,6 +71,8 @@ export interface RunningDemo {
   sandboxUrl: string | null;
   /** The demo terminal's key, or null with a real provider. */
   sandboxApiKey: string | null;
+  /** The data directory (absolute), or null when everything is in memory. */
+  dataDir: string | null;
   consolePassword: string;
   /** The token endpoint's mount path. */
   endpoint: string;
@@ -166,10 +175,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const sandboxPort = checkPort(options.sandboxPort, 4010, 'SANDBOX_PORT');
   const products = loadCatalog(options.catalogPath);
   const logger = options.logger ?? quietConsole;
-  const consolePassword = options.consolePassword || randomConsolePassword();
+  const data = options.dataDir ? openDataDir(options.dataDir) : null;
+  const consolePassword = options.consolePassword || data?.secrets.console_password || randomConsolePassword();
   if (consolePassword.length < 8) throw new RangeError('the console password must be at least 8 characters');
-  const sessionSecret = options.sessionSecret || randomBytes(32).toString('base64url');
+  const sessionSecret = options.sessionSecret || data?.secrets.session_secret || randomBytes(32).toString('base64url');
   if (sessionSecret.length < 32) throw new RangeError('the session secret must be at least 32 characters');
+  const sandboxApiKey = options.sandboxApiKey || data?.secrets.sandbox_api_key;
 
   const real = options.provider ?? null;
   if (real) {
@@ -188,7 +199,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   let sandboxUrl: string | null = null;
   if (!real) {
     sandbox = createSandbox({
-      ...(options.sandboxApiKey ? { apiKey: options.sandboxApiKey } : {}),
+      ...(sandboxApiKey ? { apiKey: sandboxApiKey } : {}),
       merchantName: 'Obzharka coffee roasters',
       widgetScript: async () => (await loadWidgetBundleInfo()).code,
       widgetFile: loadWidgetFile,
@@ -247,6 +258,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       ...(sandbox ? { webhookAuth: 'signature' as const, webhookSecrets: [sandbox.webhookSecret()] } : { webhookAuth: 'api_key' as const }),
       allowedOrigins,
       sessionSecrets: [sessionSecret],
+      ...(data && { store: data.store('paydesk') }),
+      ...shopHooks(logger),
       logger,
     });
     handlers.push(main);
@@ -262,6 +275,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
         webhookSecrets: [sandbox.webhookSecret(PRESET_KEYS.withForm)],
         allowedOrigins,
         sessionSecrets: [sessionSecret],
+        ...(data && { store: data.store('paydesk-with-form') }),
+        ...shopHooks(logger),
         logger,
       });
       handlers.push(withForm);
@@ -300,6 +315,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     merchantUrl,
     sandboxUrl,
     sandboxApiKey: sandbox?.apiKey ?? null,
+    dataDir: data?.path ?? null,
     consolePassword,
     endpoint: ENDPOINT,
     sandbox,
@@ -311,6 +327,26 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
         await sandbox?.close();
       })();
       return closed;
+    },
+  };
+}
+
+/**
+ * The demo shop's fulfilment: a log line per paid order (a real shop marks it paid and ships). The
+ * handler records when each hook ran; the console shows it per order.
+ */
+function shopHooks(logger: Logger): Pick<CheckoutHandlerOptions, 'onOrderPaid' | 'onOrderFlagged'> {
+  const say = logger.info?.bind(logger) ?? ((m: string, f?: Record<string, unknown>) => console.log(m, f ?? ''));
+  return {
+    onOrderPaid: (e) => {
+      say(`[shop] order ${e.order_ref} paid${e.late ? ' late' : ''}: fulfilled`, {
+        client_order_id: e.client_order_id,
+        order_id: e.provider_order_id,
+        ...(e.dispute_id && { dispute_id: e.dispute_id }),
+      });
+    },
+    onOrderFlagged: (e) => {
+      logger.error(`[shop] order needs a person: ${e.reason}`, { order_ref: e.order_ref, client_order_id: e.client_order_id, order_id: e.provider_order_id });
     },
   };
 }

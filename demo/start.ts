@@ -11,7 +11,8 @@
  *   PAYDESK_SANDBOX_API_KEY   the demo terminal's key (random when unset)
  *   PAYDESK_ALLOWED_ORIGINS   comma-separated origins allowed to call the token endpoint besides its own
  *   PAYDESK_CONSOLE_PASSWORD  the merchant console's password (random when unset)
- *   PAYDESK_SESSION_SECRET    signs session tokens, 32+ characters (random when unset: sessions end with the process)
+ *   PAYDESK_SESSION_SECRET    signs session tokens, 32+ characters (default: drawn once, kept in the data directory)
+ *   PAYDESK_DATA_DIR          what survives a restart: stores, secrets, sandbox state (default .paydesk)
  *   PAYDESK_WEBHOOK_URL       public URL of /api/paydesk/webhooks, for a real provider
  */
 import { PortInUseError, startDemo, type DemoOptions, type RunningDemo } from './app.js';
@@ -65,6 +66,7 @@ const options: DemoOptions = {
   ...(env.PAYDESK_CONSOLE_PASSWORD ? { consolePassword: env.PAYDESK_CONSOLE_PASSWORD } : {}),
   ...(env.PAYDESK_SESSION_SECRET ? { sessionSecret: env.PAYDESK_SESSION_SECRET } : {}),
   ...(env.PAYDESK_WEBHOOK_URL ? { webhookUrl: env.PAYDESK_WEBHOOK_URL } : {}),
+  dataDir: env.PAYDESK_DATA_DIR?.trim() || '.paydesk',
 };
 
 let demo: RunningDemo;
@@ -92,6 +94,7 @@ if (demo.sandboxUrl) {
 } else {
   lines.push(`  Provider          ${providerUrl} (no sandbox)`);
 }
+if (demo.dataDir) lines.push(`  Data              ${demo.dataDir}   (sessions, secrets and sandbox state survive a restart)`);
 lines.push('', '  Press Ctrl-C to stop.', '');
 console.log(lines.join('\n'));
 
