@@ -12,6 +12,8 @@
  */
 import { z } from 'zod';
 import { numberToDecimal } from '../money/index.js';
+import { DISPUTE_FILE_TYPES, DISPUTE_MAX_FILES, DISPUTE_MAX_FILE_BYTES, DISPUTE_MAX_TOTAL_BYTES } from '../protocol/index.js';
+import { detectReceiptType } from './receipts.js';
 import {
   BUTTON_NAMES,
   CUSTOMER_BANKS,
@@ -351,6 +353,32 @@ export const FormCreateRequestSchema = z.strictObject({
   support_url: HttpUrl.nullish(),
   return_url: HttpUrl.nullish(),
 });
+
+/** A receipt of `createDispute`: a name, an allowed declared type, and content of an allowed type (checked by its bytes). */
+export const DisputeFileInputSchema = z.strictObject({
+  name: z.string().min(1, 'must be a file name of 1 to 255 characters').max(255, 'must be a file name of 1 to 255 characters'),
+  type: z.enum(DISPUTE_FILE_TYPES, `must be one of ${DISPUTE_FILE_TYPES.join(', ')}`),
+  data: z
+    .instanceof(Uint8Array, { message: 'must be a Uint8Array (or a Buffer) with the file content' })
+    .refine((d) => d.byteLength > 0, 'is empty')
+    .refine((d) => d.byteLength <= DISPUTE_MAX_FILE_BYTES, `must be at most ${DISPUTE_MAX_FILE_BYTES} bytes`)
+    .refine((d) => detectReceiptType(d) !== null, 'is not a JPEG, PNG, WebP, HEIC or PDF file by its content'),
+});
+
+/** `POST /api/v1/disputes/create` as a caller gives it (sent as multipart with the files in `files[]`). */
+export const CreateDisputeRequestSchema = z
+  .strictObject({
+    order_id: z.string().trim().min(1, 'must be a non-empty string (the provider order id)').max(256, 'must be at most 256 characters'),
+    amount: RequestAmount,
+    files: z
+      .array(DisputeFileInputSchema)
+      .min(1, 'must hold at least one receipt')
+      .max(DISPUTE_MAX_FILES, `must hold at most ${DISPUTE_MAX_FILES} receipts`),
+  })
+  .refine((r) => r.files.reduce((n, f) => n + f.data.byteLength, 0) <= DISPUTE_MAX_TOTAL_BYTES, {
+    message: `the receipts must have at most ${DISPUTE_MAX_TOTAL_BYTES} bytes together`,
+    path: ['files'],
+  });
 
 // Query parameters arrive as strings (sandbox) or as typed values from a caller (client); both parse.
 const PageNumber = z.coerce.number<string | number>().int().min(1, 'must be at least 1');

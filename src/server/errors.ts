@@ -158,6 +158,7 @@ export const PROVIDER_ERROR_MAP: Readonly<Record<ProviderErrorCode, Mapping>> = 
     message: 'The payment could not be started. Please contact support.',
     retryable: false,
   },
+  order_not_found: { status: 404, code: 'order_not_found', message: 'This order was not found.', retryable: false },
   unauthorized: {
     status: 503,
     code: 'provider_unavailable',

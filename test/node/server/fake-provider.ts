@@ -269,6 +269,12 @@ export class FakeProvider implements ProviderClient {
   async listOrders(): Promise<never> {
     throw new Error('not used by the server');
   }
+  async getOrder(): Promise<never> {
+    throw new Error('not used by the server');
+  }
+  async createDispute(): Promise<never> {
+    throw new Error('not used by the server');
+  }
 }
 
 export const CATALOG: Record<string, ResolvedOrder> = {
