@@ -1,16 +1,22 @@
 /**
- * The typed client of the provider API (provider-api.md): one method per endpoint, requests checked
- * before sending, answers checked after, typed errors, retries for reads, and creation calls that
- * never make two orders for one logical create.
+ * The typed client of the provider API (provider-api.md, and provider-notes.md's order by id and
+ * dispute upload): one method per endpoint, requests checked before sending, answers checked after,
+ * typed errors, retries for reads, and creates that are sent once per call: a lost answer is
+ * resolved by looking the record up over a bounded window, never by sending it again.
  *
  * Works with any WHATWG `fetch` (Node 20, browsers, Deno, Bun); no Node-only imports.
  */
 import type { z } from 'zod';
-import { addAmounts, compareAmounts, numberToDecimal } from '../money/index.js';
 import { classifyProviderError, extractErrorMessage, parseRetryAfter, ProviderError } from './errors.js';
 import type { EndpointKind } from './errors.js';
+import { numberToDecimal } from '../money/index.js';
+import { createdSince, latestCreated, orderMatchesRequest, sessionMatchesRequest } from './matching.js';
+import { detectReceiptType } from './receipts.js';
+import { encodeMultipart } from './multipart.js';
 import {
   BalanceResponseSchema,
+  CreateDisputeRequestSchema,
+  CreateDisputeResponseSchema,
   CreateOrderRequestSchema,
   CreateOrderResponseSchema,
   createOrderRuleViolations,
@@ -21,6 +27,7 @@ import {
   formCreateRuleViolations,
   FormSearchQuerySchema,
   FormSearchResponseSchema,
+  OrderResponseSchema,
   OrderSearchQuerySchema,
   OrdersQuerySchema,
   OrdersResponseSchema,
@@ -29,15 +36,8 @@ import {
   TransactionsQuerySchema,
   TransactionsResponseSchema,
 } from './schemas.js';
-import type {
-  CreateOrderRequest,
-  FormCreateRequest,
-  FormCreateResponse,
-  FormSession,
-  Order,
-  RuleViolation,
-} from './schemas.js';
-import type { ProviderClient, ProviderClientOptions, RequestOptions } from './types.js';
+import type { CreateOrderRequest, Dispute, FormCreateRequest, FormCreateResponse, FormSession, Order, RuleViolation } from './schemas.js';
+import type { CreateDisputeRequest, CreateDisputeResponse, CreateOutcome, ProviderClient, ProviderClientOptions, RequestOptions } from './types.js';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_RETRIES = 2;
@@ -47,10 +47,16 @@ export const BACKOFF_BASE_MS = 500;
 export const BACKOFF_CAP_MS = 8_000;
 /** A `Retry-After` longer than this is not waited for: the error is thrown with `retryAfterMs`. */
 export const MAX_RETRY_AFTER_MS = 60_000;
-/** `unique_amount`: the provider may raise the amount by up to this much (provider-api.md, Limits). */
-const UNIQUE_AMOUNT_SPREAD = '9';
+/** After a lost create answer the client looks the record up for this long by default. */
+export const DEFAULT_LOOKUP_WINDOW_MS = 10_000;
+/** The first wait before a lookup after a lost create answer; it doubles (0.5, 1, 2, 4 s …) within the window. */
+export const LOOKUP_FIRST_DELAY_MS = 500;
 /** Lookups after a lost create ask for this many candidates (the document's maximum page size). */
 const LOOKUP_SIZE = 100;
+/** Creates whose outcome is unknown that a client remembers (the next create of the same record looks up first). */
+const MAX_UNRESOLVED = 1_000;
+/** How long such a memory is kept. */
+const UNRESOLVED_TTL_MS = 24 * 60 * 60 * 1000;
 
 const PATHS = {
   formSearch: '/api/v1/form/search',
@@ -61,6 +67,8 @@ const PATHS = {
   balance: '/api/v1/finance/balance',
   orders: '/api/v1/order/',
   orderSearch: '/api/v1/order/search-by-client-order-id',
+  order: (id: string) => `/api/v1/order/${encodeURIComponent(id)}`,
+  disputeCreate: '/api/v1/disputes/create',
 } as const;
 
 /** Fields of H2H creation that only the integration type `order_with_form` accepts. */
@@ -71,7 +79,10 @@ interface Call {
   path: string;
   kind: EndpointKind;
   query?: URLSearchParams;
+  /** A JSON body (serialised when sent) … */
   body?: unknown;
+  /** … or a ready one with its type (multipart). */
+  raw?: { contentType: string; bytes: Uint8Array };
 }
 
 interface Exchange {
@@ -84,6 +95,23 @@ interface Resolved {
   signal: AbortSignal | undefined;
   timeoutMs: number;
   maxRetries: number;
+  lookupWindowMs: number;
+}
+
+/** How one create finds what it may have created after a lost answer. */
+interface CreateSpec<S extends z.ZodType, F> {
+  call: Call;
+  schema: S;
+  /** Names the record across calls (`order:<client_order_id>` …): an unknown outcome is remembered by it. */
+  key: string;
+  /** Looks the record up: one created since `sinceMs` (epoch ms of the first attempt). */
+  lookup: (sinceMs: number, r: Resolved) => Promise<F | undefined>;
+  /** What the call answers when the lookup found it (`lost`: the lost answer's error, null on a lookup-first). */
+  onFound: (found: F, lost: ProviderError | null) => z.output<S>;
+  /** e.g. `the order`, for messages. */
+  subject: string;
+  /** How a caller names it again, e.g. `client_order_id shop-1`. */
+  handle: string;
 }
 
 /**
@@ -102,6 +130,7 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
   }
   const defaultTimeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
   const defaultMaxRetries = checkRetries(options.maxRetries ?? DEFAULT_MAX_RETRIES, 'maxRetries');
+  const defaultLookupWindowMs = checkWindow(options.lookupWindowMs ?? DEFAULT_LOOKUP_WINDOW_MS, 'lookupWindowMs');
   const fetchImpl: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const transport = options.transport;
   if (transport !== undefined && typeof transport !== 'function') throw invalidOption('transport', 'transport must be a function');
@@ -117,7 +146,32 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
       signal: opts?.signal,
       timeoutMs: opts?.timeoutMs === undefined ? defaultTimeoutMs : checkTimeout(opts.timeoutMs, 'timeoutMs'),
       maxRetries: opts?.maxRetries === undefined ? defaultMaxRetries : checkRetries(opts.maxRetries, 'maxRetries'),
+      lookupWindowMs: opts?.lookupWindowMs === undefined ? defaultLookupWindowMs : checkWindow(opts.lookupWindowMs, 'lookupWindowMs'),
     };
+  }
+
+  /**
+   * Creates whose outcome is unknown, by record key → epoch ms of the first attempt. The next create
+   * of the same record looks it up first. Bounded in size and age.
+   */
+  const unresolved = new Map<string, { sinceMs: number; atMs: number }>();
+  function rememberUnresolved(key: string, sinceMs: number): void {
+    const at = now();
+    unresolved.delete(key);
+    unresolved.set(key, { sinceMs, atMs: at });
+    for (const [k, v] of unresolved) {
+      if (unresolved.size <= MAX_UNRESOLVED && at - v.atMs <= UNRESOLVED_TTL_MS) break;
+      unresolved.delete(k); // oldest first (insertion order)
+    }
+  }
+  function unresolvedSince(key: string): number | undefined {
+    const entry = unresolved.get(key);
+    if (!entry) return undefined;
+    if (now() - entry.atMs > UNRESOLVED_TTL_MS) {
+      unresolved.delete(key);
+      return undefined;
+    }
+    return entry.sinceMs;
   }
 
   function backoff(retry: number): number {
@@ -154,8 +208,11 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
     const signal = controller.signal;
     const url = baseUrl + call.path + (call.query && [...call.query].length ? `?${call.query}` : '');
     const headers: Record<string, string> = { Accept: 'application/json', 'X-API-Key': apiKey };
-    let body: string | undefined;
-    if (call.body !== undefined) {
+    let body: string | Uint8Array | undefined;
+    if (call.raw !== undefined) {
+      headers['Content-Type'] = call.raw.contentType;
+      body = call.raw.bytes;
+    } else if (call.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(call.body);
     }
@@ -163,7 +220,7 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
       if (transport) {
         return await transport({ method: call.method, url, headers, ...(body !== undefined && { body }), signal });
       }
-      const res = await fetchImpl(url, { method: call.method, headers, body, signal, redirect: 'error' });
+      const res = await fetchImpl(url, { method: call.method, headers, body: body as BodyInit | undefined, signal, redirect: 'error' });
       const text = await res.text();
       return { status: res.status, headers: res.headers, text };
     } catch (err) {
@@ -264,69 +321,117 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
   }
 
   /**
-   * A create: sent once; after a lost answer (network error, timeout, ambiguous 5xx) the client looks
-   * the result up and only sends again when the lookup proves nothing was created.
+   * A create, sent at most once per call. After a lost answer (network error, timeout, an ambiguous
+   * 5xx) the first attempt may still land, so nothing is sent again: the record is looked up at
+   * growing intervals (0.5, 1, 2, 4 s …) within `lookupWindowMs` and returned when found; else the
+   * call fails retryable with `outcome: 'unknown'`, and this client remembers it, so the next create
+   * of the same record looks it up before sending.
    */
-  async function create<S extends z.ZodType, F>(
-    call: Call,
-    schema: S,
-    r: Resolved,
-    lookup: (r: Resolved) => Promise<F | undefined>,
-    onFound: (found: F, lost: ProviderError) => z.output<S>,
-    subject: string,
-  ): Promise<z.output<S>> {
-    for (let attempt = 0; ; attempt++) {
-      let lost: ProviderError;
-      try {
-        return interpret(call, await send(call, r), schema);
-      } catch (err) {
-        if (err instanceof ProviderError && err.code === 'invalid_response') {
-          // The create took effect (2xx) but its answer is unreadable: say so, so nobody creates again.
-          throw new ProviderError({
-            code: 'invalid_response',
-            message: `${err.message}; ${subject} was probably created: look it up before creating it again`,
-            status: err.status,
-            retryable: false,
-            endpoint: label(call),
-            ...(err.path !== undefined && { path: err.path }),
-            ...(err.requestId !== undefined && { requestId: err.requestId }),
-          });
-        }
-        if (!(err instanceof ProviderError) || !isLostAnswer(err)) throw err;
-        lost = err;
-      }
-      await wait(backoff(attempt), r.signal);
+  async function create<S extends z.ZodType, F>(spec: CreateSpec<S, F>, r: Resolved): Promise<z.output<S>> {
+    const { call, key } = spec;
+    const pendingSince = unresolvedSince(key);
+    if (pendingSince !== undefined) {
+      // An earlier attempt's outcome is unknown: it may have landed since. Look before sending.
       let found: F | undefined;
       try {
-        found = await lookup(r);
+        found = await spec.lookup(pendingSince, r);
       } catch (err) {
         if (!(err instanceof ProviderError)) throw err;
         throw new ProviderError({
-          code: lost.code,
+          code: err.code,
           message:
-            `${label(call)}: the answer was lost (${lost.message}) and the lookup failed (${err.message}); ` +
-            `${subject} may exist: look it up before creating it again`,
-          status: lost.status,
-          providerMessage: lost.providerMessage,
+            `${label(call)}: an earlier attempt for ${spec.handle} has an unknown outcome and looking it up failed (${err.message}); ` +
+            `nothing was sent: try again later`,
+          status: err.status,
           retryable: true,
           endpoint: label(call),
+          outcome: 'unknown',
           cause: err,
         });
       }
-      if (found !== undefined) return onFound(found, lost);
-      if (attempt >= r.maxRetries) {
-        throw new ProviderError({
-          code: lost.code,
-          message: `${lost.message}; the lookup shows ${subject} was not created (${attempt + 1} attempt${attempt ? 's' : ''})`,
-          status: lost.status,
-          providerMessage: lost.providerMessage,
-          retryable: true,
-          endpoint: label(call),
-          ...(lost.retryAfterMs !== undefined && { retryAfterMs: lost.retryAfterMs }),
-          ...(lost.requestId !== undefined && { requestId: lost.requestId }),
-        });
+      if (found !== undefined) {
+        unresolved.delete(key);
+        return spec.onFound(found, null);
       }
     }
+    const sinceMs = pendingSince ?? now();
+    let lost: ProviderError;
+    try {
+      const answer = interpret(call, await send(call, r), spec.schema);
+      unresolved.delete(key);
+      return answer;
+    } catch (err) {
+      if (err instanceof ProviderError && err.code === 'invalid_response') {
+        // The create took effect (2xx) but its answer is unreadable: say so, so nobody creates again.
+        rememberUnresolved(key, sinceMs);
+        throw new ProviderError({
+          code: 'invalid_response',
+          message: `${err.message}; ${spec.subject} was probably created: look it up before creating it again`,
+          status: err.status,
+          retryable: false,
+          endpoint: label(call),
+          outcome: 'created',
+          ...(err.path !== undefined && { path: err.path }),
+          ...(err.requestId !== undefined && { requestId: err.requestId }),
+        });
+      }
+      if (!(err instanceof ProviderError)) {
+        // The caller aborted: the request may have gone out.
+        rememberUnresolved(key, sinceMs);
+        throw err;
+      }
+      if (!isLostAnswer(err)) {
+        unresolved.delete(key);
+        throw withOutcome(err, 'not_created');
+      }
+      lost = err;
+    }
+    rememberUnresolved(key, sinceMs);
+    const windowMs = r.lookupWindowMs;
+    let spent = 0;
+    let delay = LOOKUP_FIRST_DELAY_MS;
+    let lookups = 0;
+    let lookupError: ProviderError | undefined;
+    for (;;) {
+      const pause = Math.min(delay, Math.max(0, windowMs - spent));
+      if (pause > 0) {
+        await wait(pause, r.signal); // the caller's abort ends the wait (the outcome stays remembered as unknown)
+        spent += pause;
+      }
+      const started = now();
+      lookups++;
+      let found: F | undefined;
+      try {
+        found = await spec.lookup(sinceMs, { ...r, maxRetries: 0 });
+        lookupError = undefined;
+      } catch (err) {
+        if (!(err instanceof ProviderError)) throw err;
+        lookupError = err;
+        if (!err.retryable) break;
+      }
+      if (found !== undefined) {
+        unresolved.delete(key);
+        return spec.onFound(found, lost);
+      }
+      spent += Math.max(0, now() - started);
+      if (spent >= windowMs) break;
+      delay *= 2;
+    }
+    throw new ProviderError({
+      code: lost.code,
+      message:
+        `${label(call)}: the answer was lost (${lost.message}) and ${lookups} lookup${lookups === 1 ? '' : 's'} over ${windowMs} ms ` +
+        `did not find ${spec.subject}${lookupError ? ` (the last one failed: ${lookupError.message})` : ''}: the outcome is unknown. ` +
+        `It may still appear: do not create another for ${spec.handle}; call again with the same data (this client looks it up first) or look it up`,
+      status: lost.status,
+      providerMessage: lost.providerMessage,
+      retryable: true,
+      endpoint: label(call),
+      outcome: 'unknown',
+      ...(lost.retryAfterMs !== undefined && { retryAfterMs: lost.retryAfterMs }),
+      ...(lost.requestId !== undefined && { requestId: lost.requestId }),
+      ...(lookupError !== undefined && { cause: lookupError }),
+    });
   }
 
   function query(schema: z.ZodType, input: object | undefined, what: string): URLSearchParams {
@@ -340,16 +445,22 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
     return params;
   }
 
-  async function findCreatedOrder(req: CreateOrderRequest, r: Resolved): Promise<Order | undefined> {
+  async function findCreatedOrder(req: CreateOrderRequest, sinceMs: number, r: Resolved): Promise<Order | undefined> {
     const params = new URLSearchParams({ id: req.client_order_id, size: String(LOOKUP_SIZE) });
     const page = await read({ method: 'GET', path: PATHS.orderSearch, kind: 'read', query: params }, OrdersResponseSchema, r);
-    return latest(page.orders.items.filter((o) => orderMatches(o, req)));
+    return latestCreated(page.orders.items.filter((o) => orderMatchesRequest(o, req) && createdSince(o, sinceMs)));
   }
 
-  async function findCreatedSession(req: FormCreateRequest, r: Resolved): Promise<FormSession | undefined> {
+  async function findCreatedSession(req: FormCreateRequest, sinceMs: number, r: Resolved): Promise<FormSession | undefined> {
     const params = new URLSearchParams({ client_order_id: req.order_data.client_order_id, size: String(LOOKUP_SIZE) });
     const page = await read({ method: 'GET', path: PATHS.formSearch, kind: 'read', query: params }, FormSearchResponseSchema, r);
-    return latest(page.items.filter((s) => sessionMatches(s, req)));
+    return latestCreated(page.items.filter((s) => sessionMatchesRequest(s, req) && createdSince(s, sinceMs)));
+  }
+
+  async function findCreatedDispute(orderId: string, sinceMs: number, r: Resolved): Promise<Dispute | undefined> {
+    const params = new URLSearchParams({ order_id: orderId, size: String(LOOKUP_SIZE) });
+    const page = await read({ method: 'GET', path: PATHS.disputes, kind: 'read', query: params }, DisputeSearchResponseSchema, r);
+    return latestCreated(page.data.items.filter((d) => d.order_id === orderId && createdSince(d, sinceMs)));
   }
 
   const client: ProviderClient = {
@@ -360,28 +471,33 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
 
     async createForm(body, opts) {
       const r = resolve(opts);
-      const req = check(FormCreateRequestSchema, body, 'body') as FormCreateRequest;
-      throwViolations(formCreateRuleViolations(req));
+      const req = check(FormCreateRequestSchema, body, 'body', 'not_created') as FormCreateRequest;
+      throwViolations(formCreateRuleViolations(req), 'not_created');
       const call: Call = { method: 'POST', path: PATHS.formCreate, kind: 'form_create', body: req };
       return create(
-        call,
-        FormCreateResponseSchema,
-        r,
-        (rr) => findCreatedSession(req, rr),
-        (session, lost): FormCreateResponse => {
-          // form_url is not part of a session and its address is the provider's to choose, so the
-          // creation answer cannot be rebuilt honestly: hand the found session to the caller instead.
-          throw new ProviderError({
-            code: 'network',
-            message:
-              `${label(call)}: the answer was lost (${lost.message}), but the form session ${session.session_id} ` +
-              `was created; do not create it again: resume with error.formSession`,
-            retryable: true,
-            endpoint: label(call),
-            formSession: session,
-          });
+        {
+          call,
+          schema: FormCreateResponseSchema,
+          key: `form:${req.order_data.client_order_id}`,
+          lookup: (since, rr) => findCreatedSession(req, since, rr),
+          onFound: (session, lost): FormCreateResponse => {
+            // form_url is not part of a session and its address is the provider's to choose, so the
+            // creation answer cannot be rebuilt honestly: hand the found session to the caller instead.
+            throw new ProviderError({
+              code: lost?.code ?? 'network',
+              message:
+                `${label(call)}: ${lost ? `the answer was lost (${lost.message}), but ` : 'an earlier attempt whose outcome was unknown created '}` +
+                `the form session ${session.session_id}${lost ? ' was created' : ''}; do not create it again: resume with error.formSession`,
+              retryable: true,
+              endpoint: label(call),
+              formSession: session,
+              outcome: 'created',
+            });
+          },
+          subject: 'the form session',
+          handle: `client_order_id ${req.order_data.client_order_id}`,
         },
-        'the form session',
+        r,
       );
     },
 
@@ -411,16 +527,27 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
 
     async createOrder(body, opts) {
       const r = resolve(opts);
-      const req = check(CreateOrderRequestSchema, body, 'body') as CreateOrderRequest;
-      throwViolations(createOrderRuleViolations(req));
+      const req = check(CreateOrderRequestSchema, body, 'body', 'not_created') as CreateOrderRequest;
+      throwViolations(createOrderRuleViolations(req), 'not_created');
       if (integrationType === 'plain') {
         const extra = ORDER_WITH_FORM_FIELDS.find((f) => req[f] != null);
         if (extra) {
-          throwViolations([{ field: extra, message: `${extra} is only for the integration type order_with_form` }]);
+          throwViolations([{ field: extra, message: `${extra} is only for the integration type order_with_form` }], 'not_created');
         }
       }
       const call: Call = { method: 'POST', path: PATHS.orders, kind: 'order_create', body: req };
-      return create(call, CreateOrderResponseSchema, r, (rr) => findCreatedOrder(req, rr), (order) => order, 'the order');
+      return create(
+        {
+          call,
+          schema: CreateOrderResponseSchema,
+          key: `order:${req.client_order_id}`,
+          lookup: (since, rr) => findCreatedOrder(req, since, rr),
+          onFound: (order) => order,
+          subject: 'the order',
+          handle: `client_order_id ${req.client_order_id}`,
+        },
+        r,
+      );
     },
 
     async listOrders(q, opts) {
@@ -431,6 +558,42 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
     async searchOrdersByClientOrderId(q, opts) {
       const call: Call = { method: 'GET', path: PATHS.orderSearch, kind: 'read', query: query(OrderSearchQuerySchema, q, 'query') };
       return read(call, OrdersResponseSchema, resolve(opts));
+    },
+
+    async getOrder(id, opts) {
+      const r = resolve(opts);
+      if (typeof id !== 'string' || id.trim() === '' || id.length > 256 || /[\u0000-\u001f\u007f]/.test(id)) {
+        throw new ProviderError({ code: 'invalid_request', message: 'invalid request: id: must be the provider order id (1 to 256 printable characters)', field: 'id' });
+      }
+      const res = await read({ method: 'GET', path: PATHS.order(id), kind: 'order_read' }, OrderResponseSchema, r);
+      return res.order;
+    },
+
+    async createDispute(body, opts) {
+      const r = resolve(opts);
+      const req = check(CreateDisputeRequestSchema, body, 'body', 'not_created') as CreateDisputeRequest & { order_id: string };
+      const amount = typeof req.amount === 'number' ? numberAmount(req.amount) : req.amount;
+      const multipart = encodeMultipart(
+        [
+          { name: 'order_id', value: req.order_id },
+          { name: 'amount', value: amount },
+          // Each part carries the type its content proved (checked above), whatever was declared.
+          ...req.files.map((f) => ({ name: 'files[]', filename: f.name, contentType: detectedType(f.data, f.type), data: f.data })),
+        ],
+      );
+      const call: Call = { method: 'POST', path: PATHS.disputeCreate, kind: 'dispute_create', raw: multipart };
+      return create(
+        {
+          call,
+          schema: CreateDisputeResponseSchema,
+          key: `dispute:${req.order_id}`,
+          lookup: (since, rr) => findCreatedDispute(req.order_id, since, rr),
+          onFound: (dispute) => ({ order_id: dispute.order_id, dispute_id: dispute.dispute_id, dispute_files: [], recovered: true as const }),
+          subject: 'the dispute',
+          handle: `order_id ${req.order_id}`,
+        },
+        r,
+      ) as Promise<CreateDisputeResponse>;
     },
   };
   return Object.freeze(client);
@@ -446,49 +609,42 @@ function isLostAnswer(err: ProviderError): boolean {
   return err.code === 'provider_error' && err.status !== null && err.status >= 500;
 }
 
-/** Does a found order belong to this create request? Same client_order_id, side and amount. */
-function orderMatches(order: Order, req: CreateOrderRequest): boolean {
-  if (order.client_order_id !== req.client_order_id || order.order_side !== req.order_side) return false;
-  if (req.customer_account != null && order.customer_account != null && order.customer_account !== req.customer_account) {
-    return false;
-  }
-  return amountMatches(order.amount, req.amount, req.unique_amount === true);
+/** A ProviderError of a create with what it says of the record. */
+function withOutcome(err: ProviderError, outcome: CreateOutcome): ProviderError {
+  return new ProviderError({
+    code: err.code,
+    message: err.message,
+    status: err.status,
+    providerMessage: err.providerMessage,
+    retryable: err.retryable,
+    outcome,
+    ...(err.field !== undefined && { field: err.field }),
+    ...(err.path !== undefined && { path: err.path }),
+    ...(err.requestId !== undefined && { requestId: err.requestId }),
+    ...(err.retryAfterMs !== undefined && { retryAfterMs: err.retryAfterMs }),
+    ...(err.endpoint !== undefined && { endpoint: err.endpoint }),
+    ...(err.cause !== undefined && { cause: err.cause }),
+  });
 }
 
-function sessionMatches(session: FormSession, req: FormCreateRequest): boolean {
-  const data = req.order_data;
-  if (session.client_order_id !== data.client_order_id || session.order_side !== data.order_side) return false;
-  return amountMatches(session.amount, data.amount, data.unique_amount === true);
+/** An amount given as a JSON number, as the decimal text the multipart body carries. */
+function numberAmount(value: number): string {
+  return numberToDecimal(value);
 }
 
-/** Exact amount, or with `unique_amount` anywhere from the amount to the amount + 9. */
-function amountMatches(found: string, requested: string | number, unique: boolean): boolean {
-  try {
-    const want = typeof requested === 'number' ? numberToDecimal(requested) : requested;
-    if (!unique) return compareAmounts(found, want) === 0;
-    return compareAmounts(found, want) >= 0 && compareAmounts(found, addAmounts(want, UNIQUE_AMOUNT_SPREAD)) <= 0;
-  } catch {
-    return false;
-  }
+function detectedType(data: Uint8Array, declared: string): string {
+  return detectReceiptType(data) ?? declared;
 }
 
-/** The most recently created of several candidates. */
-function latest<T extends { created_at: string }>(items: T[]): T | undefined {
-  let best: T | undefined;
-  for (const item of items) {
-    if (!best || (Date.parse(item.created_at) || 0) >= (Date.parse(best.created_at) || 0)) best = item;
-  }
-  return best;
-}
-
-function check(schema: z.ZodType, value: unknown, what: string): unknown {
+/** Checks a request; a create's refusal says nothing was created (`outcome`). */
+function check(schema: z.ZodType, value: unknown, what: string, outcome?: CreateOutcome): unknown {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const { issue, path } = mostTellingIssue(parsed.error.issues[0]!);
   if (issue.code === 'unrecognized_keys') path.push(String(issue.keys[0]));
   const field = path.join('.') || what;
   const message = issue.code === 'unrecognized_keys' ? 'is not a field of this request' : issue.message;
-  throw new ProviderError({ code: 'invalid_request', message: `invalid request: ${field}: ${message}`, field });
+  throw new ProviderError({ code: 'invalid_request', message: `invalid request: ${field}: ${message}`, field, ...(outcome && { outcome }) });
 }
 
 /**
@@ -505,10 +661,10 @@ function mostTellingIssue(issue: z.core.$ZodIssue): { issue: z.core.$ZodIssue; p
   return { issue: deeper.issue, path: [...path, ...deeper.path] };
 }
 
-function throwViolations(violations: RuleViolation[]): void {
+function throwViolations(violations: RuleViolation[], outcome?: CreateOutcome): void {
   const first = violations[0];
   if (first) {
-    throw new ProviderError({ code: 'invalid_request', message: `invalid request: ${first.field}: ${first.message}`, field: first.field });
+    throw new ProviderError({ code: 'invalid_request', message: `invalid request: ${first.field}: ${first.message}`, field: first.field, ...(outcome && { outcome }) });
   }
 }
 
@@ -532,6 +688,13 @@ function checkBaseUrl(value: unknown): string {
 function checkTimeout(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw invalidOption(field, `${field} must be a positive number of milliseconds`);
+  }
+  return value;
+}
+
+function checkWindow(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 10 * 60 * 1000) {
+    throw invalidOption(field, `${field} must be a number of milliseconds from 0 to 600000`);
   }
   return value;
 }

@@ -8,10 +8,10 @@
  */
 import { PROVIDER_MESSAGES } from './facts.js';
 import type { FormSession } from './schemas.js';
-import type { ProviderErrorCode } from './types.js';
+import type { CreateOutcome, ProviderErrorCode } from './types.js';
 
 /** Which endpoint answered; the document's error tables differ per creation endpoint. */
-export type EndpointKind = 'order_create' | 'form_create' | 'read';
+export type EndpointKind = 'order_create' | 'form_create' | 'dispute_create' | 'order_read' | 'read';
 
 export interface ProviderErrorInit {
   code: ProviderErrorCode;
@@ -25,6 +25,7 @@ export interface ProviderErrorInit {
   retryAfterMs?: number;
   endpoint?: string;
   formSession?: FormSession;
+  outcome?: CreateOutcome;
   cause?: unknown;
 }
 
@@ -58,6 +59,13 @@ export class ProviderError extends Error {
    * the client cannot rebuild the creation answer; resume with this session (see README).
    */
   readonly formSession?: FormSession;
+  /**
+   * Creates only (`createOrder`, `createForm`, `createDispute`): whether the record may exist.
+   * `unknown` — the answer was lost and lookups did not find it: it may still appear, so look it up
+   * (or call the same create again on this client, which looks up first) before creating another;
+   * `not_created` — refused; `created` — it exists.
+   */
+  readonly outcome?: CreateOutcome;
 
   constructor(init: ProviderErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -71,6 +79,7 @@ export class ProviderError extends Error {
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.endpoint !== undefined) this.endpoint = init.endpoint;
     if (init.formSession !== undefined) this.formSession = init.formSession;
+    if (init.outcome !== undefined) this.outcome = init.outcome;
   }
 
   /** A log-friendly plain object (JSON.stringify of an Error drops `message`). */
@@ -88,6 +97,7 @@ export class ProviderError extends Error {
       ...(this.retryAfterMs !== undefined && { retryAfterMs: this.retryAfterMs }),
       ...(this.endpoint !== undefined && { endpoint: this.endpoint }),
       ...(this.formSession !== undefined && { formSession: this.formSession }),
+      ...(this.outcome !== undefined && { outcome: this.outcome }),
     };
   }
 }
@@ -123,6 +133,7 @@ const BY_MESSAGE: ReadonlyMap<string, ProviderErrorCode> = new Map<string, Provi
   [PROVIDER_MESSAGES.form_not_activated, 'form_not_activated'],
   [PROVIDER_MESSAGES.rate_limited, 'rate_limited'],
   [PROVIDER_MESSAGES.unauthorized, 'unauthorized'],
+  [PROVIDER_MESSAGES.order_not_found, 'order_not_found'],
 ]);
 
 const normalise = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
@@ -147,6 +158,9 @@ export function classifyProviderError(status: number, message: string | null, en
     if (status === 400 && has(/\bsell\b|order_side|\bbuy\b/i)) return withRetry('form_sell_not_allowed', status);
     if (status === 409) return withRetry('form_not_activated', status);
   }
+
+  // One order by id, or a dispute for an order: a 404 is "no such order" (the route exists).
+  if ((endpoint === 'order_read' || endpoint === 'dispute_create') && status === 404) return withRetry('order_not_found', status);
 
   if (endpoint === 'order_create') {
     if (status === 400 && has(/customer[ _]account/i)) return withRetry('customer_account_required', status);

@@ -63,7 +63,24 @@ export type OrderSortField = (typeof ORDER_SORT_FIELDS)[number];
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
-export const CURRENCIES = ['RUB'] as const;
+/**
+ * Terminal currencies seen in merchants' settings (provider-notes.md: one terminal = one currency).
+ * The document's own examples are RUB only.
+ */
+export const CURRENCIES = ['RUB', 'UZS', 'KZT', 'AZN', 'TJS', 'EUR'] as const;
+
+/**
+ * Ids of the aggregate payment methods, the same on every terminal (hard-coded by merchants'
+ * production clients, provider-notes.md). Bank methods have ids of their own per terminal.
+ */
+export const AGGREGATE_METHOD_IDS = {
+  BankCard: '8fe3669a-a448-4053-bc4b-43bb51cb3e9d',
+  TransBankCard: '560a0a52-3531-44b7-8f7b-5b6dbe5c04e1',
+  SBP: '2ec6dbd6-49a5-45d0-bd6d-b0134ee4639a',
+  TransSBP: 'c154be74-5e4e-4edb-85c2-d2aa175165f5',
+  BankAccount: '465b838e-1411-4435-a8d5-b9e0b533e9b6',
+  NSPKLink: 'd3a8d0f7-a8c8-43c7-b77e-61018efc4c4d',
+} as const satisfies Record<(typeof METHOD_TYPES)[number], string>;
 
 /**
  * Form session states. Only `requisites_found` is in the document; the sandbox defines the full set
@@ -173,6 +190,8 @@ export const PROVIDER_MESSAGES = {
   form_not_activated: 'The payment form is not activated on the terminal',
   rate_limited: 'Request limit exceeded. Please try again later.',
   unauthorized: 'Invalid or missing API key',
+  /** `GET /api/v1/order/{id}` and `POST /api/v1/disputes/create` for an id the terminal does not have. */
+  order_not_found: 'Order not found',
 } as const;
 
 /** What a requisite is, for showing it: a card number, a phone, a bank account or a payment link. */

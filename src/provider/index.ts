@@ -5,6 +5,10 @@
 export * from './facts.js';
 export * from './schemas.js';
 export type {
+  CreateDisputeRequest,
+  CreateDisputeResponse,
+  CreateOutcome,
+  DisputeFileInput,
   ProviderClient,
   ProviderClientOptions,
   ProviderErrorCode,
@@ -17,9 +21,13 @@ export {
   BACKOFF_BASE_MS,
   BACKOFF_CAP_MS,
   createProviderClient,
+  DEFAULT_LOOKUP_WINDOW_MS,
   DEFAULT_MAX_RETRIES,
+  LOOKUP_FIRST_DELAY_MS,
   DEFAULT_TIMEOUT_MS,
   MAX_RETRY_AFTER_MS,
 } from './client.js';
 export { classifyProviderError, isProviderError, ProviderError } from './errors.js';
 export type { EndpointKind, ErrorClassification, ProviderErrorInit } from './errors.js';
+export { amountMatches, createdSince, latestCreated, LOOKUP_CLOCK_SLACK_MS, orderMatchesRequest, sessionMatchesRequest, UNIQUE_AMOUNT_SPREAD } from './matching.js';
+export { detectReceiptType } from './receipts.js';

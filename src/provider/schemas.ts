@@ -2,10 +2,18 @@
  * Zod schemas of the provider API (provider-api.md), shared by the typed client (request checks
  * before sending, response checks after) and the sandbox (request validation, OpenAPI document).
  *
- * Responses are lenient where the provider may grow: enums from the provider are open strings
- * (unknown values are kept, never a crash) and extra fields pass through. Requests are strict.
+ * Responses are lenient where the real service varies (merchants' production code shows numbers sent
+ * as strings and strings as numbers, fields absent instead of null, extra fields): enums from the
+ * provider are open strings (unknown values are kept, never a crash), extra fields pass through, a
+ * nullable field may be absent (it reads null), counters and fees may be numbers or numeric strings.
+ * They are strict where money is decided: an amount must be an exact decimal (a string, or a JSON
+ * number read exactly as written), and the id, currency and status of an order must be non-empty
+ * strings. Requests are strict (the sandbox reads them as the provider does: see routes/context.ts).
  */
 import { z } from 'zod';
+import { numberToDecimal } from '../money/index.js';
+import { DISPUTE_FILE_TYPES, DISPUTE_MAX_FILES, DISPUTE_MAX_FILE_BYTES, DISPUTE_MAX_TOTAL_BYTES } from '../protocol/index.js';
+import { detectReceiptType } from './receipts.js';
 import {
   BUTTON_NAMES,
   CUSTOMER_BANKS,
@@ -84,42 +92,61 @@ export const RequestAmount = z.union([
   z.number().positive().finite(),
 ]);
 
+// Lenient readers of answers (documented as their exact type: a preprocess is invisible in the JSON schema).
+
+/** An amount in an answer: a decimal string, or a JSON number taken exactly as written (`1500.5` → `"1500.5"`). */
+export const AnswerDecimal = z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? numberToDecimal(v) : v), DecimalString);
+/** A count in an answer: an integer, or an integer written as a string. */
+const AnswerCount = z.preprocess((v) => (typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : v), z.number().int().nonnegative());
+/** A number in an answer (fees, limits): a JSON number, or one written as a string. */
+const AnswerNumber = z.preprocess((v) => (typeof v === 'string' && /^-?\d{1,15}(\.\d{1,12})?$/.test(v) ? Number(v) : v), z.number());
+/** A flag in an answer: a boolean, or `"true"`/`"false"`/`0`/`1`. */
+const AnswerBoolean = z.preprocess((v) => (v === 'true' || v === 1 ? true : v === 'false' || v === 0 ? false : v), z.boolean());
+/** A nullable text: absent reads null. */
+const nullableString = z.preprocess((v) => (v === undefined ? null : v), z.string().nullable());
+/** A nullable number: absent reads null; a numeric string reads as its number. */
+const nullableNumber = z.preprocess(
+  (v) => (v === undefined ? null : typeof v === 'string' && /^-?\d{1,15}(\.\d{1,12})?$/.test(v) ? Number(v) : v),
+  z.number().nullable(),
+);
+/** An identifier that decides what an answer is about: a non-empty string. */
+const IdString = z.string().min(1, 'must be a non-empty string');
+
 const Page = <T extends z.ZodType>(item: T) =>
   z.looseObject({
     items: z.array(item),
-    total: z.number().int().nonnegative(),
-    page: z.number().int().nonnegative(),
-    size: z.number().int().nonnegative(),
-    pages: z.number().int().nonnegative(),
+    total: AnswerCount,
+    page: AnswerCount,
+    size: AnswerCount,
+    pages: AnswerCount,
   });
 
 /** An enum the provider sends: documented values for the types, any string accepted at runtime. */
 const openString = z.string();
-const nullableString = z.string().nullable();
 
 // ---------------------------------------------------------------------------------------------
 // Resources (responses)
 
 export const FormSessionSchema = z.looseObject({
-  session_id: z.string(),
-  ip_address: nullableString.optional(),
+  session_id: IdString,
+  ip_address: nullableString,
   client_order_id: z.string(),
   terminal_id: z.string(),
   order_side: openString,
-  amount: DecimalString,
+  amount: AnswerDecimal,
   payment_method_type: nullableString,
   nspk_code: nullableString,
   order_id: nullableString,
   redirect_url: nullableString,
   support_url: nullableString,
   return_url: nullableString,
-  search_count: z.number().int(),
+  search_count: AnswerCount,
   merchant_name: z.string(),
   currency: openString,
-  selection: z.boolean(),
+  selection: AnswerBoolean,
   created_at: z.string(),
   updated_at: z.string(),
-  unique_amount: z.boolean(),
+  unique_amount: AnswerBoolean,
   user_id: nullableString,
   state: openString,
   requisites_request_starts_at: nullableString,
@@ -130,35 +157,39 @@ export const FormSessionSchema = z.looseObject({
 });
 
 export const FormDataSchema = z.looseObject({
-  session_id: z.string(),
-  form_url: z.string(),
+  session_id: IdString,
+  form_url: z.string().min(1),
   order_data: z.looseObject({
     client_order_id: z.string(),
     order_side: openString,
     payment_method_id: nullableString,
-    amount: DecimalString,
+    amount: AnswerDecimal,
     customer_bank: nullableString,
-    unique_amount: z.boolean(),
+    unique_amount: AnswerBoolean,
   }),
   support_url: nullableString,
   redirect_url: nullableString,
   return_url: nullableString,
 });
 
+/** A dispute id: a string (a service that numbers its disputes may send an integer: read as its text). */
+const DisputeId = z.preprocess((v) => (typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v), IdString);
+
 export const DisputeSchema = z.looseObject({
-  dispute_id: z.string(),
-  order_id: z.string(),
+  dispute_id: DisputeId,
+  order_id: IdString,
   client_order_id: z.string(),
-  amount: z.number(),
+  /** The order's amount (a JSON number in the document; a numeric string is read too). */
+  amount: AnswerNumber,
   currency: z.string(),
-  processed: z.boolean(),
+  processed: AnswerBoolean,
   created_at: z.string(),
 });
 
 export const TransactionSchema = z.looseObject({
   id: z.string(),
   deposit_id: z.string(),
-  amount: DecimalString,
+  amount: AnswerDecimal,
   transaction_type: openString,
   created_at: z.string(),
   terminal: z.looseObject({ id: z.string(), currency: z.string(), name: z.string() }),
@@ -169,44 +200,44 @@ export const TransactionSchema = z.looseObject({
 export const FeeRangeSchema = z.looseObject({
   fee_side: openString,
   currency: z.string(),
-  min_amount: z.number(),
-  max_amount: z.number(),
-  fee: z.number(),
-  fixed_fee: z.number().nullable(),
+  min_amount: AnswerNumber,
+  max_amount: AnswerNumber,
+  fee: AnswerNumber,
+  fixed_fee: nullableNumber,
 });
 
 export const PaymentMethodSchema = z.looseObject({
-  method_id: z.string(),
+  method_id: IdString,
   method_name: z.string(),
   method_type: openString,
   method_currency: z.string(),
   nspk_code: nullableString,
   ranges: z.array(FeeRangeSchema),
   /** Not in the document's field table, but implied by the `active` filter; optional. */
-  active: z.boolean().optional(),
+  active: AnswerBoolean.optional(),
 });
 
 export const BalanceSchema = z.looseObject({
-  available: DecimalString,
-  frozen: DecimalString,
-  total: DecimalString,
+  available: AnswerDecimal,
+  frozen: AnswerDecimal,
+  total: AnswerDecimal,
   id: z.string(),
-  currency: z.string(),
+  currency: IdString,
 });
 
 export const OrderSchema = z.looseObject({
-  id: z.string(),
+  id: IdString,
   client_order_id: z.string(),
-  currency: z.string(),
+  currency: IdString,
   method_id: z.string(),
   method_name: z.string(),
   method_type: openString,
   initial_method_id: z.string(),
   order_side: openString,
-  amount: DecimalString,
-  fee: DecimalString,
-  fixed_fee: z.number().nullable(),
-  status: openString,
+  amount: AnswerDecimal,
+  fee: AnswerDecimal,
+  fixed_fee: nullableNumber,
+  status: IdString,
   holder_name: z.string(),
   holder_account: z.string(),
   customer_name: nullableString,
@@ -214,7 +245,8 @@ export const OrderSchema = z.looseObject({
   customer_bank: nullableString,
   payment_link: nullableString,
   webhook_url: nullableString,
-  form_url: nullableString.optional(),
+  /** Only with integration type order_with_form. */
+  form_url: z.string().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   expires_at: z.string(),
@@ -225,31 +257,48 @@ export const OrderSchema = z.looseObject({
 
 export const FormSearchResponseSchema = Page(FormSessionSchema);
 export const FormCreateResponseSchema = z.looseObject({
-  success: z.boolean(),
-  message: nullableString.optional(),
+  success: AnswerBoolean,
+  message: z.string().nullable().optional(),
   form_data: FormDataSchema,
 });
 export const DisputeSearchResponseSchema = z.looseObject({
-  success: z.boolean(),
-  message: nullableString.optional(),
+  success: AnswerBoolean,
+  message: z.string().nullable().optional(),
   data: Page(DisputeSchema),
 });
 export const TransactionsResponseSchema = Page(TransactionSchema);
 export const PaymentMethodsResponseSchema = z.looseObject({
-  success: z.boolean(),
-  message: nullableString.optional(),
+  success: AnswerBoolean,
+  message: z.string().nullable().optional(),
   payment_methods: z.array(PaymentMethodSchema),
 });
 export const BalanceResponseSchema = z.looseObject({
-  success: z.boolean(),
-  message: nullableString.optional(),
+  success: AnswerBoolean,
+  message: z.string().nullable().optional(),
   deposit: BalanceSchema,
 });
 export const CreateOrderResponseSchema = OrderSchema;
 export const OrdersResponseSchema = z.looseObject({
-  success: z.boolean(),
-  message: nullableString.optional(),
+  success: AnswerBoolean,
+  message: z.string().nullable().optional(),
   orders: Page(OrderSchema),
+});
+/** `GET /api/v1/order/{id}` (provider-notes.md). */
+export const OrderResponseSchema = z.looseObject({
+  success: AnswerBoolean,
+  message: z.string().nullable().optional(),
+  order: OrderSchema,
+});
+/**
+ * An item of `dispute_files`: its shape is not shown anywhere, so any text or object is kept (the
+ * sandbox answers `{index, file_id, file_name, content_type, size, sha256}`).
+ */
+export const DisputeFileSchema = z.union([z.string(), z.looseObject({})]);
+/** `POST /api/v1/disputes/create` (provider-notes.md): `201 {order_id, dispute_id, dispute_files}`. */
+export const CreateDisputeResponseSchema = z.looseObject({
+  order_id: IdString,
+  dispute_id: DisputeId,
+  dispute_files: z.preprocess((v) => (v === undefined || v === null ? [] : v), z.array(DisputeFileSchema)),
 });
 export const ErrorBodySchema = z.looseObject({ success: z.literal(false), message: z.string() });
 
@@ -273,6 +322,11 @@ export const CreateOrderRequestSchema = z.strictObject({
   amount: RequestAmount,
   customer_name: z.string().max(256).nullish(),
   customer_account: z.string().min(1).max(64).nullish(),
+  /**
+   * The Sell destination under the name production payout modules send (provider-notes.md); the
+   * service takes it when `customer_account` is absent. Not in provider-api.md.
+   */
+  customer_payment_account: z.string().min(1).max(64).nullish(),
   user_id: z.string().min(1).max(256).nullish(),
   webhook_url: HttpUrl.nullish(),
   unique_amount: z.boolean().nullish(),
@@ -299,6 +353,32 @@ export const FormCreateRequestSchema = z.strictObject({
   support_url: HttpUrl.nullish(),
   return_url: HttpUrl.nullish(),
 });
+
+/** A receipt of `createDispute`: a name, an allowed declared type, and content of an allowed type (checked by its bytes). */
+export const DisputeFileInputSchema = z.strictObject({
+  name: z.string().min(1, 'must be a file name of 1 to 255 characters').max(255, 'must be a file name of 1 to 255 characters'),
+  type: z.enum(DISPUTE_FILE_TYPES, `must be one of ${DISPUTE_FILE_TYPES.join(', ')}`),
+  data: z
+    .instanceof(Uint8Array, { message: 'must be a Uint8Array (or a Buffer) with the file content' })
+    .refine((d) => d.byteLength > 0, 'is empty')
+    .refine((d) => d.byteLength <= DISPUTE_MAX_FILE_BYTES, `must be at most ${DISPUTE_MAX_FILE_BYTES} bytes`)
+    .refine((d) => detectReceiptType(d) !== null, 'is not a JPEG, PNG, WebP, HEIC or PDF file by its content'),
+});
+
+/** `POST /api/v1/disputes/create` as a caller gives it (sent as multipart with the files in `files[]`). */
+export const CreateDisputeRequestSchema = z
+  .strictObject({
+    order_id: z.string().trim().min(1, 'must be a non-empty string (the provider order id)').max(256, 'must be at most 256 characters'),
+    amount: RequestAmount,
+    files: z
+      .array(DisputeFileInputSchema)
+      .min(1, 'must hold at least one receipt')
+      .max(DISPUTE_MAX_FILES, `must hold at most ${DISPUTE_MAX_FILES} receipts`),
+  })
+  .refine((r) => r.files.reduce((n, f) => n + f.data.byteLength, 0) <= DISPUTE_MAX_TOTAL_BYTES, {
+    message: `the receipts must have at most ${DISPUTE_MAX_TOTAL_BYTES} bytes together`,
+    path: ['files'],
+  });
 
 // Query parameters arrive as strings (sandbox) or as typed values from a caller (client); both parse.
 const PageNumber = z.coerce.number<string | number>().int().min(1, 'must be at least 1');
@@ -384,6 +464,8 @@ export type TransactionsResponse = z.infer<typeof TransactionsResponseSchema>;
 export type PaymentMethodsResponse = z.infer<typeof PaymentMethodsResponseSchema>;
 export type BalanceResponse = z.infer<typeof BalanceResponseSchema>;
 export type OrdersResponse = z.infer<typeof OrdersResponseSchema>;
+export type OrderResponse = z.infer<typeof OrderResponseSchema>;
+export type DisputeFile = z.infer<typeof DisputeFileSchema>;
 export type WebhookEnvelope = z.infer<typeof WebhookEnvelopeSchema>;
 
 export type CreateOrderRequest = z.input<typeof CreateOrderRequestSchema>;
@@ -422,7 +504,8 @@ export function createOrderRuleViolations(req: CreateOrderRequest): RuleViolatio
   if (req.nspk_code != null && !hasType) {
     out.push({ field: 'nspk_code', message: 'nspk_code is only allowed together with method_type' });
   }
-  if (req.order_side === 'Sell' && (req.customer_account == null || req.customer_account === '')) {
+  const destination = req.customer_account ?? req.customer_payment_account;
+  if (req.order_side === 'Sell' && (destination == null || destination === '')) {
     out.push({ field: 'customer_account', message: 'Customer account is required' });
   }
   if (req.order_side === 'Sell' && req.method_type === 'SBP') {

@@ -2,9 +2,11 @@
  * The public shape of the provider client (`paydesk/provider`). Implemented in client.ts; the
  * server and tests code against this interface.
  */
+import type { DisputeFileType } from '../protocol/index.js';
 import type {
   BalanceResponse,
   CreateOrderRequest,
+  DisputeFile,
   DisputeSearchQuery,
   DisputeSearchResponse,
   FormCreateRequest,
@@ -24,7 +26,6 @@ import type {
 /** Stable codes of {@link ProviderError}: one per row of the document's error tables, plus transport. */
 export type ProviderErrorCode =
   | 'no_payment_method'
-  | 'order_not_found'
   | 'customer_account_required'
   | 'insufficient_funds'
   | 'payment_method_not_found'
@@ -36,6 +37,8 @@ export type ProviderErrorCode =
   | 'button_not_enabled'
   | 'form_not_activated'
   | 'unauthorized'
+  /** `getOrder` (and `createDispute`): the provider has no order with that id (404). Not retryable. */
+  | 'order_not_found'
   | 'network'
   | 'timeout'
   | 'invalid_response'
@@ -50,8 +53,14 @@ export interface ProviderClientOptions {
   apiKey: string;
   /** Per-attempt timeout; default 15000 ms. */
   timeoutMs?: number;
-  /** Extra attempts for reads (and for lookups after a lost create); default 2. 0 = exactly one attempt. */
+  /** Extra attempts for reads; default 2. 0 = exactly one attempt. A create is never sent twice in one call. */
   maxRetries?: number;
+  /**
+   * After a create's answer is lost (network error, timeout, an ambiguous 5xx), how long the client
+   * keeps looking the created record up (at 0.5, 1, 2, 4 s … intervals) before it gives up with
+   * `outcome: 'unknown'`; default 10 000 ms. 0 = one lookup at once.
+   */
+  lookupWindowMs?: number;
   /** Injectable fetch (default: globalThis.fetch). */
   fetch?: typeof fetch;
   /**
@@ -75,8 +84,8 @@ export interface ProviderHttpRequest {
   /** Absolute http(s) URL. */
   url: string;
   headers: Record<string, string>;
-  /** JSON text, for POST. */
-  body?: string;
+  /** For POST: JSON text, or the bytes of a `multipart/form-data` body (a dispute's receipts). */
+  body?: string | Uint8Array;
   /** Aborts the exchange (the client's timeout or the caller's signal); reject with `signal.reason`. */
   signal: AbortSignal;
 }
@@ -98,7 +107,47 @@ export interface RequestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   maxRetries?: number;
+  /** Creates only: this call's {@link ProviderClientOptions.lookupWindowMs}. */
+  lookupWindowMs?: number;
 }
+
+/** A receipt of a dispute: JPEG, PNG, WebP, HEIC or PDF (checked by content), at most 10 MB. */
+export interface DisputeFileInput {
+  /** File name, e.g. `receipt.png` (1 to 255 characters). */
+  name: string;
+  /** Declared type, one of `image/jpeg`, `image/png`, `image/webp`, `image/heic`, `application/pdf`. */
+  type: DisputeFileType | (string & {});
+  data: Uint8Array;
+}
+
+/** `POST /api/v1/disputes/create`: the shopper's appeal for an order, with 1 to 5 receipts (20 MB in all). */
+export interface CreateDisputeRequest {
+  /** The provider's order id. */
+  order_id: string;
+  /** The amount claimed (the order's amount), a decimal string or a number. */
+  amount: string | number;
+  files: DisputeFileInput[];
+}
+
+export interface CreateDisputeResponse {
+  order_id: string;
+  dispute_id: string;
+  /** What the provider says of the stored receipts (its shape is not documented; the sandbox's: `{index, file_id, file_name, content_type, size, sha256}`). */
+  dispute_files: DisputeFile[];
+  /**
+   * True when the answer of the create was lost and the dispute was found by `searchDisputes`
+   * instead: it exists, but `dispute_files` is then empty (the list does not carry them).
+   */
+  recovered?: true;
+}
+
+/**
+ * What a failed create says about the record it tried to create: `not_created` (a definite refusal:
+ * a 4xx, "no available traders", a request refused before sending), `unknown` (the answer was lost
+ * and no lookup found it: it may still appear; look it up before creating anything else for it),
+ * `created` (it exists: the answer was unreadable, or a form session was found after a lost answer).
+ */
+export type CreateOutcome = 'not_created' | 'unknown' | 'created';
 
 /**
  * One method per endpoint. Queries send only what the caller gave; the provider then applies the
@@ -109,7 +158,7 @@ export interface RequestOptions {
 export interface ProviderClient {
   /** 1. `GET /api/v1/form/search` */
   searchFormSessions(query?: FormSearchQuery, options?: RequestOptions): Promise<FormSearchResponse>;
-  /** 2. `POST /api/v1/form/create` (never blindly retried; a lost answer is resolved by lookup). */
+  /** 2. `POST /api/v1/form/create` (sent once per call; a lost answer is resolved by lookups, see `lookupWindowMs`). */
   createForm(body: FormCreateRequest, options?: RequestOptions): Promise<FormCreateResponse>;
   /** 3. `GET /api/v1/disputes/search` */
   searchDisputes(query?: DisputeSearchQuery, options?: RequestOptions): Promise<DisputeSearchResponse>;
@@ -119,7 +168,7 @@ export interface ProviderClient {
   listPaymentMethods(query?: PaymentMethodsQuery, options?: RequestOptions): Promise<PaymentMethodsResponse>;
   /** 6. `GET /api/v1/finance/balance` */
   getBalance(options?: RequestOptions): Promise<BalanceResponse>;
-  /** 7. `POST /api/v1/order/` (never blindly retried; a lost answer is resolved by lookup). */
+  /** 7. `POST /api/v1/order/` (sent once per call; a lost answer is resolved by lookups, see `lookupWindowMs`). */
   createOrder(body: CreateOrderRequest, options?: RequestOptions): Promise<Order>;
   /** 8. `GET /api/v1/order/` */
   listOrders(query?: OrdersQuery, options?: RequestOptions): Promise<OrdersResponse>;
@@ -129,22 +178,4 @@ export interface ProviderClient {
   getOrder(id: string, options?: RequestOptions): Promise<Order>;
   /** `POST /api/v1/disputes/create` (multipart): the shopper's appeal with receipts. Never blindly retried. */
   createDispute(body: CreateDisputeRequest, options?: RequestOptions): Promise<CreateDisputeResponse>;
-}
-
-export interface DisputeFileInput {
-  name: string;
-  type: string;
-  data: Uint8Array;
-}
-
-export interface CreateDisputeRequest {
-  order_id: string;
-  amount: string | number;
-  files: DisputeFileInput[];
-}
-
-export interface CreateDisputeResponse {
-  order_id: string;
-  dispute_id: string;
-  dispute_files: unknown[];
 }

@@ -2,10 +2,10 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { MAX_BODY_BYTES } from './constants.js';
+import { MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES } from './constants.js';
 import { SandboxHttpError, providerError } from './errors.js';
 import { openApiDocument } from './openapi.js';
-import { registerApiRoutes } from './routes/api.js';
+import { UPLOAD_PATHS, registerApiRoutes } from './routes/api.js';
 import { registerControlRoutes } from './routes/controls.js';
 import { protocolErrorResponse, registerPayRoutes } from './routes/pay.js';
 import type { AppContext, SandboxEnv } from './routes/context.js';
@@ -21,30 +21,40 @@ export function createApp(ctx: AppContext): Hono<SandboxEnv> {
       const started = performance.now();
       await next();
       const key = c.get('terminal')?.apiKey;
+      const ignored = c.get('ignoredFields');
       const url = new URL(c.req.url);
       logger.info(
-        `${new Date().toISOString()} ${c.req.method} ${url.pathname}${url.search} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms${key ? ` key=${key}` : ''}`,
+        `${new Date().toISOString()} ${c.req.method} ${url.pathname}${url.search} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms${key ? ` key=${key}` : ''}${ignored?.length ? ` ignored=${ignored.join(',')}` : ''}`,
       );
     });
   }
 
-  const tooLarge = (c: Context) => c.json({ success: false, message: `Request body is larger than ${MAX_BODY_BYTES} bytes` }, 413);
-  const streamingLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  const tooLarge = (max: number) => (c: Context) => {
+    const message = `Request body is larger than ${max} bytes`;
+    if (c.req.path.startsWith('/pay/api')) return c.json({ error: { code: 'payload_too_large', message, retryable: false } }, 413);
+    return c.json({ success: false, message }, 413);
+  };
+  const streamingLimits = new Map(
+    [MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES].map((max) => [max, bodyLimit({ maxSize: max, onError: tooLarge(max) })] as const),
+  );
   /**
    * Body size limit without building a full Request for every call (hono's bodyLimit reads
    * `req.raw.body`, which makes the Node adapter materialise one even for a GET): reads without a
-   * body pass, a Content-Length is compared, and only a streamed (chunked) body is counted.
+   * body pass, a Content-Length is compared, and only a streamed (chunked) body is counted. Uploads
+   * (dispute receipts) may be larger than JSON bodies.
    */
   const limit: MiddlewareHandler<SandboxEnv> = async function limitBody(c, next) {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const max = UPLOAD_PATHS.some((re) => re.test(c.req.path)) ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES;
     const length = c.req.header('content-length');
     if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
-      return Number(length) > MAX_BODY_BYTES ? tooLarge(c) : next();
+      return Number(length) > max ? tooLarge(max)(c) : next();
     }
-    return streamingLimit(c, next);
+    return streamingLimits.get(max)!(c, next);
   };
   app.use('/api/*', limit);
   app.use('/sandbox/*', limit);
+  app.use('/pay/api/*', limit);
 
   /** X-API-Key → terminal; due expiries of that terminal are applied before anything reads it. */
   const auth: MiddlewareHandler<SandboxEnv> = async function auth(c, next) {

@@ -4,20 +4,29 @@
  * is an array of slots kept sorted on insert. Scanning 100 000 slots in amount order touches a few
  * compact arrays instead of 100 000 scattered objects.
  */
-import { CATALOG } from './catalog.js';
-import type { OrderRecord } from './terminal.js';
+import type { OrderRecord } from './records.js';
 
-const METHOD_INDEX = new Map(CATALOG.map((m, i) => [m.id, i]));
-const STATUS_CODES = new Map<string, number>();
-
-/** A small integer per status string (interned; stable for the process). */
-export function statusCode(status: string): number {
-  let code = STATUS_CODES.get(status);
-  if (code === undefined) STATUS_CODES.set(status, (code = STATUS_CODES.size + 1));
-  return code;
+/** Small integers per string (interned; stable for the process). */
+function interner(): { code(value: string): number; known(value: string): number | undefined } {
+  const codes = new Map<string, number>();
+  return {
+    code(value) {
+      let code = codes.get(value);
+      if (code === undefined) codes.set(value, (code = codes.size + 1));
+      return code;
+    },
+    known: (value) => codes.get(value),
+  };
 }
-export const knownStatusCode = (status: string): number | undefined => STATUS_CODES.get(status);
-export const methodIndex = (id: string): number | undefined => METHOD_INDEX.get(id);
+
+const STATUSES = interner();
+const METHODS = interner();
+
+/** A small integer per status string. */
+export const statusCode = (status: string): number => STATUSES.code(status);
+export const knownStatusCode = (status: string): number | undefined => STATUSES.known(status);
+/** A small integer per payment method id (ids of every currency's catalogue share one space). */
+export const methodIndex = (id: string): number | undefined => METHODS.known(id);
 export const sideCode = (side: string): number => (side === 'Buy' ? 1 : side === 'Sell' ? 2 : 0);
 
 export function compareByAmount(a: OrderRecord, b: OrderRecord): number {
@@ -47,8 +56,8 @@ export class OrderColumns {
     this.created[slot] = order.createdMs;
     this.side[slot] = sideCode(order.side);
     this.status[slot] = statusCode(order.status);
-    this.method[slot] = METHOD_INDEX.get(order.method.id) ?? 0xffff;
-    this.initial[slot] = METHOD_INDEX.get(order.initialMethodId) ?? 0xffff;
+    this.method[slot] = METHODS.code(order.method.id);
+    this.initial[slot] = METHODS.code(order.initialMethodId);
     this.pending.push(slot);
   }
 

@@ -12,6 +12,7 @@ export const PRESET_KEYS = {
   sberOnly: 'sandbox_sber_only',
   emptyBalance: 'sandbox_empty_balance',
   rateLimited: 'sandbox_rate_limited',
+  uzs: 'sandbox_uzs',
 } as const;
 
 /** `customer_account` values that are always refused with 409 `Customer account is blacklisted`. */
@@ -50,15 +51,13 @@ export const WEBHOOK_LOG_LIMIT = 1_000;
 /** How often the sweep looks for due expiries (real milliseconds; the timer is unref()ed). */
 export const SWEEP_INTERVAL_MS = 1_000;
 
-/** Largest request body the sandbox reads. */
+/** Largest request body the sandbox reads (JSON); uploads have {@link MAX_UPLOAD_BODY_BYTES}. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /** Opening balance of a seeded terminal (besides the history it gets). */
 export const DEFAULT_OPENING_BALANCE = '250000.00';
 
 export const ALL_BUTTONS: readonly ButtonName[] = BUTTON_NAMES;
-
-export const TERMINAL_CURRENCY = 'RUB';
 
 /**
  * Languages of the hosted form (`/pay`): the widget's tables. The page takes `?lang=` on `form_url`,
@@ -67,3 +66,12 @@ export const TERMINAL_CURRENCY = 'RUB';
 export const HOSTED_FORM_LOCALES = ['ru', 'en', 'kk', 'uz', 'hy', 'az', 'ky', 'be', 'uk', 'tg'] as const;
 export type HostedFormLocale = (typeof HOSTED_FORM_LOCALES)[number];
 export const DEFAULT_HOSTED_FORM_LOCALE: HostedFormLocale = 'ru';
+
+/** Bytes of dispute receipts one terminal keeps (a reset clears them); past it a new dispute with files is 413. */
+export const MAX_RECEIPT_BYTES_PER_TERMINAL = 256 * 1024 * 1024;
+
+/** Largest body of `POST /api/v1/disputes/create` and the hosted form's dispute upload: the receipts (20 MB) plus the multipart framing. */
+export const MAX_UPLOAD_BODY_BYTES = 21 * 1024 * 1024;
+
+/** A shopper may open a dispute on the hosted form up to this long after the order ended expired or cancelled (DESIGN.md: 7 days). */
+export const DISPUTE_LATE_WINDOW_SECONDS = 7 * 24 * 3600;

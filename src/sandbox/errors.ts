@@ -46,6 +46,7 @@ const STATUS: Record<ProviderMessageKey, number> = {
   form_not_activated: 409,
   rate_limited: 429,
   unauthorized: 401,
+  order_not_found: 404,
 };
 
 /** One row of the document's error tables, with its exact status and message. */

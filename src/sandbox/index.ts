@@ -25,8 +25,10 @@ import {
   RATE_LIMITED_PER_MINUTE,
   SWEEP_INTERVAL_MS,
 } from './constants.js';
+import { DEFAULT_TERMINAL_CURRENCY, defaultOpeningBalance, isTerminalCurrency, TERMINAL_CURRENCIES, type TerminalCurrency } from './currencies.js';
 import { SandboxEngine } from './engine.js';
 import { silentLogger, type SandboxLogger } from './logger.js';
+import { catalogFor, type MethodDef } from './payment-methods.js';
 import { seedOrders as seedOrdersInto, seedTerminal, type SeedOrdersOptions } from './seed.js';
 import { Terminal, deriveWebhookSecret, type IntegrationType, type TerminalSettings } from './terminal.js';
 import { WebhookDispatcher, type WebhookDelivery } from './webhooks.js';
@@ -34,7 +36,17 @@ import type { SandboxEnv } from './routes/context.js';
 
 export { PRESET_KEYS, BLACKLISTED_CUSTOMER_ACCOUNTS, NO_TRADERS_FRACTION, DEFAULT_ANTI_FRAUD_PENDING_LIMIT } from './constants.js';
 export { signWebhook, SIGNATURE_HEADER, type WebhookDelivery, type WebhookAttempt } from './webhooks.js';
-export { CATALOG as PAYMENT_METHODS, methodJson } from './catalog.js';
+export { methodJson, type MethodDef } from './payment-methods.js';
+export { TERMINAL_CURRENCIES, type TerminalCurrency } from './currencies.js';
+export { detectReceiptType } from './receipts.js';
+
+/** The payment methods of a RUB terminal (the default), as the sandbox seeds them. */
+export const PAYMENT_METHODS: readonly MethodDef[] = catalogFor('RUB').methods;
+
+/** The payment methods of a terminal of `currency`. */
+export function paymentMethodsFor(currency: TerminalCurrency): readonly MethodDef[] {
+  return catalogFor(currency).methods;
+}
 export type { SandboxClock } from './clock.js';
 export type { SandboxLogger } from './logger.js';
 export { consoleLogger, silentLogger } from './logger.js';
@@ -53,6 +65,11 @@ export interface SandboxOptions {
   integrationType?: IntegrationType;
   /** Merchant name of the main terminal. */
   merchantName?: string;
+  /**
+   * Currency of the main terminal (default RUB): RUB, UZS, KZT, AZN, TJS or EUR. A non-RUB terminal
+   * has card and card-transfer methods with limits in its currency, no SBP and no NSPK link.
+   */
+  currency?: TerminalCurrency;
   /** Injectable time source in epoch ms (default Date.now); the sandbox clock adds its offset. */
   now?: () => number;
   /** Base of `form_url` (default: the listening URL, else the request's origin). */
@@ -144,6 +161,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   if (options.webhookSecret !== undefined && (typeof options.webhookSecret !== 'string' || options.webhookSecret.length === 0)) {
     throw new RangeError('webhookSecret must be a non-empty string');
   }
+  const currency = options.currency ?? DEFAULT_TERMINAL_CURRENCY;
+  if (!isTerminalCurrency(currency)) {
+    throw new RangeError(`currency must be one of ${TERMINAL_CURRENCIES.join(', ')}, got ${JSON.stringify(options.currency)}`);
+  }
   const logger = options.logger ?? silentLogger;
   const clock = createClock(options.now);
   const wallNow = options.wallNow ?? Date.now;
@@ -160,6 +181,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const base: TerminalSettings = {
     name: options.merchantName ?? 'Paydesk Demo Shop',
+    currency: 'RUB',
     integrationType: options.integrationType ?? 'plain',
     formActivated: true,
     enabledButtons: [...ALL_BUTTONS],
@@ -177,7 +199,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     [PRESET_KEYS.sberOnly]: { name: 'Sandbox: SberPay only', enabledButtons: ['SberPay'] },
     [PRESET_KEYS.emptyBalance]: { name: 'Sandbox: empty balance', openingBalance: '0.00', seedCompleted: false },
     [PRESET_KEYS.rateLimited]: { name: 'Sandbox: rate limited', rateLimitPerMinute: RATE_LIMITED_PER_MINUTE },
+    // The four button_names are Russian banks' (SberPay …): a UZS terminal has none enabled.
+    [PRESET_KEYS.uzs]: { name: 'Sandbox: UZS', currency: 'UZS', openingBalance: defaultOpeningBalance('UZS'), enabledButtons: [] },
   };
+  const main: Partial<TerminalSettings> =
+    currency === 'RUB' ? {} : { currency, openingBalance: defaultOpeningBalance(currency), enabledButtons: [] };
 
   const addTerminal = (key: string, settings: Partial<TerminalSettings>, secret?: string) => {
     if (!key || key.length > 256) throw new RangeError('apiKey must be 1 to 256 characters');
@@ -186,7 +212,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     engine.addTerminal(terminal);
     seedTerminal(engine, terminal);
   };
-  addTerminal(apiKey, {}, options.webhookSecret);
+  addTerminal(apiKey, main, options.webhookSecret);
   for (const [key, settings] of Object.entries(presets)) addTerminal(key, settings);
 
   let listeningUrl: string | null = null;

@@ -2,8 +2,9 @@
  * The read-only endpoints' queries: filters, defaults, sort and pagination, over per-terminal lists
  * kept sorted by creation time (a date range is a binary search; filters one pass over it).
  */
-import type { DisputeRecord, OrderRecord, SessionRecord, Terminal, Timed, TransactionRecord } from './terminal.js';
-import { lowerBound, upperBound } from './terminal.js';
+import type { DisputeRecord, OrderRecord, SessionRecord, TransactionRecord } from './records.js';
+import type { Terminal } from './terminal.js';
+import { lowerBound, upperBound, type Timed } from './time-index.js';
 import { knownStatusCode, methodIndex, sideCode } from './columns.js';
 import { parseIsoDateTime } from '../provider/schemas.js';
 
@@ -157,7 +158,7 @@ export function listSessions(t: Terminal, f: SessionsFilter): PageResult<Session
     f.client_order_id !== undefined ? (s) => s.clientOrderId === f.client_order_id : null,
     f.session_id !== undefined ? (s) => s.id === f.session_id : null,
     f.state !== undefined ? (s) => s.state === f.state : null,
-    f.currency !== undefined ? () => f.currency === 'RUB' : null,
+    f.currency !== undefined ? () => f.currency === t.currency : null,
   );
   const matches = collect(list, 0, list.length, keep);
   return { items: newestFirst(matches, f.page, f.size), total: matches.length, page: f.page, size: f.size, pages: pagesOf(matches.length, f.size) };

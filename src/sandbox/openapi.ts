@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import * as S from '../provider/schemas.js';
-import { PROVIDER_MESSAGES } from '../provider/facts.js';
+import { AGGREGATE_METHOD_IDS, METHOD_TYPES, PROVIDER_MESSAGES } from '../provider/facts.js';
+import { DISPUTE_FILE_TYPES, DISPUTE_MAX_FILES, DISPUTE_MAX_FILE_BYTES, DISPUTE_MAX_TOTAL_BYTES } from '../protocol/index.js';
 import { API_ROUTES } from './routes/api.js';
 
 type Json = Record<string, unknown>;
@@ -53,11 +54,46 @@ const errorResponse = (description: string) => ({ description, content: jsonCont
 
 const COMMON_ERRORS = {
   '401': errorResponse(`Missing or unknown X-API-Key: "${PROVIDER_MESSAGES.unauthorized}"`),
-  '422': errorResponse('Malformed JSON, a wrong type, an unknown enum value or field, or size over 100; the message names the field'),
+  '422': errorResponse('Malformed JSON, a wrong type, an unknown enum value, or size over 100; the message names the field (fields the endpoint does not know are ignored)'),
   '429': errorResponse(`Request limit: "${PROVIDER_MESSAGES.rate_limited}" (on H2H creation the document's text)`),
 };
 
 let cached: Json | null = null;
+
+/** A request body schema as the service reads it: fields it does not list are ignored, not refused. */
+function requestSchema(schema: z.ZodType): Json {
+  const js = jsonSchema(schema, 'input');
+  const open = (node: Json) => {
+    if (node.additionalProperties === false) delete node.additionalProperties;
+    for (const v of Object.values((node.properties ?? {}) as Record<string, Json>)) if (v && typeof v === 'object') open(v);
+  };
+  open(js);
+  return { ...js, description: 'Fields not listed here are ignored (provider-notes.md: production clients send extra fields).' };
+}
+
+const AGGREGATE_IDS = Object.values(AGGREGATE_METHOD_IDS);
+
+/** The multipart body of `POST /api/v1/disputes/create` (provider-notes.md). */
+const DISPUTE_CREATE_BODY: Json = {
+  type: 'object',
+  required: ['order_id', 'amount', 'files[]'],
+  properties: {
+    order_id: { type: 'string', minLength: 1, description: "The service's order id", examples: ['7d7f4a52-0c0c-4b8e-9d47-3c1d7a1f0b11'] },
+    amount: {
+      type: 'string',
+      pattern: '^(0|[1-9]\\d{0,14})(\\.\\d{1,2})?$',
+      description: "The amount claimed: the order's amount, as a decimal",
+      examples: ['1500.00'],
+    },
+    'files[]': {
+      type: 'array',
+      minItems: 1,
+      maxItems: DISPUTE_MAX_FILES,
+      description: `Receipts: ${DISPUTE_FILE_TYPES.join(', ')} (checked by content), at most ${DISPUTE_MAX_FILE_BYTES} bytes each and ${DISPUTE_MAX_TOTAL_BYTES} in all; the field \`files\` is read too`,
+      items: { type: 'string', contentMediaType: 'application/octet-stream' },
+    },
+  },
+};
 
 function buildDocument(): Json {
   const components: Json = {
@@ -75,11 +111,27 @@ function buildDocument(): Json {
     PaymentMethodsResponse: jsonSchema(S.PaymentMethodsResponseSchema, 'output'),
     BalanceResponse: jsonSchema(S.BalanceResponseSchema, 'output'),
     OrdersResponse: jsonSchema(S.OrdersResponseSchema, 'output'),
-    CreateOrderRequest: jsonSchema(S.CreateOrderRequestSchema, 'input'),
-    FormCreateRequest: jsonSchema(S.FormCreateRequestSchema, 'input'),
+    OrderResponse: jsonSchema(S.OrderResponseSchema, 'output'),
+    CreateDisputeResponse: jsonSchema(S.CreateDisputeResponseSchema, 'output'),
+    CreateDisputeRequest: DISPUTE_CREATE_BODY,
+    CreateOrderRequest: requestSchema(S.CreateOrderRequestSchema),
+    FormCreateRequest: requestSchema(S.FormCreateRequestSchema),
     WebhookEnvelope: jsonSchema(S.WebhookEnvelopeSchema, 'output'),
     Error: jsonSchema(S.ErrorBodySchema, 'output'),
   };
+
+  // The provider's real aggregate ids as examples (the same on every terminal).
+  const createProps = (components.CreateOrderRequest as Json).properties as Record<string, Json>;
+  createProps.payment_method_id!.examples = AGGREGATE_IDS;
+  createProps.payment_method_id!.description = `Way 1: a method id; the aggregate ids are the same on every terminal (${Object.entries(AGGREGATE_METHOD_IDS)
+    .map(([type, id]) => `${type} ${id}`)
+    .join(', ')})`;
+  createProps.method_type!.description = 'Way 2 (RUB terminals only): an aggregate method type';
+  const methodProps = (components.PaymentMethod as Json).properties as Record<string, Json>;
+  methodProps.method_id!.examples = AGGREGATE_IDS;
+  methodProps.method_type!.examples = [...METHOD_TYPES];
+  const orderProps = (components.Order as Json).properties as Record<string, Json>;
+  orderProps.initial_method_id!.examples = AGGREGATE_IDS;
 
   const ops: Record<string, Json> = {
     'get /api/v1/form/search': {
@@ -110,6 +162,28 @@ function buildDocument(): Json {
       parameters: queryParameters(S.DisputeSearchQuerySchema, { page: 1, size: 10 }),
       responses: { '200': { description: 'Envelope inside data', content: jsonContent(ref('DisputeSearchResponse')) }, ...COMMON_ERRORS },
     },
+    'post /api/v1/disputes/create': {
+      operationId: 'createDispute',
+      summary: "Open a dispute with the shopper's receipts (observed in production integrations; multipart)",
+      tags: ['Disputes'],
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: ref('CreateDisputeRequest'),
+            encoding: { 'files[]': { contentType: DISPUTE_FILE_TYPES.join(', ') } },
+          },
+        },
+      },
+      responses: {
+        '201': { description: 'The dispute is open (processed false); it appears in disputes/search', content: jsonContent(ref('CreateDisputeResponse')) },
+        '404': errorResponse(`"${PROVIDER_MESSAGES.order_not_found}": no such order on this terminal`),
+        '413': errorResponse(`A receipt over ${DISPUTE_MAX_FILE_BYTES} bytes, or over ${DISPUTE_MAX_TOTAL_BYTES} in all`),
+        '415': errorResponse('A receipt that is not JPEG, PNG, WebP, HEIC or PDF by its content'),
+        ...COMMON_ERRORS,
+        '422': errorResponse('Not multipart/form-data, or order_id, amount or files[] missing or malformed; the message names the field'),
+      },
+    },
     'get /api/v1/finance/transactions': {
       operationId: 'listTransactions',
       summary: 'List transactions',
@@ -134,7 +208,21 @@ function buildDocument(): Json {
       operationId: 'createOrder',
       summary: 'Create an order (H2H)',
       tags: ['Orders'],
-      requestBody: { required: true, content: jsonContent(ref('CreateOrderRequest')) },
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: ref('CreateOrderRequest'),
+            examples: {
+              sbp: { summary: 'Buy by the SBP aggregate id', value: { client_order_id: 'shop-1001', order_side: 'Buy', payment_method_id: AGGREGATE_METHOD_IDS.SBP, amount: '1500.00' } },
+              payout: {
+                summary: 'Sell to a card, amount as a JSON number, destination as customer_payment_account',
+                value: { client_order_id: 'payout-7', order_side: 'Sell', payment_method_id: AGGREGATE_METHOD_IDS.BankCard, amount: 2500, customer_payment_account: '2200123412341234' },
+              },
+            },
+          },
+        },
+      },
       responses: {
         '201': { description: 'The order', content: jsonContent(ref('Order')) },
         '400': errorResponse(`"${PROVIDER_MESSAGES.no_payment_method}" or "${PROVIDER_MESSAGES.customer_account_required}"`),
@@ -152,6 +240,20 @@ function buildDocument(): Json {
       tags: ['Orders'],
       parameters: queryParameters(S.OrdersQuerySchema, { page: 1, size: 10, sort_by: 'created_at', sort: 'desc' }),
       responses: { '200': { description: 'Envelope inside orders', content: jsonContent(ref('OrdersResponse')) }, ...COMMON_ERRORS },
+    },
+    'get /api/v1/order/{id}': {
+      operationId: 'getOrder',
+      summary: "One order by the service's id (observed in production integrations)",
+      tags: ['Orders'],
+      parameters: [
+        { name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, description: "The service's order id", example: '7d7f4a52-0c0c-4b8e-9d47-3c1d7a1f0b11' },
+      ],
+      responses: {
+        '200': { description: 'The order', content: jsonContent(ref('OrderResponse')) },
+        '404': errorResponse(`"${PROVIDER_MESSAGES.order_not_found}"`),
+        '401': COMMON_ERRORS['401'],
+        '429': COMMON_ERRORS['429'],
+      },
     },
     'get /api/v1/order/search-by-client-order-id': {
       operationId: 'searchOrdersByClientOrderId',
@@ -176,7 +278,7 @@ function buildDocument(): Json {
       title: 'Payment Orders and Payment Form Service API (paydesk sandbox)',
       version: '1',
       description:
-        'The provider API of provider-api.md as served by the paydesk sandbox. Errors are {"success": false, "message": "…"} with the status of the document\'s tables.',
+        'The provider API of provider-api.md, plus what merchants\' production code relies on (provider-notes.md: GET /api/v1/order/{id}, POST /api/v1/disputes/create, the aggregate method ids), as served by the paydesk sandbox. Errors are {"success": false, "message": "…"} with the status of the document\'s tables.',
     },
     security: [{ ApiKey: [] }],
     paths,

@@ -1,11 +1,11 @@
 /** An order as the widget protocol's OrderView (DESIGN.md), for the hosted form. */
 import { orderOutcome } from '../provider/facts.js';
-import type { BankCode, OrderView, PaymentMethodView } from '../protocol/index.js';
-import { addAmounts } from '../money/index.js';
-import { requisitesKind, rangeFor, type MethodDef } from './catalog.js';
-import { feeFor } from './engine.js';
+import type { BankCode, DisputeView, OrderView, PaymentMethodView } from '../protocol/index.js';
+import { fromMinor } from '../money/index.js';
+import { moneyDigits } from './currencies.js';
 import { isoMillis } from './format.js';
-import type { OrderRecord, SessionRecord } from './terminal.js';
+import { rangeFor, requisitesKind, type MethodDef } from './payment-methods.js';
+import type { DisputeRecord, OrderRecord, SessionRecord } from './records.js';
 
 const BANK_CODES: readonly string[] = ['sberbank', 'tinkoff', 'vtb', 'alfabank'];
 
@@ -13,11 +13,31 @@ function bankCode(value: string | null | undefined): BankCode | null {
   return value && BANK_CODES.includes(value) ? (value as BankCode) : null;
 }
 
-export function orderView(order: OrderRecord, session: SessionRecord | null, formUrl: string | null): OrderView {
+export interface OrderViewContext {
+  session: SessionRecord | null;
+  formUrl: string | null;
+  /** The order's latest dispute, if any. */
+  dispute: DisputeRecord | undefined;
+  /** An accepted dispute has credited the money of the order although it stays cancelled. */
+  creditedLate: boolean;
+}
+
+export function disputeView(d: DisputeRecord): DisputeView {
+  return { id: d.id, status: d.processed ? 'closed' : 'open', created_at: isoMillis(d.createdMs) };
+}
+
+/**
+ * The OrderView of an order. `late`: paid after it had ended — a `Completed` that followed
+ * `CanceledByTimeout`/`CanceledByService`, or an accepted dispute that credited an order which stays
+ * cancelled (then `status` is `paid` while `provider_status` keeps the cancelled status).
+ */
+export function orderView(order: OrderRecord, ctx: OrderViewContext): OrderView {
+  const lateByDispute = ctx.creditedLate && order.status !== 'Completed';
+  const late = lateByDispute || (order.status === 'Completed' && order.endedAs !== null);
   return {
     id: order.id,
     client_order_id: order.clientOrderId,
-    status: orderOutcome(order.status),
+    status: lateByDispute ? 'paid' : orderOutcome(order.status),
     provider_status: order.status,
     amount: order.amount,
     currency: order.method.currency,
@@ -26,30 +46,32 @@ export function orderView(order: OrderRecord, session: SessionRecord | null, for
     bank: bankCode(order.method.bank?.customerBank) ?? bankCode(order.customerBank),
     requisites: { holder_name: order.holderName, holder_account: order.holderAccount, kind: requisitesKind(order.method.type) },
     payment_link: order.paymentLink,
-    form_url: order.formUrl ?? formUrl,
+    form_url: order.formUrl ?? ctx.formUrl,
     created_at: isoMillis(order.createdMs),
     expires_at: isoMillis(order.expiresMs),
-    redirect_url: session?.redirectUrl ?? null,
-    support_url: session?.supportUrl ?? null,
-    return_url: session?.returnUrl ?? null,
+    redirect_url: ctx.session?.redirectUrl ?? null,
+    support_url: ctx.session?.supportUrl ?? null,
+    return_url: ctx.session?.returnUrl ?? null,
     requested_amount: order.requestedAmount !== order.amount ? order.requestedAmount : null,
-    dispute: null,
-    late: false,
+    dispute: ctx.dispute ? disputeView(ctx.dispute) : null,
+    late,
   };
 }
 
-/** A method offered on the hosted form, with the fee for the session's amount. */
+/**
+ * A method offered on the hosted form. The shopper sends exactly the amount: in the sandbox the
+ * method's fee is the merchant's cost, so the list shows fee 0 and total = amount, the same amount
+ * the form then asks for.
+ */
 export function methodView(method: MethodDef, amount: string): PaymentMethodView | null {
-  const range = rangeFor(method, 'Buy', amount);
-  if (!range) return null;
-  const fee = feeFor(amount, range);
+  if (!rangeFor(method, 'Buy', amount)) return null;
   return {
     id: method.id,
     name: method.name,
     type: method.type,
     bank: bankCode(method.bank?.customerBank),
-    fee,
-    fixed_fee: range.fixed === null ? null : addAmounts(range.fixed, '0', 2),
-    total: addAmounts(amount, fee, 2),
+    fee: fromMinor(0n, moneyDigits(method.currency)),
+    fixed_fee: null,
+    total: amount,
   };
 }

@@ -4,11 +4,16 @@
  * Deterministic per terminal key, relative to the sandbox clock.
  */
 import { ORDER_LIFETIME_SECONDS, type OrderSide } from '../provider/facts.js';
-import { addAmounts, compareAmounts, fromMinor, toMinor } from '../money/index.js';
-import { CATALOG, rangeFor, type FeeRangeDef, type MethodDef } from './catalog.js';
-import { feeFor, isNoTradersAmount, type SandboxEngine } from './engine.js';
+import { addAmounts, compareAmounts, fromMinor } from '../money/index.js';
+import { FOREIGN_CURRENCIES } from './currencies.js';
+import type { SandboxEngine } from './engine.js';
+import { credit, debit, freeze, hasAvailable, netOf, orderCreditDescription } from './ledger.js';
+import { isNoTradersAmount } from './orders.js';
+import { feeFor, rangeFor, type FeeRangeDef, type MethodDef } from './payment-methods.js';
 import { createRng, intBetween, pick, seedFrom, type Rng } from './random.js';
-import { sortByTime, type OrderRecord, type SessionRecord, type Terminal } from './terminal.js';
+import type { OrderRecord, SessionRecord } from './records.js';
+import type { Terminal } from './terminal.js';
+import { sortByTime } from './time-index.js';
 import { randomUUID } from 'node:crypto';
 
 const MINUTE = 60_000;
@@ -22,7 +27,7 @@ const OLDER_ORDERS = 35;
 const SEEDED_DISPUTES = 24;
 const SEEDED_SESSIONS_WITH_ORDER = 12;
 const SEEDED_SESSIONS_WITHOUT_ORDER = 13;
-const SEEDED_TOP_UP = '50000.00';
+const SEEDED_TOP_UP_RUB = '50000.00';
 
 interface HistoricOptions {
   allowCompleted: boolean;
@@ -31,19 +36,24 @@ interface HistoricOptions {
   userId: string | null;
 }
 
-const methodsBySide: Record<OrderSide, MethodDef[]> = {
-  Buy: CATALOG.filter((m) => m.active && m.ranges.some((r) => r.side === 'Buy')),
-  Sell: CATALOG.filter((m) => m.active && m.ranges.some((r) => r.side === 'Sell')),
-};
+/** Active methods of a terminal that take `side`. */
+function methodsFor(terminal: Terminal, side: OrderSide): MethodDef[] {
+  return terminal.catalog.methods.filter((m) => m.active && m.ranges.some((r) => r.side === side));
+}
 
-/** A random amount inside a range, whole roubles most of the time, never the "no traders" fraction. */
-function amountIn(rng: Rng, r: FeeRangeDef): string {
-  const min = Number(toMinor(r.min, 2));
-  const max = Math.min(Number(toMinor(r.max, 2)), Math.max(min, 5_000_000)); // at most 50 000.00 for realism
-  let kopecks = intBetween(rng, min, max);
-  if (rng() < 0.8) kopecks = Math.min(max, Math.max(min, Math.round(kopecks / 10_000) * 10_000)); // round to 100 ₽
-  let amount = fromMinor(BigInt(kopecks), 2);
-  if (isNoTradersAmount(amount)) amount = addAmounts(amount, '0.01', 2);
+/**
+ * A random amount inside a range, mostly round, never the "no traders" fraction; for realism at most
+ * 50 000.00 (RUB) or 100× the range's minimum (other currencies).
+ */
+function amountIn(rng: Rng, r: FeeRangeDef, digits: number, currency: string): string {
+  const min = Number(r.minMinor);
+  const rub = currency === 'RUB';
+  const max = Math.min(Number(r.maxMinor), Math.max(min, rub ? 5_000_000 : min * 100));
+  const step = rub ? 10_000 : Math.max(1, Math.round(min / 5)); // RUB: round to 100 ₽
+  let minor = intBetween(rng, min, max);
+  if (rng() < 0.8) minor = Math.min(max, Math.max(min, Math.round(minor / step) * step)); // a round amount
+  let amount = fromMinor(BigInt(minor), digits);
+  if (isNoTradersAmount(amount)) amount = addAmounts(amount, fromMinor(1n, digits), digits);
   return amount;
 }
 
@@ -57,19 +67,19 @@ function historicOrder(
   insert: (order: OrderRecord) => void,
 ): OrderRecord {
   const side: OrderSide = rng() < 0.75 ? 'Buy' : 'Sell';
-  const method = pick(rng, methodsBySide[side]);
+  const method = pick(rng, methodsFor(terminal, side));
   const range = pick(rng, method.ranges.filter((r) => r.side === side));
-  const amount = amountIn(rng, range);
+  const amount = amountIn(rng, range, terminal.digits, terminal.currency);
   const routes = method.routes.filter((m) => m.active && rangeFor(m, side, amount));
   const concrete = routes.length > 0 ? pick(rng, routes) : method;
-  const order = engine.buildOrder(terminal, {
+  const order = engine.orders.build(terminal, {
     clientOrderId: o.clientOrderId,
     side,
     method: concrete,
     initialMethodId: method.id,
     amount,
     requestedAmount: amount,
-    fee: feeFor(amount, range),
+    fee: feeFor(amount, range, terminal.currency),
     fixedFee: range.fixed === null ? null : Number(range.fixed),
     requisite: pick(rng, concrete.requisites),
     customerName: side === 'Sell' ? pick(rng, ['Сидоров Павел', 'Орлова Ирина', null]) : null,
@@ -81,14 +91,12 @@ function historicOrder(
     uniqueAmount: false,
     sessionId: null,
   });
-  const needed = addAmounts(order.amount, order.fee, 2);
+  const needed = addAmounts(order.amount, order.fee, terminal.digits);
   if (createdMs + LIFETIME_MS > o.now) {
     // Still within its lifetime: stays Unpaid (a Sell one freezes its money, if there is enough).
     if (side === 'Sell') {
-      const minor = toMinor(needed, 2);
-      if (terminal.data.availableMinor >= minor) {
-        terminal.data.availableMinor -= minor;
-        terminal.data.frozenMinor += minor;
+      if (hasAvailable(terminal, needed)) {
+        freeze(terminal, needed);
         order.frozen = needed;
       } else {
         finish(order, 'CanceledByService', createdMs + MINUTE);
@@ -102,8 +110,8 @@ function historicOrder(
     const at = Math.min(createdMs + intBetween(rng, 1, 25) * MINUTE, o.now);
     if (side === 'Buy') {
       finish(order, 'Completed', at);
-      engine.credit(terminal, subtract(order.amount, order.fee), at, `Payment of order ${order.clientOrderId}`);
-    } else if (engine.debit(terminal, needed, at, `Payout of order ${order.clientOrderId}`)) {
+      credit(terminal, netOf(order.amount, order.fee, terminal.digits), at, orderCreditDescription('payment', order));
+    } else if (debit(terminal, needed, at, `Payout of order ${order.id} (client_order_id ${order.clientOrderId})`)) {
       finish(order, 'Completed', at);
     } else {
       finish(order, 'CanceledByService', at);
@@ -120,11 +128,6 @@ function historicOrder(
 function finish(order: OrderRecord, status: string, atMs: number): void {
   order.status = status;
   order.updatedMs = atMs;
-}
-
-function subtract(a: string, b: string): string {
-  const minor = toMinor(a, 2) - toMinor(b, 2);
-  return fromMinor(minor < 0n ? 0n : minor, 2);
 }
 
 function sellAccount(rng: Rng, method: MethodDef): string {
@@ -145,11 +148,12 @@ export function seedTerminal(engine: SandboxEngine, terminal: Terminal): void {
   const rng = createRng(seedFrom(`history:${terminal.apiKey}`));
   const settings = terminal.settings;
   if (compareAmounts(settings.openingBalance, '0') > 0) {
-    engine.credit(terminal, settings.openingBalance, now - 30 * DAY, 'Opening deposit');
+    credit(terminal, settings.openingBalance, now - 30 * DAY, 'Opening deposit');
   }
   if (!settings.seedHistory) return;
   if (settings.seedCompleted) {
-    for (const daysAgo of [21, 14, 7, 2]) engine.credit(terminal, SEEDED_TOP_UP, now - daysAgo * DAY, 'Deposit top-up');
+    const topUp = terminal.currency === 'RUB' ? SEEDED_TOP_UP_RUB : FOREIGN_CURRENCIES[terminal.currency].topUp;
+    for (const daysAgo of [21, 14, 7, 2]) credit(terminal, topUp, now - daysAgo * DAY, 'Deposit top-up');
   }
 
   const times: number[] = [];
@@ -170,7 +174,7 @@ export function seedTerminal(engine: SandboxEngine, terminal: Terminal): void {
         userId: rng() < 0.5 ? `customer-${intBetween(rng, 1, 40)}` : null,
       },
       (order) => {
-        engine.insertOrder(terminal, order);
+        engine.orders.insert(terminal, order);
         orders.push(order);
       },
     );
@@ -180,8 +184,12 @@ export function seedTerminal(engine: SandboxEngine, terminal: Terminal): void {
   const disputed = [...orders].sort(() => rng() - 0.5).slice(0, SEEDED_DISPUTES);
   for (const order of disputed) {
     const at = Math.min(order.createdMs + intBetween(rng, 10 * MINUTE, 3 * DAY), now - MINUTE);
-    const dispute = engine.openDispute(terminal, order, at);
-    if (now - at > 7 * DAY || rng() < 0.5) dispute.processed = true;
+    const dispute = engine.disputes.open(terminal, order, { atMs: at, source: 'seed' });
+    // Processed long ago; the seeded history does not say how (accepted stays null) and moves no money.
+    if (now - at > 7 * DAY || rng() < 0.5) {
+      dispute.processed = true;
+      dispute.processedMs = Math.min(now - MINUTE, at + DAY);
+    }
   }
 
   // Form sessions: some led to (Buy) orders, the others were left in method selection.
@@ -205,14 +213,19 @@ export function seedTerminal(engine: SandboxEngine, terminal: Terminal): void {
     session.updatedMs = order.updatedMs;
     session.ipAddress = `203.0.113.${intBetween(rng, 1, 254)}`;
     order.sessionId = session.id;
-    engine.insertSession(terminal, session);
+    engine.sessions.insert(terminal, session);
   }
+  const buyRanges = methodsFor(terminal, 'Buy').flatMap((m) => m.ranges.filter((r) => r.side === 'Buy'));
   for (let i = 0; i < SEEDED_SESSIONS_WITHOUT_ORDER; i++) {
     const created = now - intBetween(rng, HOUR, 20 * DAY);
-    const session = pastSession(terminal, `shop-form-${i + 1}`, fromMinor(BigInt(intBetween(rng, 10, 500)) * 1000n, 2), created);
+    const amount =
+      terminal.currency === 'RUB'
+        ? fromMinor(BigInt(intBetween(rng, 10, 500)) * 1000n, 2)
+        : amountIn(rng, pick(rng, buyRanges), terminal.digits, terminal.currency);
+    const session = pastSession(terminal, `shop-form-${i + 1}`, amount, created);
     session.state = rng() < 0.7 ? 'expired' : 'cancelled';
     session.updatedMs = session.state === 'expired' ? session.expiresMs : created + intBetween(rng, 1, 10) * MINUTE;
-    engine.insertSession(terminal, session);
+    engine.sessions.insert(terminal, session);
   }
 }
 
@@ -289,7 +302,7 @@ export function seedOrders(engine: SandboxEngine, terminal: Terminal, count: num
           list.push(order);
           touchedClientIds.push(list);
         } else data.ordersByClientId.set(order.clientOrderId, [order]);
-        if (order.status === 'Unpaid') engine.trackUnpaid(terminal, order);
+        if (order.status === 'Unpaid') engine.orders.trackUnpaid(terminal, order);
       },
     );
   }

@@ -1,9 +1,9 @@
 /** Internal records → the provider's wire JSON (provider-api.md field tables, in the document's order). */
 import type { Balance, Dispute, FormData, FormSession, Order, Transaction } from '../provider/schemas.js';
 import { fromMinor, toFixedDigits } from '../money/index.js';
-import type { DisputeRecord, OrderRecord, SessionRecord, Terminal, TransactionRecord } from './terminal.js';
+import type { DisputeRecord, OrderRecord, SessionRecord, TransactionRecord } from './records.js';
+import type { Terminal } from './terminal.js';
 import { isoMicros, isoMillis } from './format.js';
-import { TERMINAL_CURRENCY } from './constants.js';
 
 export function orderJson(o: OrderRecord): Order {
   const out: Record<string, unknown> = {
@@ -53,7 +53,7 @@ export function sessionJson(t: Terminal, s: SessionRecord): FormSession {
     return_url: s.returnUrl,
     search_count: s.searchCount,
     merchant_name: t.settings.name,
-    currency: TERMINAL_CURRENCY,
+    currency: t.currency,
     selection: s.selection,
     created_at: isoMicros(s.createdMs),
     updated_at: isoMicros(s.updatedMs),
@@ -106,7 +106,7 @@ export function transactionJson(t: Terminal, x: TransactionRecord): Transaction 
     amount: x.amount,
     transaction_type: x.type,
     created_at: isoMillis(x.createdMs),
-    terminal: { id: t.id, currency: TERMINAL_CURRENCY, name: t.settings.name },
+    terminal: { id: t.id, currency: t.currency, name: t.settings.name },
     client_description: x.description,
     client_id: t.clientId,
   };
@@ -114,11 +114,43 @@ export function transactionJson(t: Terminal, x: TransactionRecord): Transaction 
 
 export function balanceJson(t: Terminal): Balance {
   const { availableMinor, frozenMinor } = t.data;
+  const digits = t.digits;
   return {
-    available: fromMinor(availableMinor, 2),
-    frozen: fromMinor(frozenMinor, 2),
-    total: fromMinor(availableMinor + frozenMinor, 2),
+    available: fromMinor(availableMinor, digits),
+    frozen: fromMinor(frozenMinor, digits),
+    total: fromMinor(availableMinor + frozenMinor, digits),
     id: t.depositId,
-    currency: TERMINAL_CURRENCY,
+    currency: t.currency,
+  };
+}
+
+/** The receipts of a dispute as the sandbox lists them (provider answer `dispute_files`, control routes). */
+export function disputeFilesJson(d: DisputeRecord): DisputeFileInfo[] {
+  return d.files.map((f, index) => ({ index, file_id: f.id, file_name: f.name, content_type: f.contentType, size: f.size, sha256: f.sha256 }));
+}
+
+export interface DisputeFileInfo {
+  index: number;
+  file_id: string;
+  file_name: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * A dispute with what the sandbox knows beyond the provider's list item (scenario controls and the
+ * console): the decision, the claim, the comment, who opened it and its receipts (each served at
+ * `GET /sandbox/disputes/{id}/files/{index}`).
+ */
+export function disputeDetailJson(d: DisputeRecord) {
+  return {
+    ...disputeJson(d),
+    accepted: d.accepted,
+    processed_at: d.processedMs === null ? null : isoMillis(d.processedMs),
+    claimed_amount: d.claimedAmount,
+    comment: d.comment,
+    source: d.source,
+    files: disputeFilesJson(d).map((f) => ({ ...f, url: `/sandbox/disputes/${encodeURIComponent(d.id)}/files/${f.index}` })),
   };
 }

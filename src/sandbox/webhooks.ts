@@ -6,38 +6,14 @@
  * a bounded number of times; every attempt is kept in the terminal's delivery log.
  */
 import { createHmac } from 'node:crypto';
-import type { WebhookEnvelope } from '../provider/schemas.js';
+import type { WebhookDelivery, WebhookDeliveryStatus } from './records.js';
 import type { Terminal } from './terminal.js';
 import { WEBHOOK_LOG_LIMIT } from './constants.js';
 import type { SandboxLogger } from './logger.js';
 
+export type { WebhookAttempt, WebhookDelivery, WebhookDeliveryStatus } from './records.js';
+
 export const SIGNATURE_HEADER = 'X-Paydesk-Signature';
-
-export interface WebhookAttempt {
-  /** Wall-clock time of the attempt (retries run in real time, not on the sandbox clock). */
-  at: string;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-}
-
-export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped' | 'cancelled';
-
-export interface WebhookDelivery {
-  request_id: string;
-  order_id: string;
-  client_order_id: string;
-  webhook_type: string;
-  /** Where it goes; null when neither the order nor the terminal has a URL (status `skipped`). */
-  url: string | null;
-  status: WebhookDeliveryStatus;
-  attempts: WebhookAttempt[];
-  /** Wall-clock time of the next retry while `pending`. */
-  next_attempt_at: string | null;
-  /** Sandbox time of the status change. */
-  created_at: string;
-  envelope: WebhookEnvelope;
-}
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "t.body")>`. */
 export function signWebhook(secret: string, body: string, unixSeconds: number): string {

@@ -107,7 +107,9 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
       signal.addEventListener('abort', onAbort, { once: true });
 
       const headers: OutgoingHttpHeaders = { ...req.headers, 'accept-encoding': 'gzip, deflate, br' };
-      if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
+      // JSON text (UTF-8) or the bytes of a multipart upload, sent as they are.
+      const body = req.body === undefined ? undefined : typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
+      if (body !== undefined) headers['content-length'] = body.byteLength;
       try {
         outgoing = (secure ? httpsRequest : httpRequest)(url, { method: req.method, headers, agent: secure ? https : http }, (res) => {
           const status = res.statusCode ?? 0;
@@ -146,7 +148,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
         return fail(failure('fetch failed', err));
       }
       outgoing.on('error', (err) => fail(failure('fetch failed', err)));
-      outgoing.end(req.body);
+      outgoing.end(body);
     });
 
   return Object.assign(exchange, {

@@ -2,15 +2,25 @@
 import { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { MAX_BODY_BYTES } from '../constants.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { SandboxEngine } from '../engine.js';
 import type { SandboxClock } from '../clock.js';
 import type { SandboxLogger } from '../logger.js';
 import type { Terminal } from '../terminal.js';
 import type { SeedOrdersOptions } from '../seed.js';
 import { SandboxHttpError, fieldError, validationError } from '../errors.js';
+import { UploadError } from '../receipts.js';
 
-export type SandboxEnv = { Variables: { terminal: Terminal } };
+export type SandboxEnv = {
+  Variables: {
+    terminal: Terminal;
+    /** Body fields the endpoint does not know, ignored as the provider does (the request log names them). */
+    ignoredFields: string[];
+  };
+};
+
+/** Response header naming the body fields a request sent that the endpoint ignored. */
+export const IGNORED_FIELDS_HEADER = 'X-Sandbox-Ignored-Fields';
 export type SandboxContext = Context<SandboxEnv>;
 
 export interface AppContext {
@@ -73,6 +83,71 @@ export async function readJsonObject(c: Context, options: { optional?: boolean }
     throw new SandboxHttpError(422, `Invalid request ${where}: must be a JSON object`);
   }
   return value as Record<string, unknown>;
+}
+
+/** The object schema inside optional/nullable/default wrappers, or null. */
+function objectSchema(schema: z.ZodType): z.ZodObject | null {
+  let current: z.ZodType | undefined = schema;
+  for (let depth = 0; current && depth < 8; depth++) {
+    if (current instanceof z.ZodObject) return current;
+    const def: { innerType?: z.ZodType } | undefined = (current as { _zod?: { def?: { innerType?: z.ZodType } } })._zod?.def;
+    current = def?.innerType;
+  }
+  return null;
+}
+
+/**
+ * A copy of `value` without the object fields `schema` does not know, at any depth, and their dotted
+ * paths. The provider ignores fields it does not list (provider-notes.md: production clients send
+ * `customer_payment_account`, a stray top-level `order_side` …), so the sandbox does too.
+ */
+export function withoutUnknownFields(schema: z.ZodType, value: unknown, path = ''): { value: unknown; ignored: string[] } {
+  const object = objectSchema(schema);
+  if (!object || typeof value !== 'object' || value === null || Array.isArray(value)) return { value, ignored: [] };
+  const shape = object.shape as Record<string, z.ZodType>;
+  const out: Record<string, unknown> = {};
+  const ignored: string[] = [];
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    const field = shape[key];
+    if (!field) {
+      ignored.push(path + key);
+      continue;
+    }
+    const inner = withoutUnknownFields(field, v, `${path}${key}.`);
+    out[key] = inner.value;
+    ignored.push(...inner.ignored);
+  }
+  return { value: out, ignored };
+}
+
+/** Parses a provider API body leniently: unknown fields are dropped and noted (request log, response header); the rest is checked strictly. */
+export function parseProviderBody<S extends z.ZodType>(c: SandboxContext, schema: S, value: unknown): z.output<S> {
+  const { value: known, ignored } = withoutUnknownFields(schema, value);
+  noteIgnored(c, ignored);
+  return parseBody(schema, known);
+}
+
+export function noteIgnored(c: SandboxContext, fields: readonly string[]): void {
+  if (fields.length === 0) return;
+  const all = [...(c.get('ignoredFields') ?? []), ...fields];
+  c.set('ignoredFields', all);
+  c.header(IGNORED_FIELDS_HEADER, all.join(', ').slice(0, 1000));
+}
+
+/**
+ * A `multipart/form-data` body (uploads). The route's size limit has run already; a body of another
+ * type or a broken one is an {@link UploadError}.
+ */
+export async function readMultipart(c: Context): Promise<FormData> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(type) || !/boundary=/i.test(type)) {
+    throw new UploadError('not_multipart', `the body must be multipart/form-data (with a boundary), got ${JSON.stringify(type.slice(0, 80) || 'no Content-Type')}`);
+  }
+  try {
+    return await c.req.raw.formData();
+  } catch (err) {
+    throw new UploadError('malformed', `the multipart body could not be read (${err instanceof Error ? err.message : String(err)})`);
+  }
 }
 
 export function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {

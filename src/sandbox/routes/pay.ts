@@ -8,22 +8,38 @@ import { streamSSE } from 'hono/streaming';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { z } from 'zod';
 import { BUTTON_NAMES, CUSTOMER_BANKS, METHOD_TYPES, PROVIDER_MESSAGES, bankByButtonName, bankByCustomerBank } from '../../provider/facts.js';
-import { INTEGRATION_MODES, PROTOCOL_HEADER, ORDER_EVENT, type OrderView, type ProtocolErrorBody } from '../../protocol/index.js';
+import {
+  DISPUTE_COMMENT_FIELD,
+  DISPUTE_FILES_FIELD,
+  DISPUTE_MAX_COMMENT,
+  INTEGRATION_MODES,
+  ORDER_EVENT,
+  PROTOCOL_HEADER,
+  isProtocolErrorCode,
+  type OrderView,
+  type ProtocolErrorBody,
+  type ProtocolErrorCode,
+} from '../../protocol/index.js';
+import { formatMoney } from '../../money/index.js';
 import { SandboxHttpError } from '../errors.js';
-import { formMethods, formUrl, isFinalSessionState } from '../engine.js';
+import { formUrl, isFinalSessionState } from '../form-sessions.js';
+import { ENDED_CANCELLED } from '../orders.js';
 import { methodView, orderView } from '../order-view.js';
-import { requisitesKind } from '../catalog.js';
+import { requisitesKind } from '../payment-methods.js';
 import { isoMillis } from '../format.js';
-import type { SessionRecord, Terminal } from '../terminal.js';
-import { bodyText, type AppContext, type SandboxEnv } from './context.js';
-import { DEFAULT_HOSTED_FORM_LOCALE, MAX_BODY_BYTES, type HostedFormLocale } from '../constants.js';
+import { UploadError, formText, readReceipts } from '../receipts.js';
+import type { SessionRecord } from '../records.js';
+import type { Terminal } from '../terminal.js';
+import { bodyText, noteIgnored, readMultipart, type AppContext, type SandboxContext, type SandboxEnv } from './context.js';
+import { DEFAULT_HOSTED_FORM_LOCALE, DISPUTE_LATE_WINDOW_SECONDS, MAX_BODY_BYTES, type HostedFormLocale } from '../constants.js';
 import { hostedFormLocale } from '../locale.js';
 
+/** An error of the hosted form's widget protocol; its code is one of PROTOCOL_ERROR_CODES. */
 export class ProtocolHttpError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ProtocolErrorCode;
   readonly retryable: boolean;
-  constructor(status: number, code: string, message: string, retryable = false) {
+  constructor(status: number, code: ProtocolErrorCode, message: string, retryable = false) {
     super(message);
     this.name = 'ProtocolHttpError';
     this.status = status;
@@ -37,13 +53,13 @@ export class ProtocolHttpError extends Error {
 
 const CODE_BY_MESSAGE = new Map<string, string>(Object.entries(PROVIDER_MESSAGES).map(([key, text]) => [text, key]));
 
-/** A provider-style error as the widget protocol writes it. */
+/** A provider-style error as the widget protocol writes it (codes from PROTOCOL_ERROR_CODES only). */
 export function toProtocolError(err: SandboxHttpError): ProtocolHttpError {
   const key = CODE_BY_MESSAGE.get(err.message);
   if (key === 'no_traders') return new ProtocolHttpError(503, 'no_traders', err.message, true);
   if (key === 'user_pending_limit' || key === 'rate_limited') return new ProtocolHttpError(429, 'rate_limited', err.message, true);
-  if (key) return new ProtocolHttpError(err.status, key, err.message, false);
-  const code =
+  if (key && isProtocolErrorCode(key)) return new ProtocolHttpError(err.status, key, err.message, false);
+  const code: ProtocolErrorCode =
     err.status === 422
       ? 'validation_failed'
       : err.status === 404
@@ -52,9 +68,45 @@ export function toProtocolError(err: SandboxHttpError): ProtocolHttpError {
           ? 'session_expired'
           : err.status === 413
             ? 'payload_too_large'
-            : 'bad_request';
+            : err.status === 401
+              ? 'unauthorized'
+              : 'bad_request';
   return new ProtocolHttpError(err.status === 422 ? 400 : err.status, code, err.message, false);
 }
+
+/** An upload refused, in the widget protocol's codes. */
+function uploadRefusal(err: UploadError): ProtocolHttpError {
+  switch (err.problem) {
+    case 'file_too_large':
+    case 'total_too_large':
+      return new ProtocolHttpError(413, 'payload_too_large', err.message);
+    case 'unsupported_file':
+      return new ProtocolHttpError(415, 'unsupported_file', err.message);
+    case 'not_multipart':
+      return new ProtocolHttpError(415, 'unsupported_media_type', err.message);
+    default:
+      return new ProtocolHttpError(400, 'validation_failed', err.message);
+  }
+}
+
+/** The hosted form's colour scheme: `?theme=light|dark` on form_url, else the browser's preference. */
+type PageTheme = 'light' | 'dark' | null;
+function pageTheme(value: string | undefined): PageTheme {
+  return value === 'light' || value === 'dark' ? value : null;
+}
+
+/**
+ * The page's own stylesheet (the CSP allows no inline style): the background and text follow the
+ * theme, so the page around the widget is never white in the dark theme. Colours are the widget's.
+ */
+export const PAGE_CSS = `:root{color-scheme:light dark}
+html{background:#f3f5f9;color:#151922}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+@media (prefers-color-scheme:dark){html:not([data-theme=light]){background:#0f1115;color:#eef1f6}}
+html[data-theme=dark]{background:#0f1115;color:#eef1f6;color-scheme:dark}
+html[data-theme=light]{background:#f3f5f9;color:#151922;color-scheme:light}
+html[data-theme=dark] a{color:#8db0ff}
+`;
 
 const SelectBody = z.object({
   order_ref: z.string().min(1).max(200),
@@ -154,13 +206,14 @@ function pageLanguage(c: Context): PageLanguage {
   return { lang, requested: asked !== null, textLang, t: TEXTS[textLang] };
 }
 
-function page(title: string, body: string, lang: string): string {
+function page(title: string, body: string, lang: string, theme: PageTheme): string {
   return `<!doctype html>
-<html lang="${escapeHtml(lang)}">
+<html lang="${escapeHtml(lang)}"${theme ? ` data-theme="${theme}"` : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
+${theme ? `<meta name="color-scheme" content="${theme}">\n` : ''}<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="/pay/page.css">
 <script type="module" src="/pay/paydesk.js"></script>
 </head>
 <body>
@@ -176,7 +229,7 @@ function fallback(terminal: Terminal, s: SessionRecord, l: PageLanguage): string
   const rows: [string, string][] = [
     [t.shop, terminal.settings.name],
     [t.order, s.clientOrderId],
-    [t.amount, `${s.amount} RUB`],
+    [t.amount, formatMoney(s.amount, terminal.currency, l.textLang)],
     [t.state, s.state],
   ];
   const o = s.order;
@@ -195,35 +248,54 @@ function fallback(terminal: Terminal, s: SessionRecord, l: PageLanguage): string
 export function registerPayRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void {
   const { engine } = ctx;
 
-  const sessionOr = (id: string | undefined, code: string): { terminal: Terminal; session: SessionRecord } => {
-    const found = id ? engine.findSession(id) : undefined;
+  /** The session of an id (unknown: `session_not_found`; `order_not_found` where the id came as `order_ref`). */
+  const sessionOr = (id: string | undefined, code: 'session_not_found' | 'order_not_found'): { terminal: Terminal; session: SessionRecord } => {
+    const found = id ? engine.sessions.find(id) : undefined;
     if (!found) throw new ProtocolHttpError(404, code, 'Unknown payment session');
     engine.processDue(found.terminal);
     return found;
   };
-  const view = (c: Context, terminal: Terminal, s: SessionRecord): OrderView =>
-    orderView(s.order!, s, terminal.settings.integrationType === 'order_with_form' ? null : formUrl(ctx.baseUrl(c.req.url), s.id));
+  const view = (c: Context, terminal: Terminal, s: SessionRecord): OrderView => {
+    const order = s.order!;
+    return orderView(order, {
+      session: s,
+      formUrl: terminal.settings.integrationType === 'order_with_form' ? null : formUrl(ctx.baseUrl(c.req.url), s.id),
+      dispute: engine.disputes.latestOf(terminal, order),
+      creditedLate: engine.disputes.creditedLate(terminal, order),
+    });
+  };
   const serverTime = () => isoMillis(engine.now());
+  const requireProtocolHeader = (c: Context) => {
+    if (c.req.header(PROTOCOL_HEADER) !== '1') {
+      throw new ProtocolHttpError(403, 'missing_protocol_header', `Every POST needs the header ${PROTOCOL_HEADER}: 1`);
+    }
+  };
 
   // The page's language: `?lang=` on form_url, else Accept-Language, else Russian (see locale.ts).
   app.get('/pay', (c) => {
     const l = pageLanguage(c);
+    const theme = pageTheme(c.req.query('theme'));
     const headers = { ...PAGE_HEADERS, 'Content-Language': l.lang, Vary: 'Accept-Language' };
     const id = c.req.query('session_id');
-    const found = id ? engine.findSession(id) : undefined;
+    const found = id ? engine.sessions.find(id) : undefined;
     if (!found) {
       const body = `<main${l.textLang === l.lang ? '' : ` lang="${l.textLang}"`}><h1>${escapeHtml(l.t.notFoundTitle)}</h1><p>${escapeHtml(l.t.notFoundText)}</p></main>`;
-      return c.html(page(l.t.notFoundTitle, body, l.lang), 404, headers);
+      return c.html(page(l.t.notFoundTitle, body, l.lang, theme), 404, headers);
     }
     const { terminal, session } = found;
     engine.processDue(terminal);
-    engine.noteVisitor(session, clientIp(c));
+    engine.sessions.noteVisitor(session, clientIp(c));
     const attr = session.order ? `session="${escapeHtml(session.id)}"` : `order-ref="${escapeHtml(session.id)}"`;
     // Without a preference the element follows the page's lang (the provider's default language).
     const locale = l.requested ? ` locale="${l.lang}"` : '';
-    const body = `<main><paydesk-checkout endpoint="/pay/api" ${attr}${locale}>${fallback(terminal, session, l)}</paydesk-checkout></main>`;
-    return c.html(page(`${l.t.title} — ${terminal.settings.name}`, body, l.lang), 200, headers);
+    const themeAttr = theme ? ` theme="${theme}"` : '';
+    const body = `<main><paydesk-checkout endpoint="/pay/api" ${attr}${locale}${themeAttr}>${fallback(terminal, session, l)}</paydesk-checkout></main>`;
+    return c.html(page(`${l.t.title} — ${terminal.settings.name}`, body, l.lang, theme), 200, headers);
   });
+
+  app.get('/pay/page.css', (c) =>
+    c.body(PAGE_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }),
+  );
 
   app.get('/pay/paydesk.js', async (c) => {
     const script = ctx.widgetScript ? await ctx.widgetScript() : null;
@@ -241,21 +313,20 @@ export function registerPayRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void 
 
   // GET /methods?order_ref=S: active Buy methods whose range holds the session's amount.
   app.get('/pay/api/methods', (c) => {
-    const { session } = sessionOr(c.req.query('order_ref'), 'order_not_found');
+    const { terminal, session } = sessionOr(c.req.query('order_ref'), 'order_not_found');
     const bank =
       (session.buttonName ? bankByButtonName(session.buttonName) : undefined) ??
       (session.customerBank && !session.selection ? bankByCustomerBank(session.customerBank) : undefined);
-    const methods = formMethods(session.requestedAmount, bank?.nspkCode ?? null)
+    const methods = terminal.catalog
+      .formMethods(session.requestedAmount, bank?.nspkCode ?? null)
       .map((m) => methodView(m, session.requestedAmount))
       .filter((m) => m !== null);
-    return c.json({ methods, amount: session.requestedAmount, currency: 'RUB' });
+    return c.json({ methods, amount: session.requestedAmount, currency: terminal.currency });
   });
 
   // POST /sessions: the shopper picks a method; the session's order is created (or the existing one returned).
   app.post('/pay/api/sessions', async (c) => {
-    if (c.req.header(PROTOCOL_HEADER) !== '1') {
-      throw new ProtocolHttpError(403, 'missing_protocol_header', `Every POST needs the header ${PROTOCOL_HEADER}: 1`);
-    }
+    requireProtocolHeader(c);
     const text = await bodyText(c);
     if (text.length > MAX_BODY_BYTES) throw new ProtocolHttpError(413, 'payload_too_large', 'Request body is too large');
     let raw: unknown;
@@ -270,34 +341,76 @@ export function registerPayRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void 
       throw new ProtocolHttpError(400, 'validation_failed', `${issue.path.join('.') || 'body'}: ${issue.message}`);
     }
     const { terminal, session } = sessionOr(parsed.data.order_ref, 'order_not_found');
-    engine.noteVisitor(session, clientIp(c));
-    engine.selectInSession(terminal, session, parsed.data, { baseUrl: ctx.baseUrl(c.req.url) });
+    engine.sessions.noteVisitor(session, clientIp(c));
+    engine.sessions.select(terminal, session, parsed.data);
     return c.json({ session: session.id, order: view(c, terminal, session), server_time: serverTime() }, 201);
   });
 
   app.get('/pay/api/sessions/:s', (c) => {
-    const { terminal, session } = sessionOr(c.req.param('s'), 'session_invalid');
+    const { terminal, session } = sessionOr(c.req.param('s'), 'session_not_found');
     if (!session.order) throw new ProtocolHttpError(404, 'order_not_found', 'No payment method has been chosen in this session yet');
     return c.json({ order: view(c, terminal, session), server_time: serverTime() });
   });
 
   // Extension: the shopper says the money is sent (requisites_found → payment_confirmation).
   app.post('/pay/api/sessions/:s/confirm', (c) => {
-    if (c.req.header(PROTOCOL_HEADER) !== '1') {
-      throw new ProtocolHttpError(403, 'missing_protocol_header', `Every POST needs the header ${PROTOCOL_HEADER}: 1`);
-    }
-    const { terminal, session } = sessionOr(c.req.param('s'), 'session_invalid');
-    engine.confirmSession(terminal, session);
+    requireProtocolHeader(c);
+    const { terminal, session } = sessionOr(c.req.param('s'), 'session_not_found');
+    engine.sessions.confirm(session);
     return c.json({ order: view(c, terminal, session), server_time: serverTime(), state: session.state });
   });
 
-  // SSE: event `order` with the OrderView on every change; closes after a final state.
+  // The shopper's receipt (DESIGN.md, `POST {endpoint}/sessions/S/dispute`): opens the provider's dispute.
+  app.post('/pay/api/sessions/:s/dispute', async (c) => {
+    requireProtocolHeader(c);
+    const { terminal, session } = sessionOr(c.req.param('s'), 'session_not_found');
+    let form: FormData;
+    let comment: string | null;
+    try {
+      form = await readMultipart(c);
+      comment = formText(form, DISPUTE_COMMENT_FIELD)?.trim() || null;
+    } catch (err) {
+      throw err instanceof UploadError ? uploadRefusal(err) : err;
+    }
+    if (comment !== null && comment.length > DISPUTE_MAX_COMMENT) {
+      throw new ProtocolHttpError(400, 'validation_failed', `${DISPUTE_COMMENT_FIELD}: at most ${DISPUTE_MAX_COMMENT} characters, got ${comment.length}`);
+    }
+    noteIgnored(c as SandboxContext, [...new Set([...form.keys()].filter((k) => k !== DISPUTE_FILES_FIELD && k !== DISPUTE_COMMENT_FIELD))]);
+    engine.processDue(terminal);
+    const order = session.order;
+    if (!order) throw new ProtocolHttpError(409, 'dispute_not_allowed', 'No payment method has been chosen in this session yet: there is nothing to dispute');
+    if (order.status === 'Completed' || engine.disputes.creditedLate(terminal, order)) {
+      throw new ProtocolHttpError(409, 'dispute_not_allowed', 'This order is paid: there is nothing to dispute');
+    }
+    if (ENDED_CANCELLED.has(order.status) && engine.now() - order.updatedMs > DISPUTE_LATE_WINDOW_SECONDS * 1000) {
+      throw new ProtocolHttpError(409, 'dispute_not_allowed', `This order ended more than ${DISPUTE_LATE_WINDOW_SECONDS / 86400} days ago; please contact support`);
+    }
+    if (order.status !== 'Unpaid' && !ENDED_CANCELLED.has(order.status)) {
+      throw new ProtocolHttpError(409, 'dispute_not_allowed', `This order is ${order.status}: it cannot be disputed here`);
+    }
+    const open = engine.disputes.latestOf(terminal, order);
+    if (open && !open.processed) throw new ProtocolHttpError(409, 'dispute_open', 'A dispute for this order is already open; the provider is checking it');
+    let files;
+    try {
+      files = await readReceipts(form, [DISPUTE_FILES_FIELD]);
+    } catch (err) {
+      throw err instanceof UploadError ? uploadRefusal(err) : err;
+    }
+    // The form may have changed while the receipts were read: check once more before opening.
+    const again = engine.disputes.latestOf(terminal, order);
+    if (again && !again.processed) throw new ProtocolHttpError(409, 'dispute_open', 'A dispute for this order is already open; the provider is checking it');
+    engine.disputes.open(terminal, order, { source: 'form', claimedAmount: order.amount, files, comment });
+    return c.json({ order: view(c, terminal, session), server_time: serverTime() }, 201);
+  });
+
+  // SSE: event `order` with the OrderView at once and on every change (a dispute's too). It ends
+  // after paid; after expired or cancelled it stays open, for a late payment may still arrive.
   app.get('/pay/api/sessions/:s/events', (c) => {
-    const { terminal, session } = sessionOr(c.req.param('s'), 'session_invalid');
+    const { terminal, session } = sessionOr(c.req.param('s'), 'session_not_found');
     return streamSSE(c, async (stream) => {
       let wake: (() => void) | null = null;
       let aborted = false;
-      const unsubscribe = engine.subscribeSession(session.id, () => wake?.());
+      const unsubscribe = engine.sessions.subscribe(session.id, () => wake?.());
       stream.onAbort(() => {
         aborted = true;
         wake?.();
@@ -306,7 +419,7 @@ export function registerPayRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void 
       let n = 0;
       try {
         while (!aborted) {
-          if (engine.findSession(session.id)?.session !== session) break; // reset meanwhile
+          if (engine.sessions.find(session.id)?.session !== session) break; // reset meanwhile
           engine.processDue(terminal);
           if (session.order) {
             const v = view(c, terminal, session);
@@ -315,7 +428,7 @@ export function registerPayRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void 
               await stream.writeSSE({ event: ORDER_EVENT, data, id: String(++n) });
               last = data;
             }
-            if (v.status !== 'pending') break;
+            if (v.status === 'paid') break;
           } else if (isFinalSessionState(session.state)) {
             break;
           }

@@ -14,8 +14,10 @@ export interface Recorded {
   /** Path without the query, e.g. `/api/v1/order/`. */
   path: string;
   headers: Headers;
-  /** Parsed JSON body, or undefined for none. */
+  /** Parsed JSON body, or undefined for none (or a binary one: see `raw`). */
   body: unknown;
+  /** A binary body (multipart) as sent, else undefined. */
+  raw: Uint8Array | undefined;
   signal: AbortSignal | undefined;
 }
 
@@ -41,6 +43,7 @@ export function recordingFetch(handler: Handler) {
       path: url.pathname,
       headers: new Headers(init?.headers),
       body: text === undefined ? undefined : JSON.parse(text),
+      raw: init?.body instanceof Uint8Array ? init.body : undefined,
       signal: init?.signal ?? undefined,
     };
     calls.push(rec);

@@ -29,12 +29,26 @@ async function invalid(promise: Promise<unknown>): Promise<ProviderError> {
 }
 
 describe('answers are checked: an unexpected shape names its path', () => {
-  test('an order amount that is a number: orders.items.0.amount', async () => {
-    const { client } = makeClient(() => json(ordersPage([order({ amount: 1500 })])));
+  test('an order amount that is not a decimal: orders.items.0.amount', async () => {
+    const { client } = makeClient(() => json(ordersPage([order({ amount: '15OO.00' })])));
     const err = await invalid(client.listOrders());
     assert.equal(err.path, 'orders.items.0.amount');
     assert.match(err.message, /orders\.items\.0\.amount/);
     assert.equal(err.status, 200);
+  });
+
+  test('where money is decided nothing is guessed: an empty id, status or currency, a null amount', async () => {
+    for (const [field, value] of [
+      ['id', ''],
+      ['status', ''],
+      ['currency', ''],
+      ['amount', null],
+      ['amount', '1500,00'],
+      ['fee', '-'],
+    ] as const) {
+      const { client } = makeClient(() => json(ordersPage([order({ [field]: value })])));
+      assert.equal((await invalid(client.listOrders())).path, `orders.items.0.${field}`, `${field} = ${JSON.stringify(value)}`);
+    }
   });
 
   test('a second item with a bad amount is named by its index', async () => {
@@ -55,9 +69,9 @@ describe('answers are checked: an unexpected shape names its path', () => {
     assert.equal((await invalid(client.getBalance())).path, 'deposit');
   });
 
-  test('a fee range bound as a string: payment_methods.0.ranges.0.min_amount', async () => {
+  test('a fee range bound that is not a number: payment_methods.0.ranges.0.min_amount', async () => {
     const pm = paymentMethod();
-    pm.ranges[0] = { ...pm.ranges[0]!, min_amount: '100' as unknown as number };
+    pm.ranges[0] = { ...pm.ranges[0]!, min_amount: 'one hundred' as unknown as number };
     const { client } = makeClient(() => json({ success: true, message: 'ok', payment_methods: [pm] }));
     assert.equal((await invalid(client.listPaymentMethods())).path, 'payment_methods.0.ranges.0.min_amount');
   });
@@ -67,8 +81,8 @@ describe('answers are checked: an unexpected shape names its path', () => {
     assert.equal((await invalid(client.searchDisputes())).path, 'data');
   });
 
-  test('a transaction page with total as text: total', async () => {
-    const { client } = makeClient(() => json({ items: [transaction()], total: '1', page: 1, size: 20, pages: 1 }));
+  test('a transaction page with a total that is no count: total', async () => {
+    const { client } = makeClient(() => json({ items: [transaction()], total: 'many', page: 1, size: 20, pages: 1 }));
     assert.equal((await invalid(client.listTransactions())).path, 'total');
   });
 
@@ -148,5 +162,49 @@ describe('unknown enum values from the provider are kept, not crashes', () => {
     const { client } = makeClient(() => json(order({ deeplink: 'sberbankonline://x' }), 201));
     const res = await client.createOrder(buyRequest());
     assert.equal((res as Record<string, unknown>).deeplink, 'sberbankonline://x');
+  });
+});
+
+describe('answers are read leniently where the real service varies', () => {
+  test('an amount sent as a JSON number is read exactly as written, as a decimal string', async () => {
+    const { client } = makeClient(() => json(ordersPage([order({ amount: 1500, fee: 67.5 }), order({ amount: 1500.05 })])));
+    const res = await client.listOrders();
+    assert.equal(res.orders.items[0]!.amount, '1500');
+    assert.equal(res.orders.items[0]!.fee, '67.5');
+    assert.equal(res.orders.items[1]!.amount, '1500.05');
+  });
+
+  test('counts and fee numbers written as strings are read as numbers', async () => {
+    const pm = paymentMethod();
+    pm.ranges[0] = { ...pm.ranges[0]!, min_amount: '100', fee: '4.5', fixed_fee: '30' } as unknown as (typeof pm.ranges)[number];
+    const { client } = makeClient((req) =>
+      req.path === '/api/v1/finance/payment_methods'
+        ? json({ success: true, message: 'ok', payment_methods: [pm] })
+        : json({ items: [transaction()], total: '1', page: '1', size: '20', pages: '1' }),
+    );
+    const range = (await client.listPaymentMethods()).payment_methods[0]!.ranges[0]!;
+    assert.deepEqual([range.min_amount, range.fee, range.fixed_fee], [100, 4.5, 30]);
+    const page = await client.listTransactions();
+    assert.deepEqual([page.total, page.page, page.size, page.pages], [1, 1, 20, 1]);
+  });
+
+  test('a nullable field that is absent reads null; extra fields are kept', async () => {
+    const { customer_name: _n, payment_link: _l, webhook_url: _w, ...sparse } = order();
+    const { client } = makeClient(() => json({ ...sparse, trader_id: 'T-9' }, 201));
+    const res = await client.createOrder(buyRequest());
+    assert.equal(res.customer_name, null);
+    assert.equal(res.payment_link, null);
+    assert.equal(res.webhook_url, null);
+    assert.equal((res as Record<string, unknown>).trader_id, 'T-9');
+  });
+
+  test('a dispute with a numeric id and its amount as text, flags as text', async () => {
+    const { client } = makeClient(() =>
+      json({ success: true, message: 'ok', data: { items: [dispute({ dispute_id: 42, amount: '1500.00', processed: 'false' })], total: 1, page: 1, size: 10, pages: 1 } }),
+    );
+    const item = (await client.searchDisputes()).data.items[0]!;
+    assert.equal(item.dispute_id, '42');
+    assert.equal(item.amount, 1500);
+    assert.equal(item.processed, false);
   });
 });

@@ -117,7 +117,7 @@ describe('form session state machine through the hosted form', () => {
     const methods = await t.get(`/pay/api/methods?order_ref=${id}`, null);
     assert.equal(methods.status, 200);
     const sber = methods.json.methods.find((m: { id: string }) => m.id === methodId('sbp:sber'));
-    assert.deepEqual(sber, { id: methodId('sbp:sber'), name: 'СБП — Сбербанк', type: 'SBP', bank: 'sberbank', fee: '60.00', fixed_fee: null, total: '1560.00' });
+    assert.deepEqual(sber, { id: methodId('sbp:sber'), name: 'СБП — Сбербанк', type: 'SBP', bank: 'sberbank', fee: '0.00', fixed_fee: null, total: '1500.00' });
 
     t.sandbox.clock.advance(60);
     const chosen = await select(t, { order_ref: id, payment_method_id: methodId('sbp:sber') });
@@ -125,6 +125,7 @@ describe('form session state machine through the hosted form', () => {
     assert.equal(chosen.json.session, id);
     const view = parseOrderView(chosen.json.order);
     assert.equal(view.status, 'pending');
+    assert.equal(view.amount, sber.total, 'the list and the form ask for the same amount: the fee is the merchant’s cost');
     assert.equal(view.bank, 'sberbank');
     assert.equal(view.requisites?.kind, 'phone');
     assert.equal(view.redirect_url, 'https://shop.example/ok');
@@ -321,7 +322,7 @@ describe('hosted form page', () => {
     assert.match(r.text, new RegExp(`<paydesk-checkout endpoint="/pay/api" order-ref="${id}">`));
     assert.match(r.text, /<script type="module" src="\/pay\/paydesk\.js"><\/script>/);
     assert.doesNotMatch(r.text, /<script>|<style|style=/, 'no inline script or style');
-    assert.match(r.text, /1500\.00 RUB/);
+    assert.match(r.text, /<dd>1\s500,00\s₽<\/dd>/, 'the amount in the terminal currency, formatted for the page language');
     assert.match(r.text, /https:\/\/shop\.example\/cart/);
     await t.close();
   });
@@ -396,7 +397,7 @@ describe('server-sent events', () => {
     const t = makeSandbox({ seed: false });
     const r = await t.get('/pay/api/sessions/nope/events', null);
     assert.equal(r.status, 404);
-    assert.equal(r.json.error.code, 'session_invalid');
+    assert.equal(r.json.error.code, 'session_not_found');
     await t.close();
   });
 });

@@ -11,7 +11,7 @@ import {
 } from '../../../src/provider/schemas.js';
 import { compareAmounts } from '../../../src/money/index.js';
 import { OrderColumns, compareByAmount } from '../../../src/sandbox/columns.js';
-import type { OrderRecord } from '../../../src/sandbox/terminal.js';
+import type { OrderRecord } from '../../../src/sandbox/records.js';
 import { START, buyOrder, makeSandbox, methodId } from './helpers.js';
 
 const DAY = 24 * 3600 * 1000;

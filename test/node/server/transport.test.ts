@@ -17,6 +17,8 @@ interface Seen {
   url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The body's bytes as they arrived. */
+  raw: Buffer;
   port: number;
 }
 
@@ -35,7 +37,8 @@ before(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString(), port: req.socket.remotePort! });
+      const raw = Buffer.concat(chunks);
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: raw.toString(), raw, port: req.socket.remotePort! });
       reply(req, res);
     });
   });
@@ -246,6 +249,36 @@ describe('createNodeTransport', () => {
   test('maxResponseBytes must be a positive integer', () => {
     assert.throws(() => createNodeTransport({ maxResponseBytes: 0 }), TypeError);
     assert.throws(() => createNodeTransport({ maxResponseBytes: 1.5 }), TypeError);
+  });
+});
+
+describe('binary request bodies (multipart uploads)', () => {
+  test('a Uint8Array body arrives byte for byte, with its Content-Length, including bytes that are not UTF-8', async () => {
+    const bytes = new Uint8Array(4096 + 256);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) & 0xff; // every byte value, 0x80–0xff included
+    const res = await transport({ method: 'POST', url: `${base}/upload`, headers: { 'content-type': 'application/octet-stream' }, body: bytes, signal: signal() });
+    assert.equal(res.status, 200);
+    assert.equal(seen[0]!.headers['content-length'], String(bytes.length));
+    assert.ok(seen[0]!.raw.equals(Buffer.from(bytes)), 'the bytes are unchanged (no text decoding on the way)');
+  });
+
+  test("createDispute's multipart body over the node transport is a form the provider can read", async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x0d, 0x0a, 0x2d, 0x2d]);
+    reply = (_req, res) =>
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{"order_id":"o-1","dispute_id":"d-1","dispute_files":[{"file_name":"r.png"}]}');
+    const client = createProviderClient({ baseUrl: base, apiKey: 'transport_key', transport, maxRetries: 0 });
+    const answer = await client.createDispute({ order_id: 'o-1', amount: 1500.5, files: [{ name: 'r.png', type: 'image/png', data: png }] });
+    assert.equal(answer.dispute_id, 'd-1');
+    const req = seen[0]!;
+    assert.match(String(req.headers['content-type']), /^multipart\/form-data; boundary=/);
+    assert.equal(req.headers['content-length'], String(req.raw.length));
+    const form = await new Response(new Uint8Array(req.raw), { headers: { 'content-type': String(req.headers['content-type']) } }).formData();
+    assert.equal(form.get('order_id'), 'o-1');
+    assert.equal(form.get('amount'), '1500.5');
+    const file = form.get('files[]') as File;
+    assert.equal(file.name, 'r.png');
+    assert.equal(file.type, 'image/png');
+    assert.deepEqual(new Uint8Array(await file.arrayBuffer()), png);
   });
 });
 

@@ -1,4 +1,5 @@
-// app/api/paydesk/[...path]/route.ts: a Next.js App Router route handler.
+// app/api/paydesk/[...path]/route.ts: a Next.js App Router route handler. No socket reaches it:
+// the handler was created with getClientAddress: (req) => req.headers.get('x-real-ip') ?? undefined.
 import { toNextRouteHandlers } from '../../../../src/server/index.js';
 import { handler } from './handler.js';
 

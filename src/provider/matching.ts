@@ -1,0 +1,57 @@
+/**
+ * Does a record found by a lookup belong to a create whose answer was lost? One definition, used by
+ * the client's lookups (and exported for the merchant server's own).
+ */
+import { addAmounts, compareAmounts, numberToDecimal } from '../money/index.js';
+import type { CreateOrderRequest, FormCreateRequest, FormSession, Order } from './schemas.js';
+
+/** `unique_amount`: the provider may raise the amount by up to this much (provider-api.md, Limits). */
+export const UNIQUE_AMOUNT_SPREAD = '9';
+
+/**
+ * How far a found record's `created_at` may lie before the create began and still be its own: the
+ * provider's clock and ours differ. Records older than that are an earlier purchase that reused
+ * the client_order_id, never this create's.
+ */
+export const LOOKUP_CLOCK_SLACK_MS = 10 * 60 * 1000;
+
+/** The amount of a record matches the one asked for: exactly, or with `unique_amount` from it to it + 9. */
+export function amountMatches(found: string, requested: string | number, unique: boolean): boolean {
+  try {
+    const want = typeof requested === 'number' ? numberToDecimal(requested) : requested;
+    if (!unique) return compareAmounts(found, want) === 0;
+    return compareAmounts(found, want) >= 0 && compareAmounts(found, addAmounts(want, UNIQUE_AMOUNT_SPREAD)) <= 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A found order is this create's: same client_order_id, side, destination (when both have one) and amount. */
+export function orderMatchesRequest(order: Order, req: CreateOrderRequest): boolean {
+  if (order.client_order_id !== req.client_order_id || order.order_side !== req.order_side) return false;
+  const destination = req.customer_account ?? req.customer_payment_account;
+  if (destination != null && order.customer_account != null && order.customer_account !== destination) return false;
+  return amountMatches(order.amount, req.amount, req.unique_amount === true);
+}
+
+/** A found form session is this create's: same client_order_id, side and amount. */
+export function sessionMatchesRequest(session: FormSession, req: FormCreateRequest): boolean {
+  const data = req.order_data;
+  if (session.client_order_id !== data.client_order_id || session.order_side !== data.order_side) return false;
+  return amountMatches(session.amount, data.amount, data.unique_amount === true);
+}
+
+/** Created at or after `sinceMs` − {@link LOOKUP_CLOCK_SLACK_MS} (an unreadable `created_at` is not). */
+export function createdSince(record: { created_at: string }, sinceMs: number): boolean {
+  const at = Date.parse(record.created_at);
+  return Number.isFinite(at) && at >= sinceMs - LOOKUP_CLOCK_SLACK_MS;
+}
+
+/** The most recently created of several records. */
+export function latestCreated<T extends { created_at: string }>(items: readonly T[]): T | undefined {
+  let best: T | undefined;
+  for (const item of items) {
+    if (!best || (Date.parse(item.created_at) || 0) >= (Date.parse(best.created_at) || 0)) best = item;
+  }
+  return best;
+}
