@@ -4,46 +4,12 @@
  */
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { startRedis } from './redis-server.js';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createRedisStore } from '../../../src/server/index.js';
 import type { CheckoutStore } from '../../../src/server/index.js';
 import { storeContract } from './store-contract.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis(): Promise<{ url: string; child: ChildProcess | null } | null> {
-  const given = process.env.PAYDESK_TEST_REDIS_URL;
-  if (given) return { url: given, child: null };
-  if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) return null;
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // Ready when the server says so on stdout (no polling, no sleeps).
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (/Ready to accept connections/i.test(out)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
-    child.once('error', reject);
-  });
-  return { url: `redis://127.0.0.1:${port}`, child };
-}
 
 const redis = await startRedis();
 
@@ -61,11 +27,7 @@ if (!redis) {
 
   after(async () => {
     for (const c of clients) await c.quit().catch(() => c.disconnect());
-    if (redis.child) {
-      const exited = new Promise((resolve) => redis.child!.once('exit', resolve));
-      redis.child.kill('SIGTERM');
-      await exited;
-    }
+    await redis.stop();
   });
 
   storeContract('redis', {
