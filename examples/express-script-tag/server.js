@@ -49,9 +49,11 @@ app.get('/', (req, res) => {
   const ref = typeof req.query.product === 'string' ? req.query.product : 'coffee-beans';
   const product = products[ref];
   if (!product) return res.status(404).send('no such product');
+  // The element speaks the page's language: ?lang=kk loads the Kazakh table from chunks/ beside the script.
+  const lang = typeof req.query.lang === 'string' && /^[a-z]{2}$/.test(req.query.lang) ? req.query.lang : 'ru';
   res.set('content-security-policy', "script-src 'self'; object-src 'none'; base-uri 'none'");
   res.type('html').send(`<!doctype html>
-<html lang="ru">
+<html lang="${lang}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">

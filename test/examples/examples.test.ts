@@ -87,37 +87,50 @@ async function elementPaid(page: Page): Promise<void> {
   });
 }
 
-describe('examples/node-http: plain node:http server, the CDN ES module from the package', () => {
-  let example: InstalledExample;
-  let sandbox: Running;
-  let server: Running;
+interface Stack {
+  example: InstalledExample;
+  sandbox: Running;
+  /** The example's `node server.js` (started in `before` unless `server: false`). */
+  server: Running;
+}
 
+/** Installs an example, starts the sandbox (and the example's server) before the suite's tests; stops and removes them after. */
+function exampleStack(name: string, { server = true } = {}): Stack {
+  const s = {} as Stack;
   before(async () => {
-    example = await installExample('node-http');
-    sandbox = await startSandbox(example.dir);
-    server = await startExampleServer(example.dir, sandbox.url);
+    s.example = await installExample(name);
+    s.sandbox = await startSandbox(s.example.dir);
+    if (server) s.server = await startExampleServer(s.example.dir, s.sandbox.url);
   });
   after(async () => {
-    await server?.stop();
-    await sandbox?.stop();
-    await example?.remove();
+    await s.server?.stop();
+    await s.sandbox?.stop();
+    await s.example?.remove();
   });
+  return s;
+}
+
+/** Before paying: the heading is the Kazakh table's (imported from `chunkUrl` to read it). */
+const kazakhHeading = (chunkUrl: string) => async (page: Page) => {
+  const title = await page.evaluate(async (url) => ((await import(url)) as { default: { payTitle: string } }).default.payTitle, chunkUrl);
+  assert.ok(title, 'the Kazakh table has payTitle');
+  await page.locator('paydesk-checkout [part~="heading"]', { hasText: title }).first().waitFor({ timeout: WAIT_MS });
+};
+
+describe('examples/node-http: plain node:http server, the CDN ES module from the package', () => {
+  const s = exampleStack('node-http');
 
   test('a purchase: requisites painted, completed in the sandbox, the element shows it paid', async () => {
-    const { page, orderId, requests, errors } = await buy(`${server.url}/`, sandbox.url);
+    const { page, orderId, requests, errors } = await buy(`${s.server.url}/`, s.sandbox.url);
     await elementPaid(page);
     assert.ok(requests.includes('/paydesk/paydesk.js'), 'the page loaded the ES module from the package');
-    assert.match(server.output(), new RegExp(`paid: coffee-beans \\(order ${orderId}\\)`), 'onOrderPaid ran on the server');
+    assert.match(s.server.output(), new RegExp(`paid: coffee-beans \\(order ${orderId}\\)`), 'onOrderPaid ran on the server');
     assert.deepEqual(errors, []);
     await page.context().close();
   });
 
   test('a lazily loaded language: ?lang=kk fetches the Kazakh table from chunks/ beside the module', async () => {
-    const { page, requests, errors } = await buy(`${server.url}/?lang=kk&product=green-tea`, sandbox.url, async (p) => {
-      const title = await p.evaluate(async () => ((await import('/paydesk/chunks/kk.js' as string)) as { default: { payTitle: string } }).default.payTitle);
-      assert.ok(title, 'the Kazakh table has payTitle');
-      await p.locator('paydesk-checkout [part~="heading"]', { hasText: title }).first().waitFor({ timeout: WAIT_MS });
-    });
+    const { page, requests, errors } = await buy(`${s.server.url}/?lang=kk&product=green-tea`, s.sandbox.url, kazakhHeading('/paydesk/chunks/kk.js'));
     await elementPaid(page);
     assert.ok(requests.includes('/paydesk/chunks/kk.js'), `kk.js was fetched: ${requests.join(' ')}`);
     assert.deepEqual(errors, []);
@@ -126,70 +139,55 @@ describe('examples/node-http: plain node:http server, the CDN ES module from the
 });
 
 describe('examples/express-script-tag: Express 5 middleware, the classic script with its integrity value', () => {
-  let example: InstalledExample;
-  let sandbox: Running;
-  let server: Running;
-
-  before(async () => {
-    example = await installExample('express-script-tag');
-    sandbox = await startSandbox(example.dir);
-    server = await startExampleServer(example.dir, sandbox.url);
-  });
-  after(async () => {
-    await server?.stop();
-    await sandbox?.stop();
-    await example?.remove();
-  });
+  const s = exampleStack('express-script-tag');
 
   test('the page carries the integrity value of the installed paydesk.iife.js and a strict script-src', async () => {
-    const res = await fetch(`${server.url}/`);
+    const res = await fetch(`${s.server.url}/`);
     const html = await res.text();
     const sri = JSON.parse(
-      await readFile(join(example.dir, 'node_modules', 'paydesk', 'dist', 'cdn', 'paydesk.sri.json'), 'utf8'),
+      await readFile(join(s.example.dir, 'node_modules', 'paydesk', 'dist', 'cdn', 'paydesk.sri.json'), 'utf8'),
     ) as Record<string, string>;
     assert.ok(html.includes(`integrity="${sri['paydesk.iife.js']}"`), 'the script tag has the integrity value');
     assert.match(res.headers.get('content-security-policy') ?? '', /script-src 'self'/);
   });
 
   test('a purchase: requisites painted, completed in the sandbox, the element shows it paid', async () => {
-    const { page, orderId, requests, errors } = await buy(`${server.url}/`, sandbox.url);
+    const { page, orderId, requests, errors } = await buy(`${s.server.url}/`, s.sandbox.url);
     await elementPaid(page);
     assert.ok(requests.includes('/assets/paydesk/paydesk.iife.js'), 'the page loaded the classic script');
-    assert.match(server.output(), new RegExp(`paid: coffee-beans \\(order ${orderId}\\)`), 'onOrderPaid ran on the server');
+    assert.match(s.server.output(), new RegExp(`paid: coffee-beans \\(order ${orderId}\\)`), 'onOrderPaid ran on the server');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  test('a Kazakh page: the deferred classic script fetches chunks/kk.js from beside its own URL', async () => {
+    const { page, requests, errors } = await buy(`${s.server.url}/?lang=kk`, s.sandbox.url, kazakhHeading('/assets/paydesk/chunks/kk.js'));
+    await elementPaid(page);
+    assert.ok(requests.includes('/assets/paydesk/chunks/kk.js'), `kk.js was fetched: ${requests.join(' ')}`);
     assert.deepEqual(errors, []);
     await page.context().close();
   });
 });
 
 describe('examples/vite-react: Vite + React with paydesk/react', () => {
-  let example: InstalledExample;
-  let sandbox: Running;
-
-  before(async () => {
-    example = await installExample('vite-react');
-    sandbox = await startSandbox(example.dir);
-  });
-  after(async () => {
-    await sandbox?.stop();
-    await example?.remove();
-  });
+  const s = exampleStack('vite-react', { server: false });
 
   /** Pays in the React app and waits for the app's own "Paid" line (set from onPaydeskPaid). */
   async function buyInApp(url: string): Promise<Purchase> {
-    const purchase = await buy(url, sandbox.url);
+    const purchase = await buy(url, s.sandbox.url);
     await purchase.page.locator('#paid', { hasText: purchase.orderId }).waitFor({ timeout: WAIT_MS });
     return purchase;
   }
 
   test('npm run build: type-checks (tsc) and bundles with Vite', async () => {
-    await npm(['run', 'build'], example.dir, 180_000);
-    const assets = await readdir(join(example.dir, 'dist', 'assets'));
+    await npm(['run', 'build'], s.example.dir, 180_000);
+    const assets = await readdir(join(s.example.dir, 'dist', 'assets'));
     assert.ok(assets.some((f) => /^index-.*\.js$/.test(f)), `an entry bundle: ${assets.join(' ')}`);
   });
 
   test('the built app (npm start): a purchase through paydesk/react, onPaydeskPaid updates React state', async () => {
-    assert.ok(example, 'installed');
-    const server = await startExampleServer(example.dir, sandbox.url);
+    assert.ok(s.example, 'installed');
+    const server = await startExampleServer(s.example.dir, s.sandbox.url);
     try {
       const { page, errors } = await buyInApp(`${server.url}/`);
       assert.deepEqual(errors, []);
@@ -207,10 +205,10 @@ describe('examples/vite-react: Vite + React with paydesk/react', () => {
   });
 
   test('the Vite dev server (npm run dev) proxies /api/paydesk to the API server: a purchase', async () => {
-    const api = await startExampleServer(example.dir, sandbox.url);
+    const api = await startExampleServer(s.example.dir, s.sandbox.url);
     const port = await freePort();
-    const vite = await startProcess(join(example.dir, 'node_modules', '.bin', 'vite'), ['--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
-      cwd: example.dir,
+    const vite = await startProcess(join(s.example.dir, 'node_modules', '.bin', 'vite'), ['--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+      cwd: s.example.dir,
       env: { PAYDESK_API_ORIGIN: api.url },
       ready: /Local:\s+(http:\/\/127\.0\.0\.1:\d+)\//,
       label: 'vite dev server',

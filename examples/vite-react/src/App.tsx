@@ -12,6 +12,10 @@ const first = params.get('product');
 const initial: ProductRef = first !== null && first in products ? (first as ProductRef) : 'coffee-beans';
 // `?lang=kk` shows the checkout in Kazakh (its language table is fetched on demand); default: the page's lang.
 const locale = params.get('lang') ?? undefined;
+// The token endpoint: this origin's /api/paydesk (the Vite proxy in development). For an API on another
+// origin, build with VITE_PAYDESK_ENDPOINT=https://api.shop.example/api/paydesk and list this page's
+// origin in the handler's allowedOrigins.
+const endpoint: string = import.meta.env.VITE_PAYDESK_ENDPOINT ?? '/api/paydesk';
 
 export function App() {
   const [paidOrder, setPaidOrder] = useState<string | null>(null);
@@ -29,7 +33,7 @@ export function App() {
         </p>
       ) : (
         <PaydeskCheckout
-          endpoint="/api/paydesk"
+          endpoint={endpoint}
           orderRef={initial}
           methodType="SBP"
           locale={locale}
