@@ -9,7 +9,7 @@
  * the examples use is in this repository's lockfile, so `npm ci` has put it in the npm cache.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -56,6 +56,7 @@ export function tarball(): Promise<string> {
       throw new Error('dist/ is missing: run `npm run build` first (npm test does it)');
     }
     const dir = await mkdtemp(join(tmpdir(), 'paydesk-tarball-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const out = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT, 120_000);
     const [packed] = JSON.parse(out.slice(out.indexOf('['))) as { filename: string }[];
     return join(dir, packed!.filename);
