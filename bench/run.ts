@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { benchElement, type BrowserFigures } from './browser.js';
 import { benchGet, benchPost, type GetFigures, type PostFigures } from './endpoint.js';
 import { benchMemory, type MemoryFigures } from './memory.js';
+import { benchNetwork, networkReport, type NetworkFigures } from './network.js';
 import { startChild, startPair, type ProviderInfo } from './processes.js';
 import { benchCreation, benchListing, type CreationFigures, type ListingFigures } from './sandbox.js';
 import { BUDGETS, kb, measurePackageSizes, type PackageSizes, type SizeFigure } from './sizes.js';
@@ -26,8 +27,8 @@ import { benchWebhook, type WebhookFigures } from './webhook.js';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const quick = process.argv.includes('--quick');
 const P = quick
-  ? { runs: 2, browserRuns: 5, seconds: 1, postRequests: 40, postWarmup: 100, webhookPerRun: 10, listPerRun: 10, orders: 100_000, sessions: 2_000, streams: 200 }
-  : { runs: 3, browserRuns: 15, seconds: 4, postRequests: 150, postWarmup: 500, webhookPerRun: 30, listPerRun: 40, orders: 100_000, sessions: 10_000, streams: 1_000 };
+  ? { runs: 2, browserRuns: 5, networkRuns: 2, seconds: 1, postRequests: 40, postWarmup: 100, webhookPerRun: 10, listPerRun: 10, orders: 100_000, sessions: 2_000, streams: 200 }
+  : { runs: 3, browserRuns: 15, networkRuns: 5, seconds: 4, postRequests: 150, postWarmup: 500, webhookPerRun: 30, listPerRun: 40, orders: 100_000, sessions: 10_000, streams: 1_000 };
 const CONNECTIONS = 10;
 
 const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
@@ -42,6 +43,7 @@ interface Results {
   listing: ListingFigures;
   creation: CreationFigures;
   memory: MemoryFigures;
+  network: NetworkFigures;
   seconds: number;
 }
 
@@ -102,7 +104,22 @@ async function main() {
     await memPair.stop();
   }
 
-  const results: Results = { machine, sizes, browser, get, post, webhook, listing, creation, memory, seconds: (performance.now() - started) / 1000 };
+  log(`real network: navigation → requisites painted under emulation (${P.networkRuns} runs × 9 pages)`);
+  const network = await benchNetwork(P.networkRuns, log);
+
+  const results: Results = {
+    machine,
+    sizes,
+    browser,
+    get,
+    post,
+    webhook,
+    listing,
+    creation,
+    memory,
+    network,
+    seconds: (performance.now() - started) / 1000,
+  };
   const md = report(results);
   await writeFile(join(root, 'BENCHMARKS.md'), md);
   console.log(`\n${md}`);
@@ -112,7 +129,8 @@ async function main() {
 const mark = (ok: boolean) => (ok ? 'met' : '**not met**');
 
 function report(r: Results): string {
-  const { sizes, browser, get, post, webhook, listing, creation, memory } = r;
+  const { sizes, browser, get, post, webhook, listing, creation, memory, network } = r;
+  const worstNetwork = network.variants.filter((v) => !v.id.includes('baseline')).reduce((a, b) => (b.ratio > a.ratio ? b : a));
   const sizeRow = (f: SizeFigure, budget?: number) =>
     `| ${f.name} | ${kb(f.raw)} | ${kb(f.gzip)} | ${kb(f.brotli)} | ${budget ? `≤ ${kb(budget)} gzip: ${mark(f.gzip <= budget)}` : ''} |`;
   const chunks = sizes.languageChunks;
@@ -126,12 +144,18 @@ function report(r: Results): string {
     ['webhook → event delivered p95 ≤ 50 ms', ms(webhook.p95), webhook.p95 <= 50],
     [`sandbox listing p50 ≤ 20 ms over ${listing.orders.toLocaleString('en-US')} orders (worst query)`, ms(worstListing), worstListing <= 20],
     ['sandbox order creation ≥ 2,000/s', perSecond(creation.rps), creation.rps >= 2000],
+    [
+      'real network: every page ≤ 1.2× the baseline (worst)',
+      `${ratio(worstNetwork.ratio)} (${worstNetwork.id})`,
+      worstNetwork.ratio <= 1.2,
+    ],
   ];
   return `# Benchmarks
 
 Written by \`npm run bench\` (\`tsx bench/run.ts\`) — do not edit by hand. Every figure is the median
 of several runs; each comparison is taken within one run (same machine state) and then the median of
-those per-run ratios or differences is shown. Everything runs on loopback (127.0.0.1); the load
+those per-run ratios or differences is shown. Everything runs on loopback (127.0.0.1; the "Real
+network" section emulates a slow mobile network in Chromium on top of it); the load
 generator, the merchant server (\`paydesk/server\`, in-memory store, rate limits off) and the sandbox
 provider are three separate Node processes. The machine is shared and noisy: treat small differences
 as noise, and compare ratios rather than absolute figures across machines.
@@ -244,7 +268,8 @@ A fresh merchant process (in-memory store), after a full GC: idle, then with ${m
 | + ${memory.streams.toLocaleString('en-US')} open streams | ${mb(memory.withStreams.heapUsed)} | ${mb(memory.withStreams.rss)} |
 
 Per session: ${(memory.perSessionHeap / 1000).toFixed(1)} KB of heap; per open stream: ${(memory.perStreamHeap / 1000).toFixed(1)} KB of heap.
-`;
+
+${networkReport(network)}`;
 }
 
 main().catch((err: unknown) => {

@@ -88,7 +88,9 @@ const lines = [
 ];
 if (demo.sandboxUrl) {
   lines.push(
-    `  Sandbox provider  ${demo.sandboxUrl}   (API: ${demo.sandboxUrl}/api/v1, OpenAPI: ${demo.sandboxUrl}/openapi.json)`,
+    // The root URL is what a provider client takes as baseUrl (PAYDESK_PROVIDER_URL); the client adds /api/v1/….
+    `  Sandbox provider  ${demo.sandboxUrl}   (baseUrl / PAYDESK_PROVIDER_URL)`,
+    `  Sandbox OpenAPI   ${demo.sandboxUrl}/openapi.json`,
     `  Sandbox key       ${demo.sandboxApiKey}`,
   );
 } else {

@@ -1,0 +1,79 @@
+// An Express 5 shop with the paydesk token endpoint and the element as a classic script tag.
+//
+//   npm run sandbox      # terminal 1: the sandbox provider on http://127.0.0.1:4010
+//   npm start            # terminal 2: http://127.0.0.1:3000/
+//
+// The page loads dist/cdn/paydesk.iife.js from the installed package (served under /assets/paydesk/)
+// with its sha384 integrity value from paydesk.sri.json, so it runs under
+// Content-Security-Policy: script-src 'self'. Environment: PORT, PAYDESK_PROVIDER_URL, PAYDESK_API_KEY,
+// PAYDESK_SESSION_SECRET, PAYDESK_WEBHOOK_URL (defaults: the sandbox of `npm run sandbox`).
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { createCheckoutHandler, toExpressMiddleware } from 'paydesk/server';
+
+const port = Number(process.env.PORT ?? 3000);
+const products = {
+  'coffee-beans': { title: 'Coffee beans, 1 kg', amount: '1500.00' },
+  'green-tea': { title: 'Green tea, 250 g', amount: '990.00' },
+};
+
+const handler = createCheckoutHandler({
+  // The provider's root URL (the sandbox's, as `npm run sandbox` prints it), not …/api/v1.
+  provider: {
+    baseUrl: process.env.PAYDESK_PROVIDER_URL ?? 'http://127.0.0.1:4010',
+    apiKey: process.env.PAYDESK_API_KEY ?? 'sk_sandbox_example',
+  },
+  // Random when unset: sessions then end with the process.
+  sessionSecrets: [process.env.PAYDESK_SESSION_SECRET ?? randomBytes(32).toString('hex')],
+  webhookUrl: process.env.PAYDESK_WEBHOOK_URL ?? `http://127.0.0.1:${port}/api/paydesk/webhooks`,
+  resolveOrder: (orderRef) => {
+    const product = products[orderRef];
+    return product ? { amount: product.amount, redirect_url: `http://127.0.0.1:${port}/thanks` } : null;
+  },
+  onOrderPaid: ({ order_ref, order }) => console.log(`paid: ${order_ref} (order ${order.id})`),
+});
+
+// The CDN files of the installed package and their integrity values.
+const cdn = dirname(fileURLToPath(import.meta.resolve('paydesk/cdn/paydesk.iife.js')));
+const integrity = JSON.parse(readFileSync(join(cdn, 'paydesk.sri.json'), 'utf8'));
+
+const app = express();
+// Before any body parser: webhook signatures need the raw body.
+app.use('/api/paydesk', toExpressMiddleware(handler));
+app.use('/assets/paydesk', express.static(cdn, { maxAge: '1h' }));
+
+app.get('/', (req, res) => {
+  const ref = typeof req.query.product === 'string' ? req.query.product : 'coffee-beans';
+  const product = products[ref];
+  if (!product) return res.status(404).send('no such product');
+  // The element speaks the page's language: ?lang=kk loads the Kazakh table from chunks/ beside the script.
+  const lang = typeof req.query.lang === 'string' && /^[a-z]{2}$/.test(req.query.lang) ? req.query.lang : 'ru';
+  res.set('content-security-policy', "script-src 'self'; object-src 'none'; base-uri 'none'");
+  res.type('html').send(`<!doctype html>
+<html lang="${lang}">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${product.title}</title>
+  <script src="/assets/paydesk/paydesk.iife.js" integrity="${integrity['paydesk.iife.js']}" crossorigin="anonymous" defer></script>
+</head>
+<body>
+  <h1>${product.title}</h1>
+  <paydesk-checkout endpoint="/api/paydesk" order-ref="${ref}" method-type="SBP"></paydesk-checkout>
+</body>
+</html>`);
+});
+app.get('/thanks', (req, res) => res.type('html').send('<!doctype html><html lang="ru"><meta charset="utf-8"><title>Thanks</title><h1>Thank you!</h1></html>'));
+
+const server = app.listen(port, '127.0.0.1', () => console.log(`shop: http://127.0.0.1:${server.address().port}/`));
+
+const stop = () => {
+  server.closeAllConnections();
+  server.close();
+  void handler.close().then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,230 @@
+/**
+ * The example apps in examples/, each installed from the packed tarball into a temp copy
+ * (`npm install <tarball>`, as a user installs paydesk), built where they have a build, started against
+ * the sandbox from the installed package (`paydesk-sandbox`), and used in Chromium: the requisites of
+ * a new order are painted, the sandbox completes the order, and the page shows it paid (provider
+ * webhook → example server → event stream → element).
+ */
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import {
+  EXAMPLES,
+  WAIT_MS,
+  completeInSandbox,
+  freePort,
+  installExample,
+  launchBrowser,
+  npm,
+  startExampleServer,
+  startProcess,
+  startSandbox,
+  type InstalledExample,
+  type Running,
+} from './helpers.js';
+
+let browser: Browser;
+
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+interface Purchase {
+  page: Page;
+  orderId: string;
+  /** Paths the page requested until the requisites were painted, in order. */
+  requests: string[];
+  /** Uncaught page errors, console errors and failed requests. */
+  errors: string[];
+}
+
+/**
+ * Opens the shop page, waits for the painted requisites of the order the example server created (they
+ * must show that order's account), then pays it in the sandbox.
+ */
+async function buy(url: string, sandboxUrl: string, beforePaying?: (page: Page) => Promise<void>): Promise<Purchase> {
+  const context = await browser.newContext();
+  await context.addInitScript(() => {
+    addEventListener('paydesk-session', (e) => {
+      const { order } = (e as CustomEvent<{ order: { id: string; requisites: { holder_account: string } | null } }>).detail;
+      (window as unknown as { __order: unknown }).__order = { id: order.id, account: order.requisites?.holder_account ?? '' };
+    });
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  // A failed load is reported by its response below (with its URL); the browser's own favicon probe is no page error.
+  page.on('console', (m) => void (m.type() === 'error' && !m.text().startsWith('Failed to load resource') && errors.push(m.text())));
+  page.on('response', (r) => void (r.status() >= 400 && new URL(r.url()).pathname !== '/favicon.ico' && errors.push(`${r.status()} ${r.url()}`)));
+  page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+  await page.goto(url);
+
+  const requisites = page.locator('paydesk-checkout [part~="requisites"]');
+  await requisites.waitFor({ state: 'visible', timeout: WAIT_MS });
+  const order = (await (
+    await page.waitForFunction(() => (window as unknown as { __order?: unknown }).__order, null, { timeout: WAIT_MS })
+  ).jsonValue()) as { id: string; account: string };
+  const digits = (s: string) => s.replace(/\D/g, '');
+  assert.ok(digits(order.account).length >= 10, `the order has an account: ${order.account}`);
+  assert.ok(digits(await requisites.innerText()).includes(digits(order.account)), 'the painted requisites show the order account');
+
+  const requestedUntilPainted = [...requests];
+  await beforePaying?.(page);
+  await completeInSandbox(sandboxUrl, order.id);
+  return { page, orderId: order.id, requests: requestedUntilPainted, errors };
+}
+
+/** Waits until the element reports the order paid (its `state` getter), or fails with what it shows. */
+async function elementPaid(page: Page): Promise<void> {
+  await page.waitForFunction(() => (document.querySelector('paydesk-checkout') as (HTMLElement & { state?: string }) | null)?.state === 'paid', null, {
+    timeout: WAIT_MS,
+  });
+}
+
+interface Stack {
+  example: InstalledExample;
+  sandbox: Running;
+  /** The example's `node server.js` (started in `before` unless `server: false`). */
+  server: Running;
+}
+
+/** Installs an example, starts the sandbox (and the example's server) before the suite's tests; stops and removes them after. */
+function exampleStack(name: string, { server = true } = {}): Stack {
+  const s = {} as Stack;
+  before(async () => {
+    s.example = await installExample(name);
+    s.sandbox = await startSandbox(s.example.dir);
+    if (server) s.server = await startExampleServer(s.example.dir, s.sandbox.url);
+  });
+  after(async () => {
+    await s.server?.stop();
+    await s.sandbox?.stop();
+    await s.example?.remove();
+  });
+  return s;
+}
+
+/** Before paying: the heading is the Kazakh table's (imported from `chunkUrl` to read it). */
+const kazakhHeading = (chunkUrl: string) => async (page: Page) => {
+  const title = await page.evaluate(async (url) => ((await import(url)) as { default: { payTitle: string } }).default.payTitle, chunkUrl);
+  assert.ok(title, 'the Kazakh table has payTitle');
+  await page.locator('paydesk-checkout [part~="heading"]', { hasText: title }).first().waitFor({ timeout: WAIT_MS });
+};
+
+describe('examples/node-http: plain node:http server, the CDN ES module from the package', () => {
+  const s = exampleStack('node-http');
+
+  test('a purchase: requisites painted, completed in the sandbox, the element shows it paid', async () => {
+    const { page, orderId, requests, errors } = await buy(`${s.server.url}/`, s.sandbox.url);
+    await elementPaid(page);
+    assert.ok(requests.includes('/paydesk/paydesk.js'), 'the page loaded the ES module from the package');
+    assert.match(s.server.output(), new RegExp(`paid: coffee-beans \\(order ${orderId}\\)`), 'onOrderPaid ran on the server');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  test('a lazily loaded language: ?lang=kk fetches the Kazakh table from chunks/ beside the module', async () => {
+    const { page, requests, errors } = await buy(`${s.server.url}/?lang=kk&product=green-tea`, s.sandbox.url, kazakhHeading('/paydesk/chunks/kk.js'));
+    await elementPaid(page);
+    assert.ok(requests.includes('/paydesk/chunks/kk.js'), `kk.js was fetched: ${requests.join(' ')}`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+});
+
+describe('examples/express-script-tag: Express 5 middleware, the classic script with its integrity value', () => {
+  const s = exampleStack('express-script-tag');
+
+  test('the page carries the integrity value of the installed paydesk.iife.js and a strict script-src', async () => {
+    const res = await fetch(`${s.server.url}/`);
+    const html = await res.text();
+    const sri = JSON.parse(
+      await readFile(join(s.example.dir, 'node_modules', 'paydesk', 'dist', 'cdn', 'paydesk.sri.json'), 'utf8'),
+    ) as Record<string, string>;
+    assert.ok(html.includes(`integrity="${sri['paydesk.iife.js']}"`), 'the script tag has the integrity value');
+    assert.match(res.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+  });
+
+  test('a purchase: requisites painted, completed in the sandbox, the element shows it paid', async () => {
+    const { page, orderId, requests, errors } = await buy(`${s.server.url}/`, s.sandbox.url);
+    await elementPaid(page);
+    assert.ok(requests.includes('/assets/paydesk/paydesk.iife.js'), 'the page loaded the classic script');
+    assert.match(s.server.output(), new RegExp(`paid: coffee-beans \\(order ${orderId}\\)`), 'onOrderPaid ran on the server');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  test('a Kazakh page: the deferred classic script fetches chunks/kk.js from beside its own URL', async () => {
+    const { page, requests, errors } = await buy(`${s.server.url}/?lang=kk`, s.sandbox.url, kazakhHeading('/assets/paydesk/chunks/kk.js'));
+    await elementPaid(page);
+    assert.ok(requests.includes('/assets/paydesk/chunks/kk.js'), `kk.js was fetched: ${requests.join(' ')}`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+});
+
+describe('examples/vite-react: Vite + React with paydesk/react', () => {
+  const s = exampleStack('vite-react', { server: false });
+
+  /** Pays in the React app and waits for the app's own "Paid" line (set from onPaydeskPaid). */
+  async function buyInApp(url: string): Promise<Purchase> {
+    const purchase = await buy(url, s.sandbox.url);
+    await purchase.page.locator('#paid', { hasText: purchase.orderId }).waitFor({ timeout: WAIT_MS });
+    return purchase;
+  }
+
+  test('npm run build: type-checks (tsc) and bundles with Vite', async () => {
+    await npm(['run', 'build'], s.example.dir, 180_000);
+    const assets = await readdir(join(s.example.dir, 'dist', 'assets'));
+    assert.ok(assets.some((f) => /^index-.*\.js$/.test(f)), `an entry bundle: ${assets.join(' ')}`);
+  });
+
+  test('the built app (npm start): a purchase through paydesk/react, onPaydeskPaid updates React state', async () => {
+    assert.ok(s.example, 'installed');
+    const server = await startExampleServer(s.example.dir, s.sandbox.url);
+    try {
+      const { page, errors } = await buyInApp(`${server.url}/`);
+      assert.deepEqual(errors, []);
+      await page.context().close();
+      const kk = await buyInApp(`${server.url}/?lang=kk&product=green-tea`);
+      assert.ok(
+        kk.requests.some((p) => /^\/assets\/kk-[\w-]+\.js$/.test(p)),
+        `the Kazakh table was fetched as its own chunk: ${kk.requests.join(' ')}`,
+      );
+      assert.deepEqual(kk.errors, []);
+      await kk.page.context().close();
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('the Vite dev server (npm run dev) proxies /api/paydesk to the API server: a purchase', async () => {
+    const api = await startExampleServer(s.example.dir, s.sandbox.url);
+    const port = await freePort();
+    const vite = await startProcess(join(s.example.dir, 'node_modules', '.bin', 'vite'), ['--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+      cwd: s.example.dir,
+      env: { PAYDESK_API_ORIGIN: api.url },
+      ready: /Local:\s+(http:\/\/127\.0\.0\.1:\d+)\//,
+      label: 'vite dev server',
+    });
+    try {
+      const { page, errors } = await buyInApp(`${vite.url}/`);
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    } finally {
+      await vite.stop();
+      await api.stop();
+    }
+  });
+});
+
+test('every folder of examples/ is exercised by this suite', async () => {
+  const folders = (await readdir(EXAMPLES, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+  assert.deepEqual(folders.sort(), ['express-script-tag', 'node-http', 'vite-react']);
+});

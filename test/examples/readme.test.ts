@@ -1,0 +1,201 @@
+/**
+ * README.md as a user reads it: every ```ts and ```tsx snippet is type-checked, exactly as written,
+ * against the packed tarball installed into a fresh project (with express, react, vite and their types,
+ * as the snippets' users have them), and the sandbox URL `npm start` prints works as `baseUrl`.
+ *
+ * A snippet's first line names its file (`// paydesk.ts …`); snippets import each other by those names
+ * (`import { handler } from './paydesk.js'`). One module is not in README: `shop.ts`, the merchant's
+ * own data access the handler snippet imports (`// your own data`), given here as a fixture.
+ * Files for a bundler (`.tsx`, `vite.config.ts`, `src/…`, Next's `app/…`) are checked with
+ * `moduleResolution: bundler`; the rest as Node runs them, with `NodeNext`.
+ */
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { ROOT, WAIT_MS, cleanEnv, npm, startProcess, tarball } from './helpers.js';
+
+const run = promisify(execFile);
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+interface Snippet {
+  /** 1-based position among the README's ts/tsx snippets. */
+  index: number;
+  /** Line in README.md where the code starts. */
+  line: number;
+  file: string;
+  code: string;
+  project: 'node' | 'bundler';
+}
+
+/** The ts/tsx snippets of a markdown text, each with its file name from its first line (or a generated one). */
+function extractSnippets(markdown: string): Snippet[] {
+  const out: Snippet[] = [];
+  for (const m of markdown.matchAll(/^```(tsx?)[ \t]*\n([\s\S]*?)^```[ \t]*$/gm)) {
+    const lang = m[1] as 'ts' | 'tsx';
+    const code = m[2]!;
+    const index = out.length + 1;
+    const named = /^\/\/\s*([\w./[\]-]+\.tsx?)\b/.exec(code)?.[1];
+    const file = named ?? `readme-snippet-${index}.${lang}`;
+    const bundler = file.endsWith('.tsx') || /^vite\.config\./.test(file) || /^(src|app|pages)\//.test(file);
+    out.push({ index, line: markdown.slice(0, m.index).split('\n').length + 1, file, code, project: bundler ? 'bundler' : 'node' });
+  }
+  return out;
+}
+
+const SHOP_FIXTURE = `// The merchant's own data access, which README's handler snippet imports ("your own data").
+export interface Product { ref: string; title: string; price: string }
+export async function findProduct(ref: string): Promise<Product | null> {
+  return ref === 'coffee-beans' ? { ref, title: 'Coffee beans', price: '1500.00' } : null;
+}
+export async function markPaid(orderRef: string, orderId: string): Promise<void> {
+  console.log('paid', orderRef, orderId);
+}
+`;
+
+/** Type-level checks of what README promises about paydesk/react: event props are typed, not `any`. */
+const REACT_TYPES_CHECK = `import type { PaydeskCheckoutProps, PaydeskEventMap } from 'paydesk/react';
+type IsAny<T> = 0 extends 1 & T ? true : false;
+type Param<K extends keyof PaydeskCheckoutProps> = Parameters<NonNullable<PaydeskCheckoutProps[K]>>[0];
+export const paidIsNotAny: IsAny<Param<'onPaydeskPaid'>> = false;
+export const paidIsTheElementEvent: Param<'onPaydeskPaid'> extends PaydeskEventMap['paydesk-paid'] ? true : false = true;
+export const errorIsNotAny: IsAny<Param<'onPaydeskError'>> = false;
+export const orderRefIsNotAny: IsAny<PaydeskCheckoutProps['orderRef']> = false;
+`;
+
+const COMPILER = {
+  target: 'ES2022',
+  lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+  isolatedModules: true,
+  jsx: 'react-jsx',
+};
+
+let work = '';
+let app = '';
+let snippets: Snippet[] = [];
+
+/** Writes the files and the two tsconfigs of a consumer project into `dir`. */
+async function writeProject(dir: string, files: Snippet[]): Promise<void> {
+  for (const s of files) {
+    await mkdir(dirname(join(dir, s.file)), { recursive: true });
+    await writeFile(join(dir, s.file), s.code);
+  }
+  await writeFile(join(dir, 'shop.ts'), SHOP_FIXTURE);
+  const node = files.filter((s) => s.project === 'node').map((s) => s.file);
+  const bundler = files.filter((s) => s.project === 'bundler').map((s) => s.file);
+  await writeFile(
+    join(dir, 'tsconfig.node.json'),
+    JSON.stringify({ compilerOptions: { ...COMPILER, module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'] }, files: [...node, 'shop.ts'] }),
+  );
+  await writeFile(
+    join(dir, 'tsconfig.bundler.json'),
+    JSON.stringify({ compilerOptions: { ...COMPILER, module: 'preserve', moduleResolution: 'bundler', types: ['node'] }, files: [...bundler, 'shop.ts'] }),
+  );
+}
+
+/** tsc on one of the projects; resolves with its diagnostics ('' when it passed). */
+async function tsc(dir: string, project: 'node' | 'bundler'): Promise<string> {
+  try {
+    await run(process.execPath, [TSC, '-p', join(dir, `tsconfig.${project}.json`), '--pretty', 'false'], { cwd: dir, timeout: 180_000 });
+    return '';
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    return `${e.stdout ?? ''}${e.stderr ?? ''}` || e.message;
+  }
+}
+
+/** tsc's diagnostics with each file named by its README snippet and line. */
+function explain(diagnostics: string, files: Snippet[]): string {
+  return diagnostics.replace(/^([^\s(]+)\((\d+),(\d+)\)/gm, (whole, file: string, line: string) => {
+    const s = files.find((f) => f.file === file);
+    return s ? `README.md:${s.line + Number(line) - 1} (snippet ${s.index}, ${file})` : whole;
+  });
+}
+
+before(async () => {
+  snippets = extractSnippets(await readFile(join(ROOT, 'README.md'), 'utf8'));
+  work = await mkdtemp(join(tmpdir(), 'paydesk-readme-'));
+  app = join(work, 'app');
+  await mkdir(app);
+  const version = async (name: string) =>
+    (JSON.parse(await readFile(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  // What the snippets' users have beside paydesk: the same versions as this repository's (so in the npm cache).
+  const deps: Record<string, string> = {};
+  for (const name of ['express', 'react', 'react-dom', 'vite', '@vitejs/plugin-react', '@types/express', '@types/react', '@types/react-dom', '@types/node']) {
+    deps[name] = await version(name);
+  }
+  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'readme-consumer', private: true, type: 'module', dependencies: deps }, null, 2));
+  await npm(['install', await tarball(), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], app);
+});
+
+after(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+test('README has its integration snippets, each named by its first line', () => {
+  const files = snippets.map((s) => s.file);
+  for (const f of ['paydesk.ts', 'server.ts', 'app.ts', 'app/api/paydesk/[...path]/route.ts', 'hono.ts', 'src/checkout.ts', 'src/Checkout.tsx', 'vite.config.ts']) {
+    assert.ok(files.includes(f), `README has the ${f} snippet (has: ${files.join(', ')})`);
+  }
+  assert.equal(new Set(files).size, files.length, 'no two snippets share a file name');
+});
+
+test('every ts/tsx snippet of README.md type-checks, as written, against the installed tarball', async () => {
+  await writeProject(app, snippets);
+  const errors = [await tsc(app, 'node'), await tsc(app, 'bundler')].filter(Boolean).join('\n');
+  assert.equal(explain(errors, snippets), '', 'README snippets that do not compile');
+});
+
+test('paydesk/react event props are typed with the element’s events (not any)', async () => {
+  const check: Snippet = { index: 0, line: 0, file: 'react-types-check.ts', code: REACT_TYPES_CHECK, project: 'bundler' };
+  await writeProject(app, [...snippets, check]);
+  assert.equal(await tsc(app, 'bundler'), '');
+});
+
+test('the check fails when a snippet uses a name it does not import', async () => {
+  // The Express snippet without its paydesk/server import: what README had before (issue 15).
+  const express = snippets.find((s) => s.code.includes('toExpressMiddleware('));
+  assert.ok(express, 'README has an Express snippet');
+  const broken = { ...express, code: express.code.replace(/^import \{ toExpressMiddleware \} from 'paydesk\/server';\n/m, '') };
+  assert.notEqual(broken.code, express.code, 'the import line was removed');
+  await writeProject(app, snippets.map((s) => (s === express ? broken : s)));
+  const errors = await tsc(app, broken.project);
+  assert.match(explain(errors, snippets), /README\.md:\d+ \(snippet \d+, app\.ts\).*Cannot find name 'toExpressMiddleware'/);
+  await writeProject(app, snippets);
+});
+
+test('the sandbox URL `npm start` prints is the provider baseUrl: the packaged client reads the balance with it', async () => {
+  const data = await mkdtemp(join(tmpdir(), 'paydesk-readme-data-'));
+  const start = await startProcess(process.execPath, ['--import', 'tsx', 'demo/start.ts'], {
+    cwd: ROOT,
+    env: {
+      PORT: '0',
+      SANDBOX_PORT: '0',
+      PAYDESK_PROVIDER_URL: '',
+      PAYDESK_API_KEY: '',
+      PAYDESK_SANDBOX_API_KEY: 'sk_readme_start',
+      PAYDESK_DATA_DIR: data,
+    },
+    ready: /Sandbox provider\s+(\S+)[\s\S]*Press Ctrl-C/,
+    label: 'npm start',
+  });
+  try {
+    const printed = start.url;
+    assert.equal(new URL(printed).pathname, '/', `the printed sandbox URL is a root URL: ${printed}`);
+    assert.doesNotMatch(start.output(), /\/api\/v1/, 'the banner names no /api/v1 URL to copy by mistake');
+    const code = `import { createProviderClient } from 'paydesk/provider';
+      const provider = createProviderClient({ baseUrl: ${JSON.stringify(printed)}, apiKey: 'sk_readme_start', maxRetries: 0 });
+      console.log(JSON.stringify(await provider.getBalance()));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], { cwd: app, env: cleanEnv(), timeout: WAIT_MS });
+    assert.ok(JSON.parse(stdout), 'the balance was read');
+  } finally {
+    await start.stop();
+    await rm(data, { recursive: true, force: true });
+  }
+});
