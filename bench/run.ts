@@ -19,6 +19,7 @@ import { benchGet, benchPost, type GetFigures, type PostFigures } from './endpoi
 import { benchMemory, type MemoryFigures } from './memory.js';
 import { benchNetwork, networkReport, type NetworkFigures } from './network.js';
 import { startChild, startPair, type ProviderInfo } from './processes.js';
+import { benchReconcile, type ReconcileFigures } from './reconcile.js';
 import { benchCreation, benchListing, type CreationFigures, type ListingFigures } from './sandbox.js';
 import { BUDGETS, kb, measurePackageSizes, type PackageSizes, type SizeFigure } from './sizes.js';
 import { mb, ms, perSecond, ratio } from './stats.js';
@@ -104,6 +105,10 @@ async function main() {
     await memPair.stop();
   }
 
+  const sweepSessions = quick ? 2_000 : 10_000;
+  log(`reconciliation sweep over ${sweepSessions.toLocaleString('en-US')} pending sessions`);
+  const reconcile = await benchReconcile(sweepSessions, Math.round(sweepSessions / 100));
+
   log(`real network: navigation → requisites painted under emulation (${P.networkRuns} runs × 9 pages)`);
   const network = await benchNetwork(P.networkRuns, log);
 
@@ -117,6 +122,7 @@ async function main() {
     listing,
     creation,
     memory,
+    reconcile,
     network,
     seconds: (performance.now() - started) / 1000,
   };
@@ -129,7 +135,7 @@ async function main() {
 const mark = (ok: boolean) => (ok ? 'met' : '**not met**');
 
 function report(r: Results): string {
-  const { sizes, browser, get, post, webhook, listing, creation, memory, network } = r;
+  const { sizes, browser, get, post, webhook, listing, creation, memory, network, reconcile } = r;
   const worstNetwork = network.variants.filter((v) => !v.id.includes('baseline')).reduce((a, b) => (b.ratio > a.ratio ? b : a));
   const sizeRow = (f: SizeFigure, budget?: number) =>
     `| ${f.name} | ${kb(f.raw)} | ${kb(f.gzip)} | ${kb(f.brotli)} | ${budget ? `≤ ${kb(budget)} gzip: ${mark(f.gzip <= budget)}` : ''} |`;
@@ -144,6 +150,11 @@ function report(r: Results): string {
     ['webhook → event delivered p95 ≤ 50 ms', ms(webhook.p95), webhook.p95 <= 50],
     [`sandbox listing p50 ≤ 20 ms over ${listing.orders.toLocaleString('en-US')} orders (worst query)`, ms(worstListing), worstListing <= 20],
     ['sandbox order creation ≥ 2,000/s', perSecond(creation.rps), creation.rps >= 2000],
+    [
+      `reconciliation sweep over ${reconcile.sessions.toLocaleString('en-US')} pending sessions: provider calls ≤ one per 100 orders + one per changed order (${reconcile.goal})`,
+      `${reconcile.first.calls} calls, ${ms(reconcile.first.ms, 0)}`,
+      reconcile.first.calls <= reconcile.goal,
+    ],
     [
       'real network: every page ≤ 1.2× the baseline (worst)',
       `${ratio(worstNetwork.ratio)} (${worstNetwork.id})`,
@@ -268,6 +279,20 @@ A fresh merchant process (in-memory store), after a full GC: idle, then with ${m
 | + ${memory.streams.toLocaleString('en-US')} open streams | ${mb(memory.withStreams.heapUsed)} | ${mb(memory.withStreams.rss)} |
 
 Per session: ${(memory.perSessionHeap / 1000).toFixed(1)} KB of heap; per open stream: ${(memory.perStreamHeap / 1000).toFixed(1)} KB of heap.
+
+## Reconciliation sweep
+
+\`handler.reconcile()\` over ${reconcile.sessions.toLocaleString('en-US')} pending sessions (created through \`POST /sessions\` against an
+in-process sandbox in ${reconcile.createSeconds.toFixed(1)} s; memory store), ${reconcile.changed} of them paid at the provider with
+their webhooks lost. The provider client talks to the sandbox's fetch (no sockets), so the time is
+the sweep's own work plus the sandbox's.
+
+| sweep | provider calls | by method | found paid | wall time |
+|---|---|---|---|---|
+| first (finds the paid ones) | ${reconcile.first.calls} | ${Object.entries(reconcile.first.byMethod).map(([k, v]) => `${k} ${v}`).join(', ')} | ${reconcile.first.paid} | ${ms(reconcile.first.ms, 0)} |
+| second (nothing changed) | ${reconcile.second.calls} | | 0 | ${ms(reconcile.second.ms, 0)} |
+| goal: one per 100 orders + one per changed order (+ the dispute listing) | ≤ ${reconcile.goal} | | | |
+| one call per order, for comparison | ${reconcile.onePerOrder.toLocaleString('en-US')} | | | |
 
 ${networkReport(network)}`;
 }

@@ -243,72 +243,77 @@ export function compareEntries(a: IndexEntry, b: IndexEntry): number {
 }
 
 /**
- * A sorted index in memory: members kept in score order in an array, found by binary search, so a
- * write costs a search and a splice and a range read walks only what it returns.
+ * A sorted index in memory: a map of member → score, and the members in order, sorted again only
+ * when a read finds them changed. Writes cost O(1); a read after writes sorts once (the sweep writes
+ * many scores and reads once per sweep; nothing sorts per write).
  */
 class SortedIndex {
   private readonly scores = new Map<string, number>();
-  private readonly sorted: IndexEntry[] = [];
+  private sorted: IndexEntry[] | null = [];
 
   get size(): number {
     return this.scores.size;
   }
 
+  set(member: string, score: number): void {
+    if (this.scores.get(member) === score) return;
+    this.scores.set(member, score);
+    this.sorted = null;
+  }
+
+  remove(member: string): void {
+    if (this.scores.delete(member)) this.sorted = null;
+  }
+
+  private ordered(): IndexEntry[] {
+    if (!this.sorted) {
+      this.sorted = [];
+      for (const [member, score] of this.scores) this.sorted.push({ member, score });
+      this.sorted.sort(compareEntries);
+    }
+    return this.sorted;
+  }
+
   /** Position of the first entry not below `entry`. */
-  private position(entry: IndexEntry): number {
+  private position(list: IndexEntry[], entry: IndexEntry): number {
     let lo = 0;
-    let hi = this.sorted.length;
+    let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compareEntries(this.sorted[mid]!, entry) < 0) lo = mid + 1;
+      if (compareEntries(list[mid]!, entry) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
-  set(member: string, score: number): void {
-    const old = this.scores.get(member);
-    if (old === score) return;
-    if (old !== undefined) this.sorted.splice(this.position({ member, score: old }), 1);
-    const entry = { member, score };
-    this.sorted.splice(this.position(entry), 0, entry);
-    this.scores.set(member, score);
-  }
-
-  remove(member: string): void {
-    const old = this.scores.get(member);
-    if (old === undefined) return;
-    this.sorted.splice(this.position({ member, score: old }), 1);
-    this.scores.delete(member);
-  }
-
   range(o: IndexRangeOptions): IndexEntry[] {
+    const list = this.ordered();
     const min = o.min ?? -Infinity;
     const max = o.max ?? Infinity;
     const out: IndexEntry[] = [];
     if (o.reverse) {
-      let i = this.position({ member: '', score: max });
-      // Step past every entry with score === max (the position is before them).
-      while (i < this.sorted.length && this.sorted[i]!.score <= max) i++;
+      let i = this.position(list, { member: '', score: max });
+      while (i < list.length && list[i]!.score <= max) i++;
       for (i--; i >= 0 && out.length < o.limit; i--) {
-        const e = this.sorted[i]!;
+        const e = list[i]!;
         if (e.score < min) break;
         out.push({ ...e });
       }
     } else {
-      for (let i = this.position({ member: '', score: min }); i < this.sorted.length && out.length < o.limit; i++) {
-        const e = this.sorted[i]!;
+      for (let i = this.position(list, { member: '', score: min }); i < list.length && out.length < o.limit; i++) {
+        const e = list[i]!;
         if (e.score > max) break;
-        if (e.score >= min) out.push({ ...e });
+        out.push({ ...e });
       }
     }
     return out;
   }
 
   trim(keep: number): number {
-    const drop = this.sorted.length - keep;
+    const list = this.ordered();
+    const drop = list.length - keep;
     if (drop <= 0) return 0;
-    for (const e of this.sorted.splice(0, drop)) this.scores.delete(e.member);
+    for (const e of list.splice(0, drop)) this.scores.delete(e.member);
     return drop;
   }
 }

@@ -260,10 +260,10 @@ export class Reconciler {
 
     // 4. Hooks due (new or to retry), and when to look at each session next.
     for (const rec of sessions) {
-      const fresh = await this.core.repo.get(rec.sid);
+      const fresh = await this.core.repo.read(rec.sid);
       if (!fresh) continue;
-      for (const run of this.hooks.ensure(fresh, seen.get(fresh.provider_order_id ?? '') ?? null)) hookRuns.add(run);
-      await this.status.reschedule(fresh);
+      for (const run of this.hooks.ensure(fresh.rec, seen.get(fresh.rec.provider_order_id ?? '') ?? null)) hookRuns.add(run);
+      await this.status.reschedule(fresh.rec, true);
     }
     for (const result of await Promise.all([...hookRuns])) {
       if (!result?.ran) continue;

@@ -38,6 +38,12 @@ function pushHistory(rec: SessionRecord, entry: HistoryEntry): HistoryEntry[] {
   return [...rec.history, entry].slice(-MAX_HISTORY);
 }
 
+/** True when `next` differs from `cur` only in when it was last read. */
+function unchangedButTime(cur: SessionRecord, next: SessionRecord): boolean {
+  if (next.event !== cur.event || next.confirm_pending !== cur.confirm_pending) return false;
+  return JSON.stringify({ ...next, refreshed_at: 0 }) === JSON.stringify({ ...cur, refreshed_at: 0 });
+}
+
 /** `next` with its view replaced by `view` when they differ (the event number grows then). */
 function withView(next: SessionRecord, view: OrderView): SessionRecord {
   if (!viewsDiffer(view, next.view)) return next;
@@ -175,9 +181,14 @@ export class StatusSync {
       if (view.status !== status) {
         next.history = pushHistory(cur, { at, status: view.status, provider_status: view.provider_status, via, ...(view.late && { note: 'late' }) });
       }
-      return withView(next, view);
+      const result = withView(next, view);
+      // The sweep reads thousands of unchanged orders: it writes only what changed.
+      if (via === 'sweep' && unchangedButTime(cur, result)) return null;
+      return result;
     });
-    return res && { ...res, hooks: await this.settle(res.after, order) };
+    if (!res) return null;
+    if (res.after === res.before) return { ...res, hooks: this.hooks.ensure(res.after, order) };
+    return { ...res, hooks: await this.settle(res.after, order) };
   }
 
   /** A form session without an order: only its end (expired, cancelled) and expiry time matter. */
@@ -251,9 +262,13 @@ export class StatusSync {
     return times.length === 0 ? null : Math.min(...times);
   }
 
-  async reschedule(rec: SessionRecord): Promise<void> {
+  /**
+   * Puts the session on the sweep's list for its next check (or off it). `dueAlready`: the caller
+   * knows the entry is due now (the sweep that read it), so a check due now needs no write.
+   */
+  async reschedule(rec: SessionRecord, dueAlready = false): Promise<void> {
     const at = this.nextCheck(rec);
     if (at === null) await this.core.repo.unwatch(rec.sid);
-    else await this.core.repo.watch(rec.sid, at);
+    else if (!(dueAlready && at <= this.core.cfg.now())) await this.core.repo.watch(rec.sid, at);
   }
 }
