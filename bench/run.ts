@@ -45,6 +45,7 @@ interface Results {
   creation: CreationFigures;
   memory: MemoryFigures;
   network: NetworkFigures;
+  reconcile: ReconcileFigures;
   seconds: number;
 }
 
