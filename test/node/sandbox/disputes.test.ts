@@ -9,19 +9,10 @@ import { PNG } from 'pngjs';
 import { DISPUTE_MAX_FILE_BYTES } from '../../../src/protocol/index.js';
 import { PROVIDER_MESSAGES } from '../../../src/provider/index.js';
 import { HTML_PAGE, makePdf, makePng, receiptForm } from './receipt-files.js';
-import { KEY, buyOrder, makeSandbox, sellOrder, type TestSandbox } from './helpers.js';
+import { KEY, buyOrder, makeSandbox, replyOf, sellOrder, type TestSandbox } from './helpers.js';
 
 async function upload(t: TestSandbox, form: FormData, key = KEY) {
-  const res = await t.sandbox.app.request('/api/v1/disputes/create', { method: 'POST', headers: { 'X-API-Key': key }, body: form });
-  const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: res.status, headers: res.headers, json: json as any, text };
+  return replyOf(await t.sandbox.app.request('/api/v1/disputes/create', { method: 'POST', headers: { 'X-API-Key': key }, body: form }));
 }
 
 async function expiredOrder(t: TestSandbox, extra: Record<string, unknown> = {}) {

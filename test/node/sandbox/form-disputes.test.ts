@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { DISPUTE_MAX_COMMENT, DISPUTE_MAX_FILE_BYTES, PROTOCOL_ERROR_CODES, parseOrderView, type OrderView } from '../../../src/protocol/index.js';
 import { PAGE_CSS } from '../../../src/sandbox/routes/pay.js';
 import { HTML_PAGE, makePdf, makePng, receiptForm } from './receipt-files.js';
-import { makeSandbox, type TestSandbox } from './helpers.js';
+import { makeSandbox, replyOf, type TestSandbox } from './helpers.js';
 
 const P = { 'X-Paydesk': '1' };
 const DAY = 24 * 3600;
@@ -25,16 +25,7 @@ async function formWithOrder(t: TestSandbox): Promise<{ id: string; order: Order
 }
 
 async function sendReceipts(t: TestSandbox, id: string, form: FormData, headers: Record<string, string> = P) {
-  const res = await t.sandbox.app.request(`/pay/api/sessions/${id}/dispute`, { method: 'POST', headers, body: form });
-  const text = await res.text();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let json: any = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  return { status: res.status, json, text };
+  return replyOf(await t.sandbox.app.request(`/pay/api/sessions/${id}/dispute`, { method: 'POST', headers, body: form }));
 }
 
 const receipt = () => receiptForm({ comment: 'Paid at 12:31 from Sber' }, [{ name: 'receipt.png', type: 'image/png', data: makePng() }], 'files');

@@ -11,9 +11,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { AGGREGATE_METHOD_IDS } from '../../../src/provider/index.js';
-import { createSandbox, SandboxStateError, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { createSandbox, SandboxStateError, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { makePdf, makePng, receiptForm } from './receipt-files.js';
-import { START } from './helpers.js';
+import { START, replyOf } from './helpers.js';
 
 const dirs: string[] = [];
 after(() => {
@@ -37,16 +37,7 @@ function open(stateFile: string, time: { now: number }, extra: SandboxOptions = 
       headers['Content-Type'] = 'application/json';
       payload = JSON.stringify(body);
     }
-    const res = await sandbox.app.request(path, { method, headers, ...(payload !== undefined && { body: payload }) });
-    const text = await res.text();
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    let json: any = null;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = null;
-    }
-    return { status: res.status, headers: res.headers, json, text };
+    return replyOf(await sandbox.app.request(path, { method, headers, ...(payload !== undefined && { body: payload }) }));
   };
   return { sandbox, call };
 }
@@ -292,4 +283,3 @@ describe('the CLI', () => {
   });
 });
 
-export type { Sandbox };
