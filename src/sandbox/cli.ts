@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { PRESET_KEYS, consoleLogger, createSandbox } from './index.js';
+import { PRESET_KEYS, SandboxStateError, TERMINAL_CURRENCIES, consoleLogger, createSandbox, type TerminalCurrency } from './index.js';
 
 const HELP = `Usage: npm run sandbox -- [options]
 
@@ -14,6 +14,9 @@ const HELP = `Usage: npm run sandbox -- [options]
   --webhook-url URL        where order webhooks go (default: PAYDESK_SANDBOX_WEBHOOK_URL)
   --webhook-secret SECRET  webhook signing secret of the main terminal (default: random)
   --integration-type T     plain (default) or order_with_form, for the main terminal
+  --currency CODE          currency of the main terminal: ${TERMINAL_CURRENCIES.join(', ')} (default RUB)
+  --state-file PATH        keep the sandbox's data in PATH (and receipts in PATH.files/): a restart
+                           loses nothing; without --api-key the main terminal keeps its key
   --public-url URL         base of form_url (default: the listening URL)
   --auto-pay SECONDS       unpaid orders complete by themselves after SECONDS (demos)
   --no-seed                start without the seeded history
@@ -35,6 +38,8 @@ try {
       'webhook-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
       'integration-type': { type: 'string' },
+      currency: { type: 'string' },
+      'state-file': { type: 'string' },
       'public-url': { type: 'string' },
       'auto-pay': { type: 'string' },
       'no-seed': { type: 'boolean' },
@@ -59,7 +64,11 @@ if (integrationType !== 'plain' && integrationType !== 'order_with_form') fail('
 const autoPayText = values['auto-pay'];
 const autoPay = autoPayText === undefined ? null : Number(autoPayText);
 if (autoPay !== null && (!Number.isInteger(autoPay) || autoPay < 1)) fail('--auto-pay must be a positive integer of seconds');
-const apiKeyGiven = values['api-key'] ?? process.env.PAYDESK_SANDBOX_API_KEY;
+const currency = (values.currency ?? 'RUB').toUpperCase();
+if (!(TERMINAL_CURRENCIES as readonly string[]).includes(currency)) fail(`--currency must be one of ${TERMINAL_CURRENCIES.join(', ')}, got ${values.currency}`);
+const stateFile = values['state-file'];
+if (stateFile !== undefined && stateFile.trim() === '') fail('--state-file needs a file path');
+const apiKeyGiven = values['api-key'] || process.env.PAYDESK_SANDBOX_API_KEY || undefined;
 
 /** The widget bundle, when `npm run build` has made one. */
 const cdnDir = fileURLToPath(new URL('../../dist/cdn/', import.meta.url));
@@ -74,6 +83,8 @@ try {
     webhookUrl: values['webhook-url'] ?? process.env.PAYDESK_SANDBOX_WEBHOOK_URL ?? null,
     ...(values['webhook-secret'] ? { webhookSecret: values['webhook-secret'] } : {}),
     integrationType,
+    currency: currency as TerminalCurrency,
+    ...(stateFile !== undefined ? { stateFile } : {}),
     ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
     autoPayAfterSeconds: autoPay,
     seed: !values['no-seed'],
@@ -83,6 +94,11 @@ try {
     widgetFile,
   });
 } catch (err) {
+  if (err instanceof SandboxStateError) {
+    // A state file that cannot be used: say which and why, and touch nothing.
+    console.error(`sandbox: ${err.message}`);
+    process.exit(1);
+  }
   // A bad --api-key (a preset's, too long), --webhook-url or --public-url: one clear line, no stack.
   fail(err instanceof Error ? err.message : String(err));
 }
@@ -90,7 +106,9 @@ try {
 try {
   const server = await sandbox.listen({ port });
   console.log(`paydesk sandbox listening on ${server.url}`);
-  console.log(`  API key (main terminal): ${sandbox.apiKey}${apiKeyGiven ? '' : '  (random; set --api-key or PAYDESK_SANDBOX_API_KEY)'}`);
+  const keyNote = apiKeyGiven ? '' : stateFile ? '  (kept in the state file)' : '  (random; set --api-key or PAYDESK_SANDBOX_API_KEY)';
+  console.log(`  API key (main terminal): ${sandbox.apiKey}${keyNote}${currency === 'RUB' ? '' : `, currency ${currency}`}`);
+  if (sandbox.stateFile) console.log(`  state file:              ${sandbox.stateFile}`);
   console.log(`  webhook secret:          ${sandbox.webhookSecret()}`);
   console.log(`  preset keys:             ${Object.values(PRESET_KEYS).join(', ')}`);
   console.log(`  OpenAPI:                 ${server.url}/openapi.json`);

@@ -11,8 +11,9 @@ export interface SandboxClock {
   readonly offsetMs: number;
 }
 
-export function createClock(base: () => number = Date.now): SandboxClock {
-  let offsetMs = 0;
+/** `initialOffsetMs`: where an earlier run left the clock (the state file). */
+export function createClock(base: () => number = Date.now, initialOffsetMs = 0): SandboxClock {
+  let offsetMs = Math.max(0, Math.round(initialOffsetMs));
   return {
     now: () => base() + offsetMs,
     advance(seconds: number) {

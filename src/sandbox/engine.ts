@@ -76,11 +76,8 @@ export class SandboxEngine {
 
   /** Throws away a terminal's data and settings (the caller seeds it again). */
   clearTerminal(terminal: Terminal): void {
-    this.webhooks.cancelTerminal(terminal);
-    this.sessions.forgetTerminal(terminal);
-    terminal.data = new TerminalData();
     terminal.resetSettings();
-    this.changed();
+    this.clearData(terminal);
   }
 
   /** Throws away a terminal's data but keeps its settings (a change of currency). */

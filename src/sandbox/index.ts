@@ -33,12 +33,19 @@ import { seedOrders as seedOrdersInto, seedTerminal, type SeedOrdersOptions } fr
 import { Terminal, deriveWebhookSecret, type IntegrationType, type TerminalSettings } from './terminal.js';
 import { WebhookDispatcher, type WebhookDelivery } from './webhooks.js';
 import type { SandboxEnv } from './routes/context.js';
+import { resolve as resolvePath } from 'node:path';
+import { createStateWriter, filesDirOf, identityOf, mergeSettings, readState, restoreData, SandboxStateError } from './state-file.js';
 
 export { PRESET_KEYS, BLACKLISTED_CUSTOMER_ACCOUNTS, NO_TRADERS_FRACTION, DEFAULT_ANTI_FRAUD_PENDING_LIMIT } from './constants.js';
 export { signWebhook, SIGNATURE_HEADER, type WebhookDelivery, type WebhookAttempt } from './webhooks.js';
 export { methodJson, type MethodDef } from './payment-methods.js';
 export { TERMINAL_CURRENCIES, type TerminalCurrency } from './currencies.js';
 export { detectReceiptType } from './receipts.js';
+export { SandboxStateError } from './state-file.js';
+
+/** How long a state file save waits after a change by default (ms). */
+const STATE_SAVE_DELAY_MS = 250;
+
 
 /** The payment methods of a RUB terminal (the default), as the sandbox seeds them. */
 export const PAYMENT_METHODS: readonly MethodDef[] = catalogFor('RUB').methods;
@@ -99,6 +106,15 @@ export interface SandboxOptions {
   widgetFile?: (path: string) => Promise<string | null>;
   /** Real milliseconds between expiry sweeps; 0 turns the timer off (default 1000). */
   sweepIntervalMs?: number;
+  /**
+   * Keep the sandbox's state in this file (and receipts in `<file>.files/`): loaded on start, saved
+   * atomically a moment after every change and on close, so a restart loses nothing. Without
+   * `apiKey` the main terminal keeps the key it had. A file that cannot be used throws
+   * {@link SandboxStateError}. One sandbox per file.
+   */
+  stateFile?: string;
+  /** Real milliseconds a save waits after a change, to take several changes at once (default 250). */
+  stateSaveDelayMs?: number;
 }
 
 export interface ListenOptions {
@@ -136,6 +152,10 @@ export interface Sandbox {
   addTerminal(apiKey: string, settings?: Partial<TerminalSettings>): void;
   /** Applies due expiries and auto-payments now (the sweep does it every second anyway). */
   sweep(): void;
+  /** The absolute path of the state file, or null. */
+  readonly stateFile: string | null;
+  /** Writes the state file now if anything changed (it is written a moment after each change and on close anyway). */
+  saveState(): void;
   webhooks: {
     /** Resolves when no webhook delivery is in flight or waiting for a retry. */
     idle(): Promise<void>;
@@ -147,7 +167,13 @@ export interface Sandbox {
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const apiKey = options.apiKey ?? `sk_sandbox_${randomBytes(12).toString('hex')}`;
+  if (options.stateFile !== undefined && (typeof options.stateFile !== 'string' || options.stateFile.trim() === '')) {
+    throw new RangeError('stateFile must be a file path');
+  }
+  const stateFile = options.stateFile === undefined ? null : resolvePath(options.stateFile);
+  // An earlier run's state (null: none yet). A file that cannot be used throws SandboxStateError.
+  const state = stateFile ? readState(stateFile) : null;
+  const apiKey = options.apiKey ?? state?.mainApiKey ?? `sk_sandbox_${randomBytes(12).toString('hex')}`;
   if (!apiKey || apiKey.length > 256) throw new RangeError('apiKey must be 1 to 256 characters');
   if ((Object.values(PRESET_KEYS) as string[]).includes(apiKey)) {
     throw new RangeError(`apiKey ${apiKey} is the key of a preset terminal; choose another`);
@@ -166,17 +192,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     throw new RangeError(`currency must be one of ${TERMINAL_CURRENCIES.join(', ')}, got ${JSON.stringify(options.currency)}`);
   }
   const logger = options.logger ?? silentLogger;
-  const clock = createClock(options.now);
+  const clock = createClock(options.now, state?.clockOffsetMs ?? 0);
   const wallNow = options.wallNow ?? Date.now;
+  let onWebhookChange: () => void = () => undefined;
   const webhooks = new WebhookDispatcher({
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
     timeoutMs: options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
     wallNow,
     logger,
+    changed: () => onWebhookChange(),
   });
   const engine = new SandboxEngine({ clock, webhooks });
-  const master = Buffer.from(options.webhookSecret ?? randomBytes(32).toString('hex'));
+  onWebhookChange = () => engine.changed();
+  // Preset terminals derive their webhook secrets from this; kept in the state file so they survive a restart.
+  const masterText = options.webhookSecret ?? state?.masterSecret ?? randomBytes(32).toString('hex');
+  const master = Buffer.from(masterText);
   const seed = options.seed ?? true;
 
   const base: TerminalSettings = {
@@ -205,15 +236,49 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const main: Partial<TerminalSettings> =
     currency === 'RUB' ? {} : { currency, openingBalance: defaultOpeningBalance(currency), enabledButtons: [] };
 
-  const addTerminal = (key: string, settings: Partial<TerminalSettings>, secret?: string) => {
+  const stored = new Map((state?.terminals ?? []).map((t) => [t.apiKey, t]));
+  const filesDir = stateFile ? filesDirOf(stateFile) : '';
+  /** A terminal with this start's preset; its data and run-time settings come from the state file when it has them. */
+  const addTerminal = (key: string, settings: Partial<TerminalSettings>, secret?: string, presetOverride?: TerminalSettings) => {
     if (!key || key.length > 256) throw new RangeError('apiKey must be 1 to 256 characters');
-    const full: TerminalSettings = { ...base, ...settings, enabledButtons: [...(settings.enabledButtons ?? base.enabledButtons)] };
-    const terminal = new Terminal(key, full, secret ?? deriveWebhookSecret(master, key));
+    const full: TerminalSettings = presetOverride ?? { ...base, ...settings, enabledButtons: [...(settings.enabledButtons ?? base.enabledButtons)] };
+    const saved = stored.get(key);
+    stored.delete(key);
+    const terminal = new Terminal(key, full, secret ?? deriveWebhookSecret(master, key), saved ? identityOf(saved) : undefined);
+    if (saved) terminal.settings = mergeSettings(full, saved);
     engine.addTerminal(terminal);
-    seedTerminal(engine, terminal);
+    if (saved && saved.settings.currency === terminal.currency) {
+      restoreData(engine, terminal, saved, filesDir, stateFile!);
+    } else {
+      if (saved) logger.info(`sandbox: terminal ${key} held ${saved.settings.currency} data but is ${terminal.currency} now: it starts afresh`);
+      seedTerminal(engine, terminal);
+    }
   };
   addTerminal(apiKey, main, options.webhookSecret);
   for (const [key, settings] of Object.entries(presets)) addTerminal(key, settings);
+  // Terminals an earlier run added (addTerminal, or an earlier main key) come back as they were.
+  for (const [key, saved] of [...stored]) addTerminal(key, {}, undefined, { ...saved.preset, enabledButtons: [...saved.preset.enabledButtons] });
+
+  const writer = stateFile
+    ? createStateWriter({
+        path: stateFile,
+        engine,
+        mainApiKey: apiKey,
+        masterSecret: masterText,
+        clockOffsetMs: () => clock.offsetMs,
+        debounceMs: options.stateSaveDelayMs ?? STATE_SAVE_DELAY_MS,
+        onError: (err) => logger.error(`saving the sandbox state to ${stateFile} failed (it is tried again at the next change)`, err),
+      })
+    : null;
+  if (writer && stateFile) {
+    // Saved once now, so a path that cannot be written is an error at start, not a silent loss later.
+    try {
+      writer.save();
+    } catch (err) {
+      throw new SandboxStateError(stateFile, `it cannot be written (${(err as Error).message})`);
+    }
+    engine.onChange = () => writer.changed();
+  }
 
   let listeningUrl: string | null = null;
   const servers = new Set<ServerType>();
@@ -280,6 +345,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     async close() {
       if (sweepTimer) clearInterval(sweepTimer);
       webhooks.close();
+      writer?.close();
       await Promise.all([...servers].map(closeServer));
       listeningUrl = null;
     },
@@ -293,6 +359,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     seedOrders: (key, count, opts) => seedOrdersInto(engine, terminalOf(key), count, opts),
     addTerminal: (key, settings = {}) => addTerminal(key, settings),
     sweep: () => engine.sweep(),
+    stateFile,
+    saveState: () => writer?.flush(),
     webhooks: {
       idle: () => webhooks.idle(),
       log: (key = apiKey) => terminalOf(key).data.webhookLog,

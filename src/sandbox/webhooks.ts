@@ -29,6 +29,8 @@ export interface WebhookDispatcherOptions {
   /** Wall clock for signatures and attempt times (a verifier checks `t` against its own clock). */
   wallNow: () => number;
   logger: SandboxLogger;
+  /** After a delivery's log entry changed (an attempt, its end). */
+  changed?: () => void;
 }
 
 interface Job {
@@ -125,6 +127,7 @@ export class WebhookDispatcher {
       error,
       duration_ms: Math.max(0, this.options.wallNow() - started),
     });
+    this.options.changed?.();
     if (error === null) return this.finish(job, 'delivered');
     const delay = this.options.retryDelaysMs[delivery.attempts.length - 1];
     if (delay === undefined || this.closed) {
@@ -142,6 +145,7 @@ export class WebhookDispatcher {
     job.delivery.status = status;
     job.delivery.next_attempt_at = null;
     this.jobs.delete(job);
+    this.options.changed?.();
     if (this.jobs.size === 0) {
       const waiters = this.waiters;
       this.waiters = [];

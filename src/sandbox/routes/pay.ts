@@ -28,7 +28,7 @@ import { methodView, orderView } from '../order-view.js';
 import { requisitesKind } from '../payment-methods.js';
 import { isoMillis } from '../format.js';
 import { UploadError, formText, readReceipts } from '../receipts.js';
-import type { SessionRecord } from '../records.js';
+import type { OrderRecord, SessionRecord } from '../records.js';
 import type { Terminal } from '../terminal.js';
 import { bodyText, noteIgnored, readMultipart, type AppContext, type SandboxContext, type SandboxEnv } from './context.js';
 import { DEFAULT_HOSTED_FORM_LOCALE, DISPUTE_LATE_WINDOW_SECONDS, MAX_BODY_BYTES, type HostedFormLocale } from '../constants.js';
@@ -360,10 +360,32 @@ export function registerPayRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void 
     return c.json({ order: view(c, terminal, session), server_time: serverTime(), state: session.state });
   });
 
+  /**
+   * A shopper may open a dispute while the order is Unpaid, or within the late window after it ended
+   * expired or cancelled; never when it is paid, and once while one is open.
+   */
+  const checkDisputable = (terminal: Terminal, order: OrderRecord): void => {
+    if (order.status === 'Completed' || engine.disputes.creditedLate(terminal, order)) {
+      throw new ProtocolHttpError(409, 'dispute_not_allowed', 'This order is paid: there is nothing to dispute');
+    }
+    if (order.status !== 'Unpaid' && !ENDED_CANCELLED.has(order.status)) {
+      throw new ProtocolHttpError(409, 'dispute_not_allowed', `This order is ${order.status}: it cannot be disputed here`);
+    }
+    if (ENDED_CANCELLED.has(order.status) && engine.now() - order.updatedMs > DISPUTE_LATE_WINDOW_SECONDS * 1000) {
+      throw new ProtocolHttpError(409, 'dispute_not_allowed', `This order ended more than ${DISPUTE_LATE_WINDOW_SECONDS / 86400} days ago; please contact support`);
+    }
+    const latest = engine.disputes.latestOf(terminal, order);
+    if (latest && !latest.processed) throw new ProtocolHttpError(409, 'dispute_open', 'A dispute for this order is already open; the provider is checking it');
+  };
+
   // The shopper's receipt (DESIGN.md, `POST {endpoint}/sessions/S/dispute`): opens the provider's dispute.
   app.post('/pay/api/sessions/:s/dispute', async (c) => {
     requireProtocolHeader(c);
     const { terminal, session } = sessionOr(c.req.param('s'), 'session_not_found');
+    // Whether a dispute may be opened at all is decided before the receipts are read.
+    const order = session.order;
+    if (!order) throw new ProtocolHttpError(409, 'dispute_not_allowed', 'No payment method has been chosen in this session yet: there is nothing to dispute');
+    checkDisputable(terminal, order);
     let form: FormData;
     let comment: string | null;
     try {
@@ -376,29 +398,15 @@ export function registerPayRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void 
       throw new ProtocolHttpError(400, 'validation_failed', `${DISPUTE_COMMENT_FIELD}: at most ${DISPUTE_MAX_COMMENT} characters, got ${comment.length}`);
     }
     noteIgnored(c as SandboxContext, [...new Set([...form.keys()].filter((k) => k !== DISPUTE_FILES_FIELD && k !== DISPUTE_COMMENT_FIELD))]);
-    engine.processDue(terminal);
-    const order = session.order;
-    if (!order) throw new ProtocolHttpError(409, 'dispute_not_allowed', 'No payment method has been chosen in this session yet: there is nothing to dispute');
-    if (order.status === 'Completed' || engine.disputes.creditedLate(terminal, order)) {
-      throw new ProtocolHttpError(409, 'dispute_not_allowed', 'This order is paid: there is nothing to dispute');
-    }
-    if (ENDED_CANCELLED.has(order.status) && engine.now() - order.updatedMs > DISPUTE_LATE_WINDOW_SECONDS * 1000) {
-      throw new ProtocolHttpError(409, 'dispute_not_allowed', `This order ended more than ${DISPUTE_LATE_WINDOW_SECONDS / 86400} days ago; please contact support`);
-    }
-    if (order.status !== 'Unpaid' && !ENDED_CANCELLED.has(order.status)) {
-      throw new ProtocolHttpError(409, 'dispute_not_allowed', `This order is ${order.status}: it cannot be disputed here`);
-    }
-    const open = engine.disputes.latestOf(terminal, order);
-    if (open && !open.processed) throw new ProtocolHttpError(409, 'dispute_open', 'A dispute for this order is already open; the provider is checking it');
     let files;
     try {
       files = await readReceipts(form, [DISPUTE_FILES_FIELD]);
     } catch (err) {
       throw err instanceof UploadError ? uploadRefusal(err) : err;
     }
-    // The form may have changed while the receipts were read: check once more before opening.
-    const again = engine.disputes.latestOf(terminal, order);
-    if (again && !again.processed) throw new ProtocolHttpError(409, 'dispute_open', 'A dispute for this order is already open; the provider is checking it');
+    // The order may have changed while the body was read: check once more before opening.
+    engine.processDue(terminal);
+    checkDisputable(terminal, order);
     engine.disputes.open(terminal, order, { source: 'form', claimedAmount: order.amount, files, comment });
     return c.json({ order: view(c, terminal, session), server_time: serverTime() }, 201);
   });

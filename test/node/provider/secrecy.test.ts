@@ -38,7 +38,10 @@ async function caught(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-const leakyCases: Array<[string, Handler, 'read' | 'create' | 'form']> = [
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+const disputeRequest = () => ({ order_id: 'o-1', amount: '1500.00', files: [{ name: 'r.png', type: 'image/png', data: PNG }] });
+
+const leakyCases: Array<[string, Handler, 'read' | 'create' | 'form' | 'order' | 'dispute']> = [
   ['a 401 that echoes the key', () => providerError(401, `Invalid API key ${API_KEY}`), 'read'],
   ['a 500 plain-text body that echoes the key', () => new Response(`upstream said X-API-Key: ${API_KEY}`, { status: 500 }), 'read'],
   ['a detail list that echoes the key', () => json({ detail: [{ loc: ['header', 'x-api-key'], msg: `bad ${API_KEY}` }] }, 422), 'read'],
@@ -55,18 +58,25 @@ const leakyCases: Array<[string, Handler, 'read' | 'create' | 'form']> = [
     throw new TypeError(`fetch failed ${API_KEY}`);
   }, 'create'],
   ['a form refusal that echoes the key', () => providerError(400, `button not enabled for ${API_KEY}`), 'form'],
+  ['an order-by-id 404 that echoes the key', () => providerError(404, `no order for ${API_KEY}`), 'order'],
+  ['a dispute refusal that echoes the key', () => providerError(415, `bad file from ${API_KEY}`), 'dispute'],
+  ['a lost dispute upload whose lookups fail with the key in the text', () => {
+    throw new TypeError(`fetch failed ${API_KEY}`);
+  }, 'dispute'],
 ];
 
 describe('the API key never leaks', () => {
   for (const [name, handler, kind] of leakyCases) {
     test(`${name}: not in JSON.stringify, util.inspect, stack, message or fields`, async () => {
       const { client } = makeClient(handler, { maxRetries: 1 });
-      const err =
-        kind === 'read'
-          ? await caught(client.getBalance())
-          : kind === 'create'
-            ? await caught(client.createOrder(buyRequest()))
-            : await caught(client.createForm(formRequest()));
+      const calls: Record<typeof kind, () => Promise<unknown>> = {
+        read: () => client.getBalance(),
+        create: () => client.createOrder(buyRequest()),
+        form: () => client.createForm(formRequest()),
+        order: () => client.getOrder('o-1'),
+        dispute: () => client.createDispute(disputeRequest()),
+      };
+      const err = await caught(calls[kind]());
       assert.ok(err instanceof ProviderError);
       assertNoKey(err);
     });
@@ -106,5 +116,12 @@ describe('the API key never leaks', () => {
     assert.equal(calls[0]!.headers.get('x-api-key'), API_KEY);
     assert.ok(!calls[0]!.url.href.includes(API_KEY));
     assert.ok(!JSON.stringify(calls[0]!.body).includes(API_KEY));
+  });
+
+  test('nor in a dispute upload: the header only, not the multipart body', async () => {
+    const { client, calls } = makeClient(() => json({ order_id: 'o-1', dispute_id: 'd-1', dispute_files: [] }, 201));
+    await client.createDispute(disputeRequest());
+    assert.equal(calls[0]!.headers.get('x-api-key'), API_KEY);
+    assert.ok(!Buffer.from(calls[0]!.raw!).toString('latin1').includes(API_KEY));
   });
 });

@@ -50,6 +50,18 @@ export interface Reply {
   text: string;
 }
 
+/** A response read as a {@link Reply}: its status, headers, text, and JSON when it is JSON (else null). */
+export async function replyOf(res: Response): Promise<Reply> {
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}
+
 export function makeSandbox(options: SandboxOptions = {}): TestSandbox {
   const time = { now: START };
   const sandbox = createSandbox({ apiKey: KEY, now: () => time.now, sweepIntervalMs: 0, webhookRetryDelaysMs: [], ...options });
@@ -63,14 +75,7 @@ export function makeSandbox(options: SandboxOptions = {}): TestSandbox {
       payload = JSON.stringify(body);
     }
     const res = await sandbox.app.request(path, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
-    const text = await res.text();
-    let json: unknown = null;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = null;
-    }
-    return { status: res.status, headers: res.headers, json, text };
+    return replyOf(res);
   };
   return {
     sandbox,
