@@ -11,7 +11,7 @@ import { classifyProviderError, extractErrorMessage, parseRetryAfter, ProviderEr
 import type { EndpointKind } from './errors.js';
 import { numberToDecimal } from '../money/index.js';
 import { createdSince, latestCreated, orderMatchesRequest, sessionMatchesRequest } from './matching.js';
-import { detectReceiptType } from './receipts.js';
+import { detectReceiptType } from '../protocol/receipts.js';
 import { encodeMultipart } from './multipart.js';
 import {
   BalanceResponseSchema,

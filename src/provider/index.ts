@@ -30,4 +30,4 @@ export {
 export { classifyProviderError, isProviderError, ProviderError } from './errors.js';
 export type { EndpointKind, ErrorClassification, ProviderErrorInit } from './errors.js';
 export { amountMatches, createdSince, latestCreated, LOOKUP_CLOCK_SLACK_MS, orderMatchesRequest, sessionMatchesRequest, UNIQUE_AMOUNT_SPREAD } from './matching.js';
-export { detectReceiptType } from './receipts.js';
+export { detectReceiptType } from '../protocol/receipts.js';

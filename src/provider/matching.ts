@@ -55,3 +55,20 @@ export function latestCreated<T extends { created_at: string }>(items: readonly 
   }
   return best;
 }
+
+/**
+ * Does `text` (e.g. a transaction's `client_description`) name `id` as a whole word? `pd_1` is not
+ * named by "pd_12"; letters, digits, `_` and `-` count as part of an id.
+ */
+export function namesId(text: string, id: string): boolean {
+  if (id === '') return false;
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf(id, from);
+    if (at < 0) return false;
+    const before = at === 0 ? '' : text[at - 1]!;
+    const after = text[at + id.length] ?? '';
+    if (!/[\p{L}\p{N}_-]/u.test(before) && !/[\p{L}\p{N}_-]/u.test(after)) return true;
+    from = at + 1;
+  }
+}

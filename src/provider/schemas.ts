@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { numberToDecimal } from '../money/index.js';
 import { DISPUTE_FILE_TYPES, DISPUTE_MAX_FILES, DISPUTE_MAX_FILE_BYTES, DISPUTE_MAX_TOTAL_BYTES } from '../protocol/index.js';
-import { detectReceiptType } from './receipts.js';
+import { detectReceiptType } from '../protocol/receipts.js';
 import {
   BUTTON_NAMES,
   CUSTOMER_BANKS,

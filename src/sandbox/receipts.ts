@@ -12,7 +12,7 @@ import {
   DISPUTE_MAX_TOTAL_BYTES,
   type DisputeFileType,
 } from '../protocol/index.js';
-import { detectReceiptType } from '../provider/receipts.js';
+import { detectReceiptType } from '../protocol/receipts.js';
 import type { DisputeFileRecord } from './records.js';
 
 export { detectReceiptType };

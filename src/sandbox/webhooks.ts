@@ -5,7 +5,7 @@
  * webhook secret. Non-2xx answers, network errors and timeouts are retried with exponential backoff,
  * a bounded number of times; every attempt is kept in the terminal's delivery log.
  */
-import { createHmac } from 'node:crypto';
+import { signWebhookPayload, WEBHOOK_SIGNATURE_HEADER } from '../provider/webhook-signature.js';
 import type { WebhookDelivery, WebhookDeliveryStatus } from './records.js';
 import type { Terminal } from './terminal.js';
 import { WEBHOOK_LOG_LIMIT } from './constants.js';
@@ -13,13 +13,10 @@ import type { SandboxLogger } from './logger.js';
 
 export type { WebhookAttempt, WebhookDelivery, WebhookDeliveryStatus } from './records.js';
 
-export const SIGNATURE_HEADER = 'X-Paydesk-Signature';
+export const SIGNATURE_HEADER = WEBHOOK_SIGNATURE_HEADER;
 
-/** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "t.body")>`. */
-export function signWebhook(secret: string, body: string, unixSeconds: number): string {
-  const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
-  return `t=${unixSeconds},v1=${mac}`;
-}
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "t.body")>` (the one signer, shared with paydesk/server). */
+export const signWebhook = signWebhookPayload;
 
 export interface WebhookDispatcherOptions {
   fetch: typeof fetch;

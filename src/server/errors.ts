@@ -30,6 +30,14 @@ export class CheckoutError extends Error {
   }
 }
 
+/** A request with an Idempotency-Key (or for a client order) whose first attempt is still running. */
+export function idempotencyInProgress(): CheckoutError {
+  return new CheckoutError(409, 'idempotency_in_progress', 'This payment is still being prepared. Please try again in a moment.', {
+    retryable: true,
+    headers: { 'retry-after': '1' },
+  });
+}
+
 /** The fields of a provider-client error the server relies on (duck-typed, so two copies of the package still match). */
 export interface ProviderErrorLike {
   code: ProviderErrorCode;

@@ -11,7 +11,7 @@ import {
   DISPUTE_MAX_FILES,
   DISPUTE_MAX_TOTAL_BYTES,
 } from '../protocol/index.js';
-import { RECEIPT_EXTENSIONS, sniffReceiptType } from '../protocol/receipts.js';
+import { detectReceiptType, RECEIPT_EXTENSIONS } from '../protocol/receipts.js';
 import type { DisputeFileInput } from '../provider/types.js';
 import { CheckoutError } from './errors.js';
 import { readBodyBytes } from './http.js';
@@ -68,7 +68,7 @@ export async function readReceipts(req: Request): Promise<Receipts> {
       throw new CheckoutError(413, 'payload_too_large', `The receipts are larger than ${DISPUTE_MAX_TOTAL_BYTES / MB} MB in all.`);
     }
     const data = new Uint8Array(await entry.arrayBuffer());
-    const type = sniffReceiptType(data);
+    const type = detectReceiptType(data);
     if (type === null) {
       throw new CheckoutError(415, 'unsupported_file', `Receipt ${i + 1} is not a JPEG, PNG, WebP, HEIC or PDF file.`);
     }

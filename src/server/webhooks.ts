@@ -8,9 +8,11 @@
  *   compared in constant time. Weak (the key is a bearer secret), so the server always re-reads the
  *   order from the provider before acting on a webhook.
  */
+import { signWebhookPayload, WEBHOOK_SIGNATURE_HEADER } from '../provider/webhook-signature.js';
 import { hmacSha256Hex, safeEqual } from './crypto.js';
 
-export const SIGNATURE_HEADER = 'x-paydesk-signature';
+export { signWebhookPayload };
+export const SIGNATURE_HEADER = WEBHOOK_SIGNATURE_HEADER.toLowerCase();
 export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
 
 export type WebhookAuthMode = 'signature' | 'api_key';
@@ -29,12 +31,6 @@ export interface WebhookAuthOptions {
 export type WebhookAuthResult =
   | { ok: true; mode: WebhookAuthMode; timestamp?: number }
   | { ok: false; reason: string };
-
-/** The signature header value for `body` at `timestamp` (unix seconds): `t=…,v1=…`. */
-export function signWebhookPayload(secret: string, body: string, timestamp: number): string {
-  const t = Math.floor(timestamp);
-  return `t=${t},v1=${hmacSha256Hex(secret, `${t}.${body}`)}`;
-}
 
 /** Parses `t=…,v1=…[,v1=…]`; null when it is not that shape. */
 export function parseSignatureHeader(value: string): { timestamp: number; signatures: string[] } | null {

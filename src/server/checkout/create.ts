@@ -10,11 +10,11 @@
  *   click without an Idempotency-Key).
  */
 import { ORDER_LIFETIME_SECONDS } from '../../provider/facts.js';
-import { newest } from '../../provider/order-match.js';
+import { latestCreated } from '../../provider/matching.js';
 import type { CreateOrderRequest, FormCreateRequest, Order } from '../../provider/schemas.js';
 import type { IntegrationMode } from '../../protocol/index.js';
 import { randomId } from '../crypto.js';
-import { CheckoutError, fromProviderError, isAmbiguousProviderFailure, isProviderError } from '../errors.js';
+import { CheckoutError, idempotencyInProgress, fromProviderError, isAmbiguousProviderFailure, isProviderError } from '../errors.js';
 import type { MethodRequest, MethodSelection } from '../methods.js';
 import { formPendingView, orderToView, sanitizeUrl } from '../order-view.js';
 import type { ViewContext } from '../order-view.js';
@@ -62,12 +62,6 @@ export function isGeneratedClientOrderId(coid: string): boolean {
   return /^pd_[0-9a-z]+[A-Za-z0-9_-]{16}$/.test(coid);
 }
 
-function inProgress(): CheckoutError {
-  return new CheckoutError(409, 'idempotency_in_progress', 'This payment is still being prepared. Please try again in a moment.', {
-    retryable: true,
-    headers: { 'retry-after': '1' },
-  });
-}
 
 export class Creator {
   constructor(
@@ -106,7 +100,7 @@ export class Creator {
     const lease = creatingKey(coid);
     const deadline = performance.now() + idempotencyWaitMs;
     while (!(await store.create(lease, '1', idempotencyLeaseMs))) {
-      if (performance.now() > deadline) throw inProgress();
+      if (performance.now() > deadline) throw idempotencyInProgress();
       await new Promise((r) => setTimeout(r, 100));
     }
     try {
@@ -316,7 +310,7 @@ export class Creator {
         orderProblem(o, { ...terms, expected_amount: null }, coid) === null &&
         (since === undefined || (Date.parse(o.created_at) || 0) >= since - ORDER_CLOCK_SLACK_MS),
     );
-    return newest(candidates);
+    return latestCreated(candidates);
   }
 
   private async storeSession(p: {

@@ -5,7 +5,7 @@
  * have made the order) is marked `uncertain`, and the next attempt looks the order up before creating.
  */
 import { randomId, sha256Base64url } from '../crypto.js';
-import { CheckoutError, isAmbiguousProviderFailure, isProviderError } from '../errors.js';
+import { CheckoutError, idempotencyInProgress, isAmbiguousProviderFailure, isProviderError } from '../errors.js';
 import type { CheckoutCore } from './core.js';
 import { generateClientOrderId } from './create.js';
 import type { CreatedSession, CreateSessionInput, Creator } from './create.js';
@@ -23,12 +23,6 @@ interface IdempotencyRecord {
   expires_at: number | null;
 }
 
-function inProgress(): CheckoutError {
-  return new CheckoutError(409, 'idempotency_in_progress', 'This payment is still being prepared. Please try again in a moment.', {
-    retryable: true,
-    headers: { 'retry-after': '1' },
-  });
-}
 
 export class IdempotentCreate {
   constructor(
@@ -98,7 +92,7 @@ export class IdempotentCreate {
         }
         // Another request with this key is creating the session: wait for it.
         const left = deadline - performance.now();
-        if (left <= 0) throw inProgress();
+        if (left <= 0) throw idempotencyInProgress();
         if (!unsubscribe) {
           unsubscribe = await store.subscribe(channel, () => wake?.());
           continue; // read again: the change may have landed before the subscription
@@ -145,7 +139,7 @@ export class IdempotentCreate {
         const coid = order.client_order_id ?? generateClientOrderId();
         // Persist the client order id before the provider sees it: a retry after a lost answer looks it up.
         if (!(await save({ ...rec, client_order_id: coid, lease_until: this.core.cfg.now() + this.core.cfg.idempotencyLeaseMs }))) {
-          throw inProgress();
+          throw idempotencyInProgress();
         }
       }
       const coid = rec.client_order_id!;

@@ -15,7 +15,7 @@
  *   4. runs (and retries, with backoff) the hooks due, and resolves when they have settled.
  */
 import { orderOutcome } from '../../provider/facts.js';
-import { namesId } from '../../provider/order-match.js';
+import { namesId } from '../../provider/matching.js';
 import type { Dispute, Order } from '../../provider/schemas.js';
 import { randomId } from '../crypto.js';
 import { isProviderError } from '../errors.js';

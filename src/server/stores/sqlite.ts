@@ -248,8 +248,8 @@ export class SqliteStore implements CheckoutStore {
     set.add(wrapped);
     if (!this.poller && !this.closed) {
       this.lastEventId = Number(this.q.lastEvent!.get()?.id ?? 0);
+      // Not unref'd: a process with listeners is waiting for their messages (the last unsubscribe stops it).
       this.poller = setInterval(() => this.poll(), this.pollMs);
-      (this.poller as { unref?: () => void }).unref?.();
     }
     return async () => {
       const s = this.listeners.get(channel);
