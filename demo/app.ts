@@ -272,6 +272,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       client,
       password: consolePassword,
       clientAddress: (c) => remoteAddress(c) ?? 'local',
+      sandbox: sandbox ? { complete: (orderId) => sandboxControl(sandbox!, `${sandboxUrl}/sandbox/orders/${encodeURIComponent(orderId)}/complete`) } : null,
+      ...(logger.info && { audit: (entry) => logger.info!('console payout', { ...entry }) }),
+      logError: (message, err) => logger.error(message, { err }),
     });
 
     const frameOrigin = new URL(providerUrl).origin;
@@ -313,6 +316,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       return closed;
     },
   };
+}
+
+/** A scenario control of the sandbox (in process), with the demo terminal's key; rejects with the sandbox's message. */
+async function sandboxControl(sandbox: Sandbox, url: string): Promise<void> {
+  const res = await sandbox.fetch(new Request(url, { method: 'POST', headers: { 'X-API-Key': sandbox.apiKey, 'Content-Type': 'application/json' }, body: '{}' }));
+  if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? `HTTP ${res.status}`);
 }
 
 function remoteAddress(c: Context): string | undefined {
