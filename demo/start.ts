@@ -15,6 +15,7 @@
  *   PAYDESK_WEBHOOK_URL       public URL of /api/paydesk/webhooks, for a real provider
  */
 import { PortInUseError, startDemo, type DemoOptions, type RunningDemo } from './app.js';
+import { loadDemoPages } from './pages.js';
 
 const env = process.env;
 
@@ -92,6 +93,9 @@ if (demo.sandboxUrl) {
 } else {
   lines.push(`  Provider          ${providerUrl} (no sandbox)`);
 }
+// startDemo loaded the pages (cached): say so when they had to be built first.
+const pages = await loadDemoPages();
+if (pages.source === 'built') lines.push('', `  Demo pages built by Vite in ${pages.ms} ms (${pages.reason}); the next start reuses demo/dist.`);
 lines.push('', '  Press Ctrl-C to stop.', '');
 console.log(lines.join('\n'));
 
