@@ -156,8 +156,12 @@ function renderQuote(): PayoutQuote | null {
   }
   const q = quoted.quote;
   box.replaceChildren(
-    el('div', {}, el('dt', { text: ctx.t('p.fee') }), el('dd', { text: ctx.money(q.fee, q.currency) })),
-    el('div', { className: 'total' }, el('dt', { text: ctx.t('p.totalCharged') }), el('dd', { text: ctx.money(q.total, q.currency) })),
+    el(
+      'dl',
+      {},
+      el('div', {}, el('dt', { text: ctx.t('p.fee') }), el('dd', { text: ctx.money(q.fee, q.currency) })),
+      el('div', { className: 'total' }, el('dt', { text: ctx.t('p.totalCharged') }), el('dd', { text: ctx.money(q.total, q.currency) })),
+    ),
   );
   return q;
 }
