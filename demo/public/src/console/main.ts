@@ -47,7 +47,9 @@ function context(): ConsoleContext {
     lang: page.lang,
     t,
     meta: page.meta ?? { order_statuses: [], form_session_states: [], method_types: [], transaction_types: [], sandbox: false },
-    balance: page.balance,
+    get balance() {
+      return page.balance; // read when used: the balance loads after the view
+    },
     money: format,
     refreshBalance: loadBalance,
     navigate,
