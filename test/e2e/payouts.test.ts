@@ -330,6 +330,36 @@ describe('payouts in the console', () => {
     }
   });
 
+  test('429: the provider’s request limit is answered 429 with when to try again (a rate-limited terminal)', async () => {
+    // A merchant server on the sandbox's terminal that takes 5 requests a minute. A payout costs
+    // three (the look-up of its key, the methods, the creation): the second one's creation is refused.
+    const limited = await startTestDemo({ provider: { url: demo.sandboxUrl!, apiKey: PRESET_KEYS.rateLimited } });
+    try {
+      const login = await fetch(`${limited.merchantUrl}/console/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-paydesk': '1' },
+        body: JSON.stringify({ password: CONSOLE_PASSWORD }),
+      });
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+      const pay = (key: string) =>
+        fetch(`${limited.merchantUrl}/console/api/payouts`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/json', 'x-paydesk': '1' },
+          body: JSON.stringify({ key, method_id: card.method_id, amount: '1500', destination: '4111111111111111', total: expectedQuote(card, '1500.00').total }),
+        });
+      assert.equal((await pay('e2e-rate-limit-key-000001')).status, 201);
+      const refused = await pay('e2e-rate-limit-key-000002');
+      assert.equal(refused.status, 429);
+      const body = (await refused.json()) as { error: { code: string; retryable: boolean; details: { retry_after: number } } };
+      assert.equal(body.error.code, 'rate_limited');
+      assert.equal(body.error.retryable, true);
+      assert.ok(body.error.details.retry_after >= 1 && body.error.details.retry_after <= 60, String(body.error.details.retry_after));
+      assert.equal(refused.headers.get('retry-after'), String(body.error.details.retry_after));
+    } finally {
+      await limited.close();
+    }
+  });
+
   test('CSRF: a cross-site POST to the console API is refused, even with the login cookie', async () => {
     // The cookie of a login, for requests that spoof what a browser would never send cross-site.
     const login = await fetch(`${demo.merchantUrl}/console/api/login`, {
