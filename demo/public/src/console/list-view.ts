@@ -109,6 +109,11 @@ function renderFilters(ctx: ConsoleContext, name: ListName, list: List, filters:
     el('button', { className: 'btn small', type: 'button', 'data-reset': '', text: ctx.t('c.f.reset'), onclick: () => go(ctx, name, new Map()) }),
   );
   form.replaceChildren(...fields, actions);
+  // On a phone the filters fold away under "Filters (n)" unless some are set; on a wider screen they stay open.
+  const active = filters.filter((f) => values.has(f.name) && f.name !== 'size' && !('required' in f && f.required)).length;
+  $('#filters-count').textContent = active > 0 ? `(${active})` : '';
+  const box = $<HTMLDetailsElement>('#filters-box');
+  if (!box.dataset.touched) box.open = active > 0 || !matchMedia('(max-width: 720px)').matches;
   form.onsubmit = (e) => {
     e.preventDefault();
     apply();

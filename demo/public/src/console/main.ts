@@ -218,6 +218,8 @@ async function main(): Promise<void> {
     await api('/logout', { method: 'POST' }).catch(() => null);
     showLogin();
   });
+  // Once the operator opens or closes the filters, the page leaves them so.
+  $('#filters-box summary').addEventListener('click', () => ($('#filters-box').dataset.touched = '1'));
   $('#refresh').addEventListener('click', () => {
     void loadBalance();
     render();
