@@ -28,7 +28,7 @@ import { createSandbox, PRESET_KEYS, type Sandbox } from '../src/sandbox/index.j
 import { createCheckoutHandler, toHonoHandler, type CheckoutHandler, type Logger } from '../src/server/index.js';
 import { catalogResolver, loadCatalog, type Product } from './catalog.js';
 import { CONSOLE_PAGE, CONSOLE_PATH, createConsoleApi, randomConsolePassword } from './console.js';
-import { loadDemoPages, type DemoPages } from './pages.js';
+import { CONTENT_TYPES, loadDemoPages, type DemoPages } from './pages.js';
 
 export interface DemoOptions {
   /** Port of the merchant server (storefront, token endpoint, console). Default 3000; 0 = any free port. */
@@ -94,16 +94,6 @@ const SANDBOX_ACTIONS = ['complete', 'expire', 'dispute'] as const;
 type SandboxAction = (typeof SANDBOX_ACTIONS)[number];
 
 const CDN_DIR = fileURLToPath(new URL('../dist/cdn/', import.meta.url));
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-};
 
 /** Pages served under friendly paths (the console's views: CONSOLE_PAGE). */
 const PAGES: Record<string, string> = {
