@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -27,8 +27,9 @@ import { createProviderClient } from '../src/provider/client.js';
 import { createSandbox, PRESET_KEYS, type Sandbox } from '../src/sandbox/index.js';
 import { createCheckoutHandler, toHonoHandler, type CheckoutHandler, type CheckoutHandlerOptions, type Logger } from '../src/server/index.js';
 import { catalogResolver, loadCatalog, type Product } from './catalog.js';
-import { CONSOLE_PATH, createConsoleApi, randomConsolePassword } from './console.js';
+import { CONSOLE_PAGE, CONSOLE_PATH, createConsoleApi, randomConsolePassword } from './console.js';
 import { openDataDir } from './data-dir.js';
+import { CONTENT_TYPES, loadDemoPages, type DemoPages } from './pages.js';
 
 export interface DemoOptions {
   /** Port of the merchant server (storefront, token endpoint, console). Default 3000; 0 = any free port. */
@@ -101,27 +102,14 @@ const DEMO_MAX_BODY_BYTES = 4 * 1024;
 const SANDBOX_ACTIONS = ['complete', 'expire', 'dispute'] as const;
 type SandboxAction = (typeof SANDBOX_ACTIONS)[number];
 
-const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url));
 const CDN_DIR = fileURLToPath(new URL('../dist/cdn/', import.meta.url));
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-};
-
-/** Pages served under friendly paths. */
+/** Pages served under friendly paths (the console's views: CONSOLE_PAGE). */
 const PAGES: Record<string, string> = {
-  '/': 'index.html',
-  '/console': 'console.html',
-  '/console/': 'console.html',
-  '/thanks': 'thanks.html',
-  '/support': 'support.html',
-  '/cdn-demo': 'cdn.html',
+  '/': '/index.html',
+  '/thanks': '/thanks.html',
+  '/support': '/support.html',
+  '/cdn-demo': '/cdn.html',
 };
 
 /** Content-Security-Policy of every demo page: no inline script or style, same-origin only, frames from the provider. */
@@ -181,6 +169,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const sessionSecret = options.sessionSecret || data?.secrets.session_secret || randomBytes(32).toString('base64url');
   if (sessionSecret.length < 32) throw new RangeError('the session secret must be at least 32 characters');
   const sandboxApiKey = options.sandboxApiKey || data?.secrets.sandbox_api_key;
+  // The pages (built by Vite when demo/dist is missing or stale) load while the servers start.
+  const pagesLoading = loadDemoPages();
+  pagesLoading.catch(() => undefined); // awaited below
 
   const real = options.provider ?? null;
   if (real) {
@@ -200,6 +191,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   if (!real) {
     sandbox = createSandbox({
       ...(sandboxApiKey ? { apiKey: sandboxApiKey } : {}),
+      ...(data && { stateFile: data.sandboxStateFile }),
       merchantName: 'Obzharka coffee roasters',
       widgetScript: async () => (await loadWidgetBundleInfo()).code,
       widgetFile: loadWidgetFile,
@@ -287,7 +279,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       client,
       password: consolePassword,
       clientAddress: (c) => remoteAddress(c) ?? 'local',
+      sandbox: sandbox ? { complete: (orderId) => sandboxControl(sandbox!, `${sandboxUrl}/sandbox/orders/${encodeURIComponent(orderId)}/complete`) } : null,
+      ...(logger.info && { audit: (entry) => logger.info!('console payout', { ...entry }) }),
+      logError: (message, err) => logger.error(message, { err }),
     });
+    const pages = await pagesLoading;
 
     const frameOrigin = new URL(providerUrl).origin;
     const csp = pageCsp(frameOrigin);
@@ -295,6 +291,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       main,
       withForm,
       consoleApi,
+      pages,
       products,
       csp,
       sandbox: sandbox && sandboxUrl ? { url: sandboxUrl, keys: { [ENDPOINT]: sandbox.apiKey, [WITH_FORM_ENDPOINT]: PRESET_KEYS.withForm } } : null,
@@ -351,6 +348,12 @@ function shopHooks(logger: Logger): Pick<CheckoutHandlerOptions, 'onOrderPaid' |
   };
 }
 
+/** A scenario control of the sandbox (in process), with the demo terminal's key; rejects with the sandbox's message. */
+async function sandboxControl(sandbox: Sandbox, url: string): Promise<void> {
+  const res = await sandbox.fetch(new Request(url, { method: 'POST', headers: { 'X-API-Key': sandbox.apiKey, 'Content-Type': 'application/json' }, body: '{}' }));
+  if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? `HTTP ${res.status}`);
+}
+
 function remoteAddress(c: Context): string | undefined {
   try {
     return getConnInfo(c).remote.address;
@@ -363,6 +366,8 @@ interface MerchantAppParts {
   main: CheckoutHandler;
   withForm: CheckoutHandler | null;
   consoleApi: Hono;
+  /** The built pages (demo/pages.ts). */
+  pages: DemoPages;
   products: readonly Product[];
   csp: string;
   /** Sandbox URL and the terminal key behind each endpoint; null with a real provider. */
@@ -377,7 +382,7 @@ function errorJson(c: Context, status: number, code: string, message: string, re
 
 /** The merchant server's routes (exported for in-process tests through `app.request`). */
 export function buildMerchantApp(parts: MerchantAppParts): Hono {
-  const { main, withForm, consoleApi, products, csp, sandbox, merchantUrl } = parts;
+  const { main, withForm, consoleApi, pages, products, csp, sandbox, merchantUrl } = parts;
   const app = new Hono();
   const handlers: Record<string, CheckoutHandler> = { [ENDPOINT]: main, ...(withForm ? { [WITH_FORM_ENDPOINT]: withForm } : {}) };
 
@@ -474,18 +479,18 @@ export function buildMerchantApp(parts: MerchantAppParts): Hono {
 
   app.get('/healthz', (c) => c.json({ ok: true }));
 
-  // Static pages and assets of demo/public.
-  app.get('*', async (c) => {
+  // The built pages and their assets (demo/pages.ts): HTML with the strict CSP, never cached;
+  // content-hashed assets cached for good.
+  app.get('*', (c) => {
     const path = new URL(c.req.url).pathname;
-    const file = PAGES[path] ?? path.slice(1);
-    const served = await staticFile(file);
-    if (!served) return errorJson(c, 404, 'not_found', 'Not found.');
-    const headers: Record<string, string> = { 'Content-Type': served.type, 'Cache-Control': 'no-cache' };
-    if (served.type.startsWith('text/html')) {
-      headers['Content-Security-Policy'] = csp;
-      headers['Cache-Control'] = 'no-store';
+    const file = pages.get(CONSOLE_PAGE.test(path) ? '/console.html' : (PAGES[path] ?? path));
+    if (!file) return errorJson(c, 404, 'not_found', 'Not found.');
+    if (file.type.startsWith('text/html')) {
+      return c.body(file.body, 200, { 'Content-Type': file.type, 'Cache-Control': 'no-store', 'Content-Security-Policy': csp });
     }
-    return c.body(served.body, 200, headers);
+    const headers = { ETag: file.etag, 'Cache-Control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache' };
+    if (c.req.header('if-none-match') === file.etag) return c.body(null, 304, headers);
+    return c.body(file.body, 200, { ...headers, 'Content-Type': file.type });
   });
 
   app.notFound((c) => errorJson(c, 404, 'not_found', 'Not found.'));
@@ -494,27 +499,6 @@ export function buildMerchantApp(parts: MerchantAppParts): Hono {
     return errorJson(c, 500, 'internal_error', 'Something went wrong on the merchant server.', true);
   });
   return app;
-}
-
-/** A file under demo/public, or null (no traversal, no dotfiles, known types only). */
-async function staticFile(relative: string): Promise<{ body: Uint8Array<ArrayBuffer>; type: string } | null> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(relative);
-  } catch {
-    return null;
-  }
-  if (decoded.includes('\0') || decoded.split('/').some((s) => s.startsWith('.'))) return null;
-  const full = normalize(join(PUBLIC_DIR, decoded));
-  if (!full.startsWith(PUBLIC_DIR) || full.endsWith(sep)) return null;
-  const type = CONTENT_TYPES[extname(full)];
-  if (!type) return null;
-  try {
-    if (!(await stat(full)).isFile()) return null;
-    return { body: new Uint8Array(await readFile(full)), type };
-  } catch {
-    return null;
-  }
 }
 
 async function cdnInfo(): Promise<{ available: boolean; integrity: string | null }> {

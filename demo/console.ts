@@ -1,13 +1,13 @@
 /**
- * The merchant console's API: the provider's read-only endpoints (balance, orders, form sessions,
- * disputes, transactions, payment methods) fetched by the merchant server with its own key, behind a
- * demo login. The browser gets an HttpOnly, SameSite=Strict session cookie and JSON; it never sees
- * the provider key.
+ * The merchant console's API: the provider's lists (balance, orders, form sessions, disputes,
+ * transactions, payment methods) read by the merchant server with its own key, and payouts made
+ * with it, behind a demo login. The browser gets an HttpOnly, SameSite=Strict session cookie and
+ * JSON; it never sees the provider key. Shapes: demo/console-contract.ts.
  *
- *   POST /login   {"password"}        → 204 + cookie        (header X-Paydesk: 1)
- *   POST /logout                      → 204, cookie cleared  (header X-Paydesk: 1)
+ *   POST /login   {"password"}        → 204 + cookie
+ *   POST /logout                      → 204, cookie cleared
  *   GET  /me                          → 200 {"authenticated": true} | 401
- *   GET  /meta                        → the filter values: order statuses, form session states, method and transaction types
+ *   GET  /meta                        → the filter values (order statuses, form session states, method and transaction types) and `sandbox`
  *   GET  /balance                     → {"balance": {available, frozen, total, currency, id}}
  *   GET  /orders?page&size&status&order_side&payment_method_id&sort_by&sort&start_date&end_date
  *        /orders?client_order_id=…&size   (search by client order id: one page)
@@ -15,7 +15,24 @@
  *   GET  /disputes?page&size&processed&order_id&dispute_id&start_date&end_date
  *   GET  /transactions?page&size&transaction_type&start_date&end_date
  *   GET  /payment-methods?active&method_type (repeatable)
- * Lists answer `{"items", "total", "page", "size", "pages"}`; errors `{"error": {code, message, retryable}}`.
+ *   GET  /payout-methods              → {"methods": [PayoutMethod]}: active methods with a Sell range
+ *   GET  /payouts?page&size&status&sort_by&sort&start_date&end_date → a page of PayoutView (Sell orders)
+ *   POST /payouts {key, method_id, amount, destination, total}
+ *                                     → 201 {"payout", "replayed": false} | 200 {"payout", "replayed": true}
+ *   POST /payouts/{id}/sandbox-complete {client_order_id} → 200 {"payout"}   (with the sandbox only)
+ * Lists answer `{"items", "total", "page", "size", "pages"}`; errors `{"error": {code, message, retryable, field?, details?}}`.
+ *
+ * Every request that changes something (POST) must come from the console's own page: it carries the
+ * header `X-Paydesk: 1` (a cross-site form cannot set it, and a cross-origin script cannot send it
+ * without a CORS preflight this API never answers), and when the browser says where it comes from
+ * (`Origin`, `Sec-Fetch-Site`) that must be this server. SameSite=Strict alone is not enough: another
+ * port of the same host is the same site.
+ *
+ * Payouts: the page generates a key per form and sends it with every submit; the payout's
+ * `client_order_id` is `payout-<key>`. The server first looks that id up at the provider (a second
+ * submit gets the payout the first made), and a second submit arriving while the first is still with
+ * the provider waits for it. Each attempt writes one audit line (who, when, amount, masked
+ * destination, result).
  */
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
@@ -23,16 +40,64 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { z } from 'zod';
-import { FORM_SESSION_STATES, METHOD_TYPES, ORDER_STATUSES, TRANSACTION_TYPES } from '../src/provider/facts.js';
-import { isProviderError } from '../src/provider/errors.js';
-import { parseIsoDateTime } from '../src/provider/schemas.js';
+import { addAmounts, compareAmounts, MoneyError, parseAmount } from '../src/money/index.js';
+import { FORM_SESSION_STATES, METHOD_TYPES, ORDER_STATUSES, orderOutcome, TRANSACTION_TYPES } from '../src/provider/facts.js';
+import { isProviderError, type ProviderError } from '../src/provider/errors.js';
+import { parseIsoDateTime, type Order } from '../src/provider/schemas.js';
 import type { ProviderClient } from '../src/provider/types.js';
+import {
+  CONSOLE_PATH,
+  type ConsoleErrorBody,
+  type ConsoleErrorCode,
+  type CreatePayoutRequest,
+  type ListPage,
+  type PayoutResponse,
+  type PayoutView,
+} from './console-contract.js';
+import {
+  destinationKindOf,
+  maskDestination,
+  normalizeDestination,
+  PAYOUT_KEY,
+  payoutClientOrderId,
+  payoutLimits,
+  payoutMethodOf,
+  quotePayout,
+  type DestinationProblem,
+  type PayoutMethod,
+} from './payout-rules.js';
 
+export { CONSOLE_PATH } from './console-contract.js';
 export const CONSOLE_COOKIE = 'paydesk_console';
-/** The console's pages and API live under this path; the cookie is scoped to it. */
-export const CONSOLE_PATH = '/console';
 /** Largest request body the console API reads. */
 const MAX_BODY_BYTES = 4 * 1024;
+
+/**
+ * The console's pages (served as console.html; the page picks the view from the path). Phase 2 adds
+ * the order page (`/console/orders/{id}`) and the webhook log.
+ */
+export const CONSOLE_PAGE = /^\/console(?:\/(?:orders|payouts|payouts\/new|form-sessions|disputes|transactions|payment-methods))?\/?$/;
+
+/** One line per payout attempt. */
+export interface PayoutAuditEntry {
+  at: string;
+  /** The console login (an id given at login, never the cookie) and the client's address. */
+  who: { login: string; address: string };
+  action: 'create' | 'sandbox-complete';
+  result: 'created' | 'replayed' | 'refused' | 'completed';
+  /** The error code when refused. */
+  code?: ConsoleErrorCode;
+  client_order_id?: string;
+  order_id?: string;
+  method?: string;
+  amount?: string;
+  fee?: string;
+  total?: string;
+  currency?: string;
+  /** Masked. */
+  destination?: string;
+  status?: string;
+}
 
 export interface ConsoleOptions {
   client: ProviderClient;
@@ -42,16 +107,40 @@ export interface ConsoleOptions {
   sessionTtlSeconds?: number;
   /** Failed logins allowed per client address per minute (default 10). */
   maxFailedLoginsPerMinute?: number;
-  /** Client address for the login limit (default: a single bucket). */
+  /** Client address for the login limit and the audit lines (default: a single bucket). */
   clientAddress?: (c: Context) => string;
   now?: () => number;
+  /**
+   * With the sandbox: completes an order there (the trader's "paid out"), for demos. Resolves, or
+   * rejects with the sandbox's message. Without it the sandbox route answers 404.
+   */
+  sandbox?: { complete(orderId: string): Promise<void> } | null;
+  /** Where audit lines go (default: one JSON line on stdout). */
+  audit?: (entry: PayoutAuditEntry) => void;
+  /** Where unexpected errors go (default: console.error). */
+  logError?: (message: string, err: unknown) => void;
 }
 
-interface ErrorBody {
-  error: { code: string; message: string; retryable: boolean };
+/** An error answer of the console API. */
+class ConsoleHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ConsoleErrorCode,
+    message: string,
+    readonly extra: { retryable?: boolean; field?: string; details?: ConsoleErrorBody['error']['details']; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+  }
+
+  body(): ConsoleErrorBody {
+    const { retryable = false, field, details } = this.extra;
+    return { error: { code: this.code, message: this.message, retryable, ...(field && { field }), ...(details && { details }) } };
+  }
 }
 
-function errorBody(code: string, message: string, retryable = false): ErrorBody {
+const invalid = (field: string, message: string) => new ConsoleHttpError(400, 'validation_failed', `${field}: ${message}`, { field });
+
+function errorBody(code: ConsoleErrorCode, message: string, retryable = false): ConsoleErrorBody {
   return { error: { code, message, retryable } };
 }
 
@@ -63,12 +152,13 @@ export function safeEqual(a: string, b: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Query checks: every value the browser sends is validated before the provider sees it.
+// Checks: every value the browser sends is validated before the provider sees it.
 
 const page = z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100000, 'is too large');
 const size = z.coerce.number().int('must be a whole number').min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100');
 const id = z.string().trim().min(1, 'must not be empty').max(128, 'is too long').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 const text = z.string().trim().min(1, 'must not be empty').max(64, 'is too long');
+const clientOrderId = z.string().trim().min(1, 'must not be empty').max(64, 'must be 1 to 64 characters');
 const isoDate = z
   .string()
   .max(40, 'is too long')
@@ -76,6 +166,8 @@ const isoDate = z
   // A time without a zone is UTC, as the provider reads it (never the merchant server's local time).
   .transform((v) => new Date(parseIsoDateTime(v)!).toISOString());
 const bool = z.enum(['true', 'false'], { message: 'must be true or false' }).transform((v) => v === 'true');
+const sortBy = z.enum(['created_at', 'amount'], { message: 'must be created_at or amount' });
+const sortDir = z.enum(['asc', 'desc'], { message: 'must be asc or desc' });
 
 const OrdersQuery = z.strictObject({
   page: page.optional(),
@@ -83,11 +175,21 @@ const OrdersQuery = z.strictObject({
   status: text.optional(),
   order_side: z.enum(['Buy', 'Sell'], { message: 'must be Buy or Sell' }).optional(),
   payment_method_id: id.optional(),
-  sort_by: z.enum(['created_at', 'amount'], { message: 'must be created_at or amount' }).optional(),
-  sort: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).optional(),
+  sort_by: sortBy.optional(),
+  sort: sortDir.optional(),
   start_date: isoDate.optional(),
   end_date: isoDate.optional(),
-  client_order_id: z.string().trim().min(1, 'must not be empty').max(64, 'must be 1 to 64 characters').optional(),
+  client_order_id: clientOrderId.optional(),
+});
+
+const PayoutsQuery = z.strictObject({
+  page: page.optional(),
+  size: size.optional(),
+  status: text.optional(),
+  sort_by: sortBy.optional(),
+  sort: sortDir.optional(),
+  start_date: isoDate.optional(),
+  end_date: isoDate.optional(),
 });
 
 const FormSessionsQuery = z.strictObject({
@@ -95,7 +197,7 @@ const FormSessionsQuery = z.strictObject({
   size: size.optional(),
   state: text.optional(),
   order_id: id.optional(),
-  client_order_id: z.string().trim().min(1).max(64, 'must be 1 to 64 characters').optional(),
+  client_order_id: clientOrderId.optional(),
   session_id: id.optional(),
 });
 
@@ -122,7 +224,16 @@ const MethodsQuery = z.strictObject({
   method_type: z.array(text).max(10, 'at most 10 values').optional(),
 });
 
-class BadQuery extends Error {}
+const decimalText = z.string().trim().min(1, 'is required').max(32, 'is too long');
+const CreatePayoutBody = z.strictObject({
+  key: z.string().regex(PAYOUT_KEY, 'must be 16 to 48 characters from A-Z, a-z, 0-9, _ and - (one per payout form)'),
+  method_id: id,
+  amount: decimalText,
+  destination: z.string().trim().min(1, 'is required').max(64, 'is too long'),
+  total: decimalText,
+});
+
+const SandboxCompleteBody = z.strictObject({ client_order_id: clientOrderId });
 
 /** The query as an object; empty values are dropped (an empty filter field means "any"). */
 function readQuery(c: Context, repeatable: readonly string[] = []): Record<string, unknown> {
@@ -132,25 +243,34 @@ function readQuery(c: Context, repeatable: readonly string[] = []): Record<strin
     const values = url.searchParams.getAll(key).filter((v) => v !== '');
     if (values.length === 0) continue;
     if (repeatable.includes(key)) out[key] = values;
-    else if (values.length > 1) throw new BadQuery(`${key}: give it once`);
+    else if (values.length > 1) throw invalid(key, 'give it once');
     else out[key] = values[0];
   }
   return out;
 }
 
-function check<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+/** A JSON object body, or a 400 that says what to send. */
+async function readJson(c: Context, example: string): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw new ConsoleHttpError(400, 'bad_request', `send a JSON body ${example}`);
+  }
+}
+
+function check<T extends z.ZodType>(schema: T, value: unknown, what: 'filter' | 'field' = 'filter'): z.output<T> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
-  const field = issue.path.length ? issue.path.join('.') : '';
-  if (issue.code === 'unrecognized_keys') throw new BadQuery(`unknown filter: ${issue.keys.join(', ')}`);
-  throw new BadQuery(field ? `${field}: ${issue.message}` : issue.message);
+  if (issue.code === 'unrecognized_keys') {
+    throw new ConsoleHttpError(400, 'validation_failed', `unknown ${what}: ${issue.keys.join(', ')}`, { field: issue.keys[0] ?? '' });
+  }
+  if (issue.path.length === 0) throw new ConsoleHttpError(400, 'bad_request', `expected a JSON object: ${issue.message}`);
+  throw invalid(issue.path.join('.'), issue.message);
 }
 
 function dateOrder(q: { start_date?: string; end_date?: string }): void {
-  if (q.start_date && q.end_date && Date.parse(q.start_date) > Date.parse(q.end_date)) {
-    throw new BadQuery('start_date: must not be after end_date');
-  }
+  if (q.start_date && q.end_date && Date.parse(q.start_date) > Date.parse(q.end_date)) throw invalid('start_date', 'must not be after end_date');
 }
 
 /** Strips undefined values (the provider client sends only what is given). */
@@ -158,7 +278,84 @@ function defined<T extends Record<string, unknown>>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
+const DESTINATION_PROBLEMS: Record<DestinationProblem, string> = {
+  empty: 'is required',
+  card_format: 'must be a card number of 16 to 19 digits',
+  card_checksum: 'is not a valid card number (its check digit is wrong)',
+  phone_format: 'must be a phone number such as +79991234567',
+  account_format: 'must be an account number of 20 digits',
+};
+
 // ---------------------------------------------------------------------------------------------
+// Same-origin check of state-changing requests
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Null when the request may change something, else the refusal. */
+function crossSiteRefusal(c: Context): ConsoleHttpError | null {
+  if (c.req.header('x-paydesk') !== '1') {
+    return new ConsoleHttpError(403, 'missing_protocol_header', 'POST requests need the header X-Paydesk: 1');
+  }
+  const site = c.req.header('sec-fetch-site');
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    return new ConsoleHttpError(403, 'cross_site_request', `refused: the request came from another site or origin (Sec-Fetch-Site: ${site})`);
+  }
+  const origin = c.req.header('origin');
+  if (origin !== undefined) {
+    const host = (c.req.header('host') ?? new URL(c.req.url).host).toLowerCase();
+    let from: string | null = null;
+    try {
+      from = origin === 'null' ? null : new URL(origin).host.toLowerCase();
+    } catch {
+      from = null;
+    }
+    if (from !== host) return new ConsoleHttpError(403, 'cross_site_request', `refused: the request came from ${origin}, not from this console`);
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** A Sell order as the console shows it (destination masked). */
+export function payoutView(o: Order): PayoutView {
+  const kind = destinationKindOf(o.method_type, o.customer_account ?? '');
+  return {
+    id: o.id,
+    client_order_id: o.client_order_id,
+    status: o.status,
+    outcome: orderOutcome(o.status),
+    amount: o.amount,
+    fee: o.fee,
+    total: addAmounts(o.amount, o.fee),
+    currency: o.currency,
+    method: { id: o.method_id, name: o.method_name, type: o.method_type },
+    destination_kind: kind,
+    destination: maskDestination(kind, o.customer_account),
+    created_at: o.created_at,
+    updated_at: o.updated_at,
+    expires_at: o.expires_at,
+  };
+}
+
+/** What a submit of the payout form asks for, to tell a repeat of it from another payout under the same key. */
+interface PayoutIntent {
+  method_id: string;
+  amount: string;
+  /** As typed (normalised against the method's kind where it is compared). */
+  destination: string;
+}
+
+function sameIntent(order: Order, intent: PayoutIntent): boolean {
+  const kind = destinationKindOf(order.method_type, order.customer_account ?? '');
+  const dest = normalizeDestination(kind, intent.destination, order.method_type);
+  return (
+    order.order_side === 'Sell' &&
+    (order.initial_method_id === intent.method_id || order.method_id === intent.method_id) &&
+    compareAmounts(order.amount, intent.amount) === 0 &&
+    dest.ok &&
+    dest.value === order.customer_account
+  );
+}
 
 /**
  * The console API as a Hono app, to mount at `/console/api`.
@@ -175,58 +372,59 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
   const ttlMs = (options.sessionTtlSeconds ?? 8 * 3600) * 1000;
   const maxFailed = options.maxFailedLoginsPerMinute ?? 10;
   const addressOf = options.clientAddress ?? (() => 'any');
-  /** sha256(token) → expiry; the token itself is only in the browser's cookie. */
-  const sessions = new Map<string, number>();
+  const audit = options.audit ?? ((entry: PayoutAuditEntry) => console.log(`[audit] console payout ${JSON.stringify(entry)}`));
+  const logError = options.logError ?? ((message: string, err: unknown) => console.error(message, err));
+  /** sha256(token) → the login; the token itself is only in the browser's cookie. */
+  const sessions = new Map<string, { expires: number; login: string }>();
   const failed = new Map<string, number[]>();
+  /** Payouts being created now, by client_order_id: a second submit of the same form waits for the first. */
+  const inflight = new Map<string, { intent: PayoutIntent; result: Promise<PayoutOutcome> }>();
 
   const tokenKey = (token: string) => digest(token).toString('base64url');
 
-  function loggedIn(c: Context): boolean {
+  function loginOf(c: Context): string | null {
     const token = getCookie(c, CONSOLE_COOKIE);
-    if (!token || token.length > 128) return false;
+    if (!token || token.length > 128) return null;
     const key = tokenKey(token);
-    const expires = sessions.get(key);
-    if (expires === undefined) return false;
-    if (expires <= now()) {
+    const session = sessions.get(key);
+    if (session === undefined) return null;
+    if (session.expires <= now()) {
       sessions.delete(key);
-      return false;
+      return null;
     }
-    return true;
+    return session.login;
   }
 
-  function secure(c: Context): boolean {
-    return new URL(c.req.url).protocol === 'https:';
-  }
+  const who = (c: Context) => ({ login: loginOf(c) ?? 'unknown', address: addressOf(c) });
+  const secure = (c: Context) => new URL(c.req.url).protocol === 'https:';
 
   const app = new Hono();
 
   app.onError((err, c) => {
-    if (err instanceof BadQuery) return c.json(errorBody('validation_failed', err.message), 400);
-    if (isProviderError(err)) {
-      const status = err.code === 'rate_limited' ? 429 : err.code === 'timeout' ? 504 : 502;
-      const message =
-        err.code === 'invalid_request'
-          ? `the provider client refused the request: ${err.message}`
-          : err.code === 'unauthorized'
-            ? 'the provider refused the merchant key (check PAYDESK_API_KEY)'
-            : `the provider did not answer as expected: ${err.message}`;
-      return c.json(errorBody(err.code === 'invalid_request' ? 'validation_failed' : err.code, message, err.retryable), err.code === 'invalid_request' ? 400 : status);
+    if (err instanceof ConsoleHttpError) {
+      for (const [name, value] of Object.entries(err.extra.headers ?? {})) c.header(name, value);
+      return c.json(err.body(), err.status as 400);
     }
-    console.error('console API error', err);
+    if (isProviderError(err)) {
+      const mapped = readError(err);
+      return c.json(mapped.body(), mapped.status as 400);
+    }
+    logError('console API error', err);
     return c.json(errorBody('internal_error', 'Something went wrong on the merchant server.', true), 500);
   });
 
-  // A login body is a password: anything bigger is refused before it is read.
+  // A login body is a password and a payout a few fields: anything bigger is refused before it is read.
   app.use(
     '*',
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`), 413) }),
   );
 
-  // Every POST carries the protocol header (a cross-site form cannot set it).
+  // Every request that changes something comes from the console's own page (see the file comment).
   app.use('*', async (c, next) => {
     c.header('Cache-Control', 'no-store');
-    if (c.req.method === 'POST' && c.req.header('x-paydesk') !== '1') {
-      return c.json(errorBody('missing_protocol_header', 'POST requests need the header X-Paydesk: 1'), 403);
+    if (!SAFE_METHODS.has(c.req.method)) {
+      const refusal = crossSiteRefusal(c);
+      if (refusal) return c.json(refusal.body(), 403);
     }
     await next();
   });
@@ -239,15 +437,10 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
       c.header('Retry-After', '60');
       return c.json(errorBody('rate_limited', 'Too many wrong passwords. Wait a minute and try again.', true), 429);
     }
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      return c.json(errorBody('bad_request', 'send a JSON body {"password": "…"}'), 400);
-    }
+    const body = await readJson(c, '{"password": "…"}');
     const password = (body as { password?: unknown } | null)?.password;
     if (typeof password !== 'string' || password.length === 0 || password.length > 256) {
-      return c.json(errorBody('validation_failed', 'password: required, at most 256 characters'), 400);
+      throw invalid('password', 'required, at most 256 characters');
     }
     if (!safeEqual(password, options.password)) {
       recent.push(t);
@@ -255,9 +448,9 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
       return c.json(errorBody('unauthorized', 'Wrong password.'), 401);
     }
     failed.delete(addr);
-    for (const [k, exp] of sessions) if (exp <= t) sessions.delete(k);
+    for (const [k, s] of sessions) if (s.expires <= t) sessions.delete(k);
     const token = randomBytes(32).toString('base64url');
-    sessions.set(tokenKey(token), t + ttlMs);
+    sessions.set(tokenKey(token), { expires: t + ttlMs, login: randomBytes(6).toString('hex') });
     setCookie(c, CONSOLE_COOKIE, token, {
       httpOnly: true,
       sameSite: 'Strict',
@@ -277,7 +470,7 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
 
   // Everything below needs a login.
   app.use('*', async (c, next) => {
-    if (!loggedIn(c)) return c.json(errorBody('unauthorized', 'Log in to the console first.'), 401);
+    if (loginOf(c) === null) return c.json(errorBody('unauthorized', 'Log in to the console first.'), 401);
     await next();
   });
 
@@ -289,6 +482,7 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
       form_session_states: FORM_SESSION_STATES,
       method_types: METHOD_TYPES,
       transaction_types: TRANSACTION_TYPES,
+      sandbox: Boolean(options.sandbox),
     }),
   );
 
@@ -335,9 +529,243 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
     return c.json({ methods: res.payment_methods });
   });
 
+  // ---------------------------------------------------------------------------------------------
+  // Payouts
+
+  async function payoutMethods(): Promise<PayoutMethod[]> {
+    const res = await client.listPaymentMethods({ active: true });
+    return res.payment_methods.map(payoutMethodOf).filter((m): m is PayoutMethod => m !== null);
+  }
+
+  app.get('/payout-methods', async (c) => c.json({ methods: await payoutMethods() }));
+
+  app.get('/payouts', async (c) => {
+    const q = check(PayoutsQuery, readQuery(c));
+    dateOrder(q);
+    const res = await client.listOrders(defined({ ...q, order_side: 'Sell' as const }));
+    const { items, ...envelope } = res.orders;
+    return c.json({ ...envelope, items: items.map(payoutView) } satisfies ListPage<PayoutView>);
+  });
+
+  type PayoutOutcome = { order: Order; replayed: boolean; method: PayoutMethod | null };
+
+  /** Looks the form's payout up, and creates it when there is none (see the file comment). */
+  async function createPayout(req: CreatePayoutRequest, amount: string, clientOrderId: string): Promise<PayoutOutcome> {
+    const intent: PayoutIntent = { method_id: req.method_id, amount, destination: req.destination };
+    const earlier = (await client.searchOrdersByClientOrderId({ id: clientOrderId, size: 10 })).orders.items;
+    if (earlier.length > 0) {
+      const same = earlier.find((o) => sameIntent(o, intent));
+      if (!same) {
+        throw new ConsoleHttpError(
+          409,
+          'idempotency_key_reused',
+          'this payout form already made a different payout; open a new form for another payout',
+        );
+      }
+      return { order: same, replayed: true, method: null };
+    }
+
+    const method = (await payoutMethods()).find((m) => m.id === req.method_id);
+    if (!method) {
+      throw new ConsoleHttpError(409, 'method_unavailable', 'this payment method makes no payouts now (inactive, or no Sell range); pick another', {
+        field: 'method_id',
+      });
+    }
+    const destination = normalizeDestination(method.kind, req.destination, method.type);
+    if (!destination.ok) throw invalid('destination', DESTINATION_PROBLEMS[destination.problem]);
+    const quoted = quotePayout(method, amount);
+    if (!quoted.ok) {
+      throw new ConsoleHttpError(409, 'amount_out_of_limits', `amount: this method pays out from ${quoted.min} to ${quoted.max} ${method.currency}`, {
+        field: 'amount',
+        details: { min: quoted.min, max: quoted.max, currency: method.currency },
+      });
+    }
+    const { quote } = quoted;
+    if (compareAmounts(quote.total, req.total) !== 0) {
+      throw new ConsoleHttpError(409, 'quote_changed', `the fee changed: the total is now ${quote.total} ${quote.currency}; confirm again`, {
+        details: { fee: quote.fee, total: quote.total, currency: quote.currency },
+      });
+    }
+    try {
+      const order = await client.createOrder({
+        client_order_id: clientOrderId,
+        order_side: 'Sell',
+        payment_method_id: method.id,
+        amount,
+        customer_account: destination.value,
+      });
+      return { order, replayed: false, method };
+    } catch (err) {
+      if (isProviderError(err, 'insufficient_funds')) {
+        const balance = await client.getBalance().then(
+          (b) => b.deposit,
+          () => null,
+        );
+        throw new ConsoleHttpError(402, 'insufficient_funds', 'the balance is lower than the payout and its fee', {
+          details: { needed: quote.total, currency: quote.currency, ...(balance && { available: balance.available, currency: balance.currency }) },
+        });
+      }
+      if (isProviderError(err, 'amount_out_of_limits')) {
+        throw new ConsoleHttpError(409, 'amount_out_of_limits', `the provider refused the amount: ${err.providerMessage ?? err.message}`, {
+          field: 'amount',
+          details: { ...payoutLimits(method), currency: method.currency },
+        });
+      }
+      throw err;
+    }
+  }
+
+  app.post('/payouts', async (c) => {
+    const line: PayoutAuditEntry = { at: new Date(now()).toISOString(), who: who(c), action: 'create', result: 'refused' };
+    try {
+      const body = check(CreatePayoutBody, await readJson(c, '{"key", "method_id", "amount", "destination", "total"}'), 'field');
+      let amount: string;
+      try {
+        amount = parseAmount(body.amount, { field: 'amount' });
+      } catch (err) {
+        throw invalid('amount', err instanceof MoneyError ? err.message.replace(/^amount /, '') : 'must be a decimal such as 1500.00');
+      }
+      const clientOrderId = payoutClientOrderId(body.key);
+      Object.assign(line, { client_order_id: clientOrderId, method: body.method_id, amount, destination: maskDestination('', body.destination) });
+
+      let running = inflight.get(clientOrderId);
+      let waited = false;
+      if (running) {
+        waited = true;
+        if (running.intent.method_id !== body.method_id || running.intent.amount !== amount || running.intent.destination !== body.destination) {
+          throw new ConsoleHttpError(409, 'idempotency_key_reused', 'this payout form is making a different payout right now; open a new form for another payout');
+        }
+      } else {
+        const result = createPayout(body, amount, clientOrderId);
+        running = { intent: { method_id: body.method_id, amount, destination: body.destination }, result };
+        inflight.set(clientOrderId, running);
+        void result.then(
+          () => inflight.delete(clientOrderId),
+          () => inflight.delete(clientOrderId),
+        );
+      }
+      const outcome = await running.result;
+      const replayed = outcome.replayed || waited;
+      const payout = payoutView(outcome.order);
+      Object.assign(line, {
+        result: replayed ? 'replayed' : 'created',
+        order_id: payout.id,
+        method: `${payout.method.name} (${payout.method.type})`,
+        amount: payout.amount,
+        fee: payout.fee,
+        total: payout.total,
+        currency: payout.currency,
+        destination: payout.destination,
+        status: payout.status,
+      } satisfies Partial<PayoutAuditEntry>);
+      return c.json({ payout, replayed } satisfies PayoutResponse, replayed ? 200 : 201);
+    } catch (err) {
+      const mapped = err instanceof ConsoleHttpError ? err : isProviderError(err) ? createError(err) : null;
+      line.code = mapped?.code ?? 'internal_error';
+      if (mapped) return c.json(mapped.body(), mapped.status as 400, mapped.extra.headers);
+      throw err;
+    } finally {
+      audit(line);
+    }
+  });
+
+  app.post('/payouts/:id/sandbox-complete', async (c) => {
+    const sandbox = options.sandbox;
+    if (!sandbox) throw new ConsoleHttpError(404, 'not_found', 'completing payouts exists only when the demo runs against the sandbox');
+    const param = id.safeParse(c.req.param('id'));
+    if (!param.success) throw invalid('id', param.error.issues[0]!.message);
+    const orderId = param.data;
+    const line: PayoutAuditEntry = { at: new Date(now()).toISOString(), who: who(c), action: 'sandbox-complete', result: 'refused', order_id: orderId };
+    try {
+      const body = check(SandboxCompleteBody, await readJson(c, '{"client_order_id": "…"}'), 'field');
+      line.client_order_id = body.client_order_id;
+      const find = async () =>
+        (await client.searchOrdersByClientOrderId({ id: body.client_order_id, size: 10 })).orders.items.find((o) => o.id === orderId && o.order_side === 'Sell');
+      const order = await find();
+      if (!order) throw new ConsoleHttpError(404, 'not_found', 'no payout with this id and client_order_id');
+      if (order.status !== 'Unpaid') throw new ConsoleHttpError(409, 'payout_not_pending', `the payout is ${order.status}, not in progress`);
+      try {
+        await sandbox.complete(order.id);
+      } catch (err) {
+        throw new ConsoleHttpError(409, 'sandbox_refused', `the sandbox refused: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      const payout = payoutView((await find()) ?? order);
+      Object.assign(line, { result: 'completed', amount: payout.amount, fee: payout.fee, total: payout.total, currency: payout.currency, destination: payout.destination, status: payout.status } satisfies Partial<PayoutAuditEntry>);
+      return c.json({ payout });
+    } catch (err) {
+      line.code = err instanceof ConsoleHttpError ? err.code : isProviderError(err) ? readError(err).code : 'internal_error';
+      throw err;
+    } finally {
+      audit(line);
+    }
+  });
+
   app.notFound((c) => c.json(errorBody('not_found', 'No such console endpoint.'), 404));
 
   return app;
+}
+
+/** A provider error on a read, as the console answers it. */
+function readError(err: ProviderError): ConsoleHttpError {
+  switch (err.code) {
+    case 'invalid_request':
+      return new ConsoleHttpError(400, 'validation_failed', `the provider client refused the request: ${err.message}`, { ...(err.field && { field: err.field }) });
+    case 'rate_limited':
+      return rateLimited(err);
+    case 'unauthorized':
+      return new ConsoleHttpError(502, 'provider_error', 'the provider refused the merchant key (check PAYDESK_API_KEY)');
+    case 'timeout':
+      return new ConsoleHttpError(504, 'timeout', `the provider did not answer in time: ${err.message}`, { retryable: true });
+    case 'network':
+      return new ConsoleHttpError(502, 'network', `the provider could not be reached: ${err.message}`, { retryable: true });
+    case 'invalid_response':
+      return new ConsoleHttpError(502, 'invalid_response', `the provider did not answer as expected: ${err.message}`);
+    default:
+      return new ConsoleHttpError(502, 'provider_error', `the provider did not answer as expected: ${err.message}`, { retryable: err.retryable });
+  }
+}
+
+function rateLimited(err: ProviderError): ConsoleHttpError {
+  const seconds = Math.max(1, Math.ceil((err.retryAfterMs ?? 60_000) / 1000));
+  return new ConsoleHttpError(429, 'rate_limited', `the provider limits requests: try again in ${seconds} s`, {
+    retryable: true,
+    details: { retry_after: seconds },
+    headers: { 'Retry-After': String(seconds) },
+  });
+}
+
+/** A provider error while creating a payout, as the console answers it. */
+function createError(err: ProviderError): ConsoleHttpError {
+  const said = err.providerMessage ?? err.message;
+  switch (err.code) {
+    case 'customer_blacklisted':
+      return new ConsoleHttpError(409, 'customer_blacklisted', `the provider refused the destination: ${said}`, { field: 'destination' });
+    case 'payment_method_not_found':
+      return new ConsoleHttpError(409, 'method_unavailable', `the provider does not know this method: ${said}`, { field: 'method_id' });
+    case 'no_traders':
+      return new ConsoleHttpError(503, 'no_traders', `the provider has no trader for this payout now: ${said}`, { retryable: true });
+    case 'rate_limited':
+      return rateLimited(err);
+    case 'customer_account_required':
+    case 'no_payment_method':
+    case 'invalid_request':
+      return new ConsoleHttpError(400, 'validation_failed', `the provider refused the payout: ${said}`, { ...(err.field && { field: err.field }) });
+    case 'network':
+    case 'timeout':
+    case 'invalid_response':
+      // The answer was lost and the client's lookup could not tell whether the order exists.
+      return new ConsoleHttpError(
+        502,
+        'payout_unconfirmed',
+        `the provider did not confirm the payout (${err.message}); it may exist: submit the same form again, which finds it instead of paying twice`,
+        { retryable: true },
+      );
+    default:
+      if (err.status !== null && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403) {
+        return new ConsoleHttpError(400, 'validation_failed', `the provider refused the payout: ${said}`);
+      }
+      return readError(err);
+  }
 }
 
 /** A readable random password for the demo console, e.g. `demo-k3v9-q2tx-8mzn`. */

@@ -16,6 +16,7 @@
  *   PAYDESK_WEBHOOK_URL       public URL of /api/paydesk/webhooks, for a real provider
  */
 import { PortInUseError, startDemo, type DemoOptions, type RunningDemo } from './app.js';
+import { loadDemoPages } from './pages.js';
 
 const env = process.env;
 
@@ -97,6 +98,9 @@ if (demo.sandboxUrl) {
   lines.push(`  Provider          ${providerUrl} (no sandbox)`);
 }
 if (demo.dataDir) lines.push(`  Data              ${demo.dataDir}   (sessions, secrets and sandbox state survive a restart)`);
+// startDemo loaded the pages (cached): say so when they had to be built first.
+const pages = await loadDemoPages();
+if (pages.source === 'built') lines.push('', `  Demo pages built by Vite in ${pages.ms} ms (${pages.reason}); the next start reuses demo/dist.`);
 lines.push('', '  Press Ctrl-C to stop.', '');
 console.log(lines.join('\n'));
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm test: every part in order, stopping at the first one that fails.
-#   1. type check  2. node tests  3. browser tests (Chromium)  4. end-to-end tests (Chromium)
+#   1. type check (the package and the demo pages)  2. node tests  3. browser tests (Chromium)  4. end-to-end tests (Chromium)
 #   5. examples: the packed tarball installed into each of examples/* and used in Chromium
 # Totals of each suite land in test-output/ and are summed by scripts/summarize.mjs.
 set -uo pipefail
@@ -16,8 +16,9 @@ finish() {
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-step "type check (tsc --noEmit)"
+step "type check (tsc --noEmit; the demo pages' browser code: tsc -p demo/public)"
 npx tsc --noEmit || { echo "type check failed"; finish 1; }
+npx tsc --noEmit -p demo/public || { echo "type check of the demo pages failed"; finish 1; }
 
 step "build (npm run build: dist/ for the packaging, manifest and size tests)"
 node scripts/build.mjs --quiet || { echo "build failed"; finish 1; }

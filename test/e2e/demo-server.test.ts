@@ -325,12 +325,18 @@ describe('the merchant server', () => {
     }
   });
 
-  test('static files: pages and assets are served, nothing outside demo/public is', async () => {
+  test('static files: the built pages and their assets are served, nothing else is', async () => {
     const page = await fetch(url('/'));
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-type') ?? '', /text\/html/);
-    assert.equal((await fetch(url('/js/store.js'))).headers.get('content-type'), 'text/javascript; charset=utf-8');
-    for (const path of ['/..%2fapp.ts', '/%2e%2e/catalog.json', '/js/..%2f..%2fapp.ts', '/.env', '/app.ts', '/nope.html']) {
+    const script = /<script type="module" crossorigin src="(\/assets\/[\w-]+\.js)">/.exec(await page.text())?.[1];
+    assert.ok(script, 'the storefront loads its built script');
+    const asset = await fetch(url(script));
+    assert.equal(asset.headers.get('content-type'), 'text/javascript; charset=utf-8');
+    assert.match(asset.headers.get('cache-control') ?? '', /immutable/, 'content-hashed assets are cached for good');
+    const again = await fetch(url(script), { headers: { 'if-none-match': asset.headers.get('etag')! } });
+    assert.equal(again.status, 304);
+    for (const path of ['/..%2fapp.ts', '/%2e%2e/catalog.json', '/assets/..%2f..%2fapp.ts', '/.env', '/app.ts', '/nope.html', '/src/store.ts', '/.build-inputs.json']) {
       assert.equal((await fetch(url(path))).status, 404, path);
     }
     const widget = await fetch(url('/paydesk.js'));

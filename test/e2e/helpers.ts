@@ -63,10 +63,12 @@ export interface Shopper {
   cspViolations: string[];
 }
 
-/** A fresh browser context (its own storage and cookies) with a page that records errors and CSP violations. */
-export async function newShopper(browser: Browser, options: { width?: number; height?: number } = {}): Promise<Shopper> {
+/** A fresh browser context (its own storage and cookies) with a page that records errors and CSP violations; `mobile` emulates a phone. */
+export async function newShopper(browser: Browser, options: { width?: number; height?: number; mobile?: boolean } = {}): Promise<Shopper> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1360, height: options.height ?? 1000 },
+    // A phone: the meta viewport is honoured, touch events exist, pixels are dense.
+    ...(options.mobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
     locale: 'en-GB',
     timezoneId: 'Europe/Moscow',
   });

@@ -1,28 +1,51 @@
-// The code panel: the exact integration code for what the storefront shows, and a tiny highlighter
-// that builds DOM nodes (never innerHTML).
+/**
+ * The storefront's code panel: the exact integration code for what the page shows, and a tiny
+ * highlighter that builds DOM nodes (never innerHTML).
+ */
+import type { IntegrationMode } from '../../../src/protocol/index.js';
 
-const ORDER = ['endpoint', 'order-ref', 'mode', 'method-type', 'button-name', 'locale', 'theme'];
+/** The element's attributes, in the order the code shows them. */
+export const ATTRIBUTE_ORDER = ['endpoint', 'order-ref', 'mode', 'method-type', 'button-name', 'locale', 'theme'] as const;
+export type WidgetAttribute = (typeof ATTRIBUTE_ORDER)[number];
+export type WidgetAttributes = Partial<Record<WidgetAttribute, string>>;
 
-function attrLines(attributes, indent) {
-  return ORDER.filter((name) => attributes[name] !== undefined).map((name) => `${indent}${name}="${attributes[name]}"`);
+const REACT_PROPS: Record<WidgetAttribute, string> = {
+  endpoint: 'endpoint',
+  'order-ref': 'orderRef',
+  mode: 'mode',
+  'method-type': 'methodType',
+  'button-name': 'buttonName',
+  locale: 'locale',
+  theme: 'theme',
+};
+
+export type CodeTab = 'html' | 'cdn' | 'server' | 'react';
+export const CODE_TABS: readonly CodeTab[] = ['html', 'cdn', 'server', 'react'];
+
+export interface CodeContext {
+  origin: string;
+  display: 'inline' | 'modal';
+  mode: IntegrationMode;
+  attributes: WidgetAttributes;
+  product: { ref: string; amount: string };
+  cdn: { available: boolean; integrity: string | null } | null;
 }
 
-function element(attributes, indent = '') {
-  return [`${indent}<paydesk-checkout`, ...attrLines(attributes, `${indent}  `), `${indent}></paydesk-checkout>`].join('\n');
+const given = (attributes: WidgetAttributes) => ATTRIBUTE_ORDER.filter((name) => attributes[name] !== undefined);
+
+function element(attributes: WidgetAttributes, indent = ''): string {
+  return [`${indent}<paydesk-checkout`, ...given(attributes).map((n) => `${indent}  ${n}="${attributes[n]}"`), `${indent}></paydesk-checkout>`].join('\n');
 }
 
-const REACT_PROPS = { endpoint: 'endpoint', 'order-ref': 'orderRef', mode: 'mode', 'method-type': 'methodType', 'button-name': 'buttonName', locale: 'locale', theme: 'theme' };
-
-function html(ctx) {
-  const { origin, display, attributes } = ctx;
-  const script = `<script type="module" src="${origin}/paydesk.js"></script>`;
-  if (display === 'modal') {
+function html(ctx: CodeContext): string {
+  const script = `<script type="module" src="${ctx.origin}/paydesk.js"></script>`;
+  if (ctx.display === 'modal') {
     return [
       script,
       '',
       '<button id="buy" type="button">Buy</button>',
       '<dialog id="checkout">',
-      element(attributes, '  '),
+      element(ctx.attributes, '  '),
       '</dialog>',
       '',
       '<!-- a module file of your own (no inline script needed) -->',
@@ -33,22 +56,21 @@ function html(ctx) {
       "document.addEventListener('paydesk-paid', (e) => console.log('paid', e.detail.order.id));",
     ].join('\n');
   }
-  return [script, '', element(attributes)].join('\n');
+  return [script, '', element(ctx.attributes)].join('\n');
 }
 
-function cdn(ctx) {
-  const { origin, attributes, cdn: info } = ctx;
-  const integrity = info?.integrity ? `\n  integrity="${info.integrity}"\n  crossorigin="anonymous"` : '';
+function cdn(ctx: CodeContext): string {
+  const integrity = ctx.cdn?.integrity ? `\n  integrity="${ctx.cdn.integrity}"\n  crossorigin="anonymous"` : '';
   return [
     '<!-- dist/cdn/paydesk.iife.js from `npm run build`: a classic script, works under',
     "     Content-Security-Policy: script-src 'self' (no inline code, no eval) -->",
-    `<script src="${origin}/cdn/paydesk.iife.js"${integrity}></script>`,
+    `<script src="${ctx.origin}/cdn/paydesk.iife.js"${integrity}></script>`,
     '',
-    element(attributes),
+    element(ctx.attributes),
   ].join('\n');
 }
 
-function server(ctx) {
+function server(ctx: CodeContext): string {
   const modes = ctx.mode === 'h2h' ? '' : `\n  modes: ['h2h', '${ctx.mode}'],`;
   return [
     "// server.mjs — Node 20+, no framework (Express: app.use('/api/paydesk', toExpressMiddleware(handler)))",
@@ -76,15 +98,14 @@ function server(ctx) {
   ].join('\n');
 }
 
-function react(ctx) {
-  const props = ORDER.filter((n) => ctx.attributes[n] !== undefined).map((n) => `      ${REACT_PROPS[n]}="${ctx.attributes[n]}"`);
+function react(ctx: CodeContext): string {
   return [
     "import { PaydeskCheckout } from 'paydesk/react';",
     '',
     'export function Checkout() {',
     '  return (',
     '    <PaydeskCheckout',
-    ...props,
+    ...given(ctx.attributes).map((n) => `      ${REACT_PROPS[n]}="${ctx.attributes[n]}"`),
     "      onPaydeskPaid={(e) => console.log('paid', e.detail.order.id)}",
     '    />',
     '  );',
@@ -92,7 +113,7 @@ function react(ctx) {
   ].join('\n');
 }
 
-export function integrationCode(tab, ctx) {
+export function integrationCode(tab: CodeTab, ctx: CodeContext): string {
   switch (tab) {
     case 'cdn':
       return cdn(ctx);
@@ -100,16 +121,16 @@ export function integrationCode(tab, ctx) {
       return server(ctx);
     case 'react':
       return react(ctx);
-    default:
+    case 'html':
       return html(ctx);
   }
 }
 
-const TOKEN = /(<!--[\s\S]*?-->|(?<![:\w\/'\"`])\/\/[^\n]*)|(<\/?[a-zA-Z][\w-]*|\/?>)|([a-zA-Z][\w-]*)(?==)|("[^"\n]*"|'[^'\n]*'|`[^`\n]*`)/g;
+const TOKEN = /(<!--[\s\S]*?-->|(?<![:\w/'"`])\/\/[^\n]*)|(<\/?[a-zA-Z][\w-]*|\/?>)|([a-zA-Z][\w-]*)(?==)|("[^"\n]*"|'[^'\n]*'|`[^`\n]*`)/g;
 
-/** Splits code into text nodes and <span class="tok-…"> nodes. */
-export function highlight(text) {
-  const nodes = [];
+/** Splits code into text nodes and `<span class="tok-…">` nodes. */
+export function highlight(text: string): Node[] {
+  const nodes: Node[] = [];
   let last = 0;
   for (const m of text.matchAll(TOKEN)) {
     if (m.index > last) nodes.push(document.createTextNode(text.slice(last, m.index)));

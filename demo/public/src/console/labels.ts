@@ -1,0 +1,200 @@
+/**
+ * The provider's words in the console's language: order statuses (for payments and for payouts),
+ * sides, form session states, transaction types, method types, and a sentence for every error code
+ * of the console API. Each table is typed by the list it translates (src/provider/facts.ts,
+ * demo/console-contract.ts): a status added there and missing here fails the type check. A value the
+ * provider sends that no table knows is shown as it came, marked unknown, never hidden.
+ */
+import type { ConsoleErrorBody, ConsoleErrorCode } from '../../../console-contract.js';
+import {
+  FORM_SESSION_STATES,
+  LEGACY_ORDER_STATUSES,
+  ORDER_STATUSES,
+  orderOutcome,
+  type KnownMethodType,
+  type KnownOrderStatus,
+  type OrderOutcome,
+  type OrderSide,
+  type TransactionType,
+} from '../../../../src/provider/facts.js';
+import type { Lang } from '../shared/i18n.js';
+
+type FormSessionState = (typeof FORM_SESSION_STATES)[number];
+type ByLang<K extends string> = Readonly<Record<Lang, Readonly<Record<K, string>>>>;
+
+const ORDER_STATUS: ByLang<KnownOrderStatus> = {
+  en: {
+    Unpaid: 'Awaiting payment',
+    Completed: 'Paid',
+    CanceledByTimeout: 'Expired',
+    CanceledByService: 'Cancelled by the provider',
+    Processing: 'Processing',
+    Queued: 'Queued',
+    Paid: 'Paid',
+    CanceledByAdmin: 'Cancelled by an administrator',
+    CanceledByTrader: 'Cancelled by the trader',
+    CanceledByMerchant: 'Cancelled by the merchant',
+    CanceledByCustomer: 'Cancelled by the customer',
+  },
+  ru: {
+    Unpaid: 'Ожидает оплаты',
+    Completed: 'Оплачен',
+    CanceledByTimeout: 'Истёк',
+    CanceledByService: 'Отменён провайдером',
+    Processing: 'В обработке',
+    Queued: 'В очереди',
+    Paid: 'Оплачен',
+    CanceledByAdmin: 'Отменён администратором',
+    CanceledByTrader: 'Отменён трейдером',
+    CanceledByMerchant: 'Отменён мерчантом',
+    CanceledByCustomer: 'Отменён клиентом',
+  },
+};
+
+/** A payout (Sell order) reads by what happened to the money. */
+const PAYOUT_OUTCOME: ByLang<OrderOutcome> = {
+  en: { pending: 'In progress', paid: 'Paid out', expired: 'Expired, money returned', cancelled: 'Cancelled, money returned' },
+  ru: { pending: 'Выполняется', paid: 'Выплачена', expired: 'Истекла, деньги возвращены', cancelled: 'Отменена, деньги возвращены' },
+};
+
+const SIDE: ByLang<OrderSide> = {
+  en: { Buy: 'Payment', Sell: 'Payout' },
+  ru: { Buy: 'Оплата', Sell: 'Выплата' },
+};
+
+const FORM_STATE: ByLang<FormSessionState> = {
+  en: {
+    method_selection: 'Choosing a method',
+    requisites_search: 'Searching requisites',
+    requisites_found: 'Requisites found',
+    payment_confirmation: 'Confirming payment',
+    completed: 'Completed',
+    expired: 'Expired',
+    cancelled: 'Cancelled',
+  },
+  ru: {
+    method_selection: 'Выбор способа',
+    requisites_search: 'Поиск реквизитов',
+    requisites_found: 'Реквизиты найдены',
+    payment_confirmation: 'Подтверждение оплаты',
+    completed: 'Завершена',
+    expired: 'Истекла',
+    cancelled: 'Отменена',
+  },
+};
+
+const TRANSACTION: ByLang<TransactionType> = {
+  en: { deposit: 'Deposit', withdrawal: 'Withdrawal' },
+  ru: { deposit: 'Зачисление', withdrawal: 'Списание' },
+};
+
+const METHOD_TYPE: ByLang<KnownMethodType> = {
+  en: { BankCard: 'Card', TransBankCard: 'Card (cross-border)', SBP: 'SBP', TransSBP: 'SBP (cross-border)', BankAccount: 'Bank account', NSPKLink: 'NSPK link' },
+  ru: { BankCard: 'Карта', TransBankCard: 'Карта (трансгран)', SBP: 'СБП', TransSBP: 'СБП (трансгран)', BankAccount: 'Банковский счёт', NSPKLink: 'Ссылка НСПК' },
+};
+
+const DISPUTE: ByLang<'processed' | 'open'> = {
+  en: { processed: 'Processed', open: 'In review' },
+  ru: { processed: 'Рассмотрен', open: 'На рассмотрении' },
+};
+
+const UNKNOWN: Readonly<Record<Lang, string>> = { en: 'unknown', ru: 'неизвестно' };
+
+function lookup<K extends string>(table: ByLang<K>, lang: Lang, value: string): string {
+  return Object.hasOwn(table[lang], value) ? table[lang][value as K] : `${value} (${UNKNOWN[lang]})`;
+}
+
+/** Tone of a badge: ok (money arrived), wait (still open), bad (ended without money). */
+export type Tone = 'ok' | 'wait' | 'bad' | 'none';
+const TONE: Record<OrderOutcome, Tone> = { paid: 'ok', pending: 'wait', expired: 'bad', cancelled: 'bad' };
+
+/** An order's status for its side; unknown statuses read as the provider wrote them (pending tone). */
+export function orderStatusLabel(lang: Lang, status: string, side: string): { text: string; tone: Tone } {
+  const outcome = orderOutcome(status);
+  if (side === 'Sell') {
+    const known = (ORDER_STATUSES as readonly string[]).includes(status) || (LEGACY_ORDER_STATUSES as readonly string[]).includes(status);
+    return { text: known ? PAYOUT_OUTCOME[lang][outcome] : lookup(ORDER_STATUS, lang, status), tone: TONE[outcome] };
+  }
+  return { text: lookup(ORDER_STATUS, lang, status), tone: TONE[outcome] };
+}
+
+export const sideLabel = (lang: Lang, side: string) => lookup(SIDE, lang, side);
+export const transactionLabel = (lang: Lang, type: string) => lookup(TRANSACTION, lang, type);
+export const methodTypeLabel = (lang: Lang, type: string) => lookup(METHOD_TYPE, lang, type);
+export const disputeLabel = (lang: Lang, processed: boolean) => DISPUTE[lang][processed ? 'processed' : 'open'];
+
+export function formStateLabel(lang: Lang, state: string): { text: string; tone: Tone } {
+  const tone: Tone = state === 'completed' ? 'ok' : state === 'expired' || state === 'cancelled' ? 'bad' : FORM_SESSION_STATES.includes(state as FormSessionState) ? 'wait' : 'none';
+  return { text: lookup(FORM_STATE, lang, state), tone };
+}
+
+type Details = NonNullable<ConsoleErrorBody['error']['details']>;
+
+const ERRORS: ByLang<ConsoleErrorCode> = {
+  en: {
+    bad_request: 'The request was not understood.',
+    validation_failed: 'Check the highlighted field.',
+    payload_too_large: 'The request is too large.',
+    missing_protocol_header: 'The request was refused: it did not come from the console page.',
+    cross_site_request: 'The request was refused: it came from another site.',
+    unauthorized: 'Log in again.',
+    rate_limited: 'The provider limits requests: try again in {retry_after} s.',
+    not_found: 'Not found.',
+    insufficient_funds: 'Not enough money: the payout needs {needed}, the available balance is {available}. Top up the balance or pay out less.',
+    customer_blacklisted: 'The provider refuses payouts to this card or phone number (blacklisted).',
+    amount_out_of_limits: 'This method pays out from {min} to {max}.',
+    method_unavailable: 'This method makes no payouts now: pick another.',
+    quote_changed: 'The fee changed: the total is now {total}. Check it and confirm again.',
+    idempotency_key_reused: 'This form already made a different payout. Start a new payout form.',
+    payout_in_progress: 'This payout is being sent: wait a moment.',
+    payout_not_pending: 'This payout is no longer in progress.',
+    no_traders: 'The provider has no one to make this payout now. Try again later or pick another method.',
+    payout_unconfirmed: 'The provider did not confirm the payout; it may have been made. Confirm again: this form cannot pay twice.',
+    provider_error: 'The provider answered with an error. Try again later.',
+    network: 'The provider could not be reached. Try again.',
+    timeout: 'The provider did not answer in time. Try again.',
+    invalid_response: 'The provider’s answer could not be read.',
+    sandbox_refused: 'The sandbox refused this action.',
+    internal_error: 'Something went wrong on the merchant server.',
+  },
+  ru: {
+    bad_request: 'Запрос не понят.',
+    validation_failed: 'Проверьте отмеченное поле.',
+    payload_too_large: 'Слишком большой запрос.',
+    missing_protocol_header: 'Запрос отклонён: он пришёл не со страницы кабинета.',
+    cross_site_request: 'Запрос отклонён: он пришёл с другого сайта.',
+    unauthorized: 'Войдите снова.',
+    rate_limited: 'Провайдер ограничивает запросы: повторите через {retry_after} с.',
+    not_found: 'Не найдено.',
+    insufficient_funds: 'Недостаточно средств: для выплаты нужно {needed}, доступно {available}. Пополните баланс или уменьшите сумму.',
+    customer_blacklisted: 'Провайдер не выплачивает на эту карту или этот номер (чёрный список).',
+    amount_out_of_limits: 'Этот способ выплачивает от {min} до {max}.',
+    method_unavailable: 'Этот способ сейчас не делает выплат: выберите другой.',
+    quote_changed: 'Комиссия изменилась: итог теперь {total}. Проверьте и подтвердите снова.',
+    idempotency_key_reused: 'Эта форма уже создала другую выплату. Откройте новую форму выплаты.',
+    payout_in_progress: 'Выплата уже отправляется — подождите.',
+    payout_not_pending: 'Эта выплата уже не в работе.',
+    no_traders: 'У провайдера сейчас некому выполнить выплату. Повторите позже или выберите другой способ.',
+    payout_unconfirmed: 'Провайдер не подтвердил выплату — возможно, она создана. Подтвердите ещё раз: эта форма не заплатит дважды.',
+    provider_error: 'Провайдер ответил ошибкой. Повторите позже.',
+    network: 'Провайдер недоступен. Повторите попытку.',
+    timeout: 'Провайдер не ответил вовремя. Повторите попытку.',
+    invalid_response: 'Ответ провайдера не удалось прочитать.',
+    sandbox_refused: 'Песочница отклонила это действие.',
+    internal_error: 'На сервере мерчанта что-то пошло не так.',
+  },
+};
+
+/**
+ * The sentence for an error code, with its details filled in (`format` turns money details into
+ * text). An unknown code falls back to the server's message.
+ */
+export function errorSentence(lang: Lang, code: string, message: string, details: Details = {}, format: (amount: string) => string = (a) => a): string {
+  if (!Object.hasOwn(ERRORS[lang], code)) return message;
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(details)) {
+    if (value === undefined || value === null) continue;
+    values[key] = typeof value === 'string' && key !== 'currency' ? format(value) : String(value);
+  }
+  return ERRORS[lang][code as ConsoleErrorCode].replace(/\{(\w+)\}/g, (m, name: string) => values[name] ?? (name === 'available' ? '—' : m));
+}

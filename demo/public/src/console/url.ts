@@ -1,0 +1,51 @@
+/**
+ * The console's addresses: one page (console.html) with a view per path, and the filters of a list
+ * in the query, so a link can be shared and Back restores what was on screen.
+ *
+ *   /console/orders?status=Completed&page=2     a list with its filters and page
+ *   /console/payouts/new                        the payout form
+ * Phase 2 adds /console/orders/{id} (the order page) and /console/webhooks.
+ */
+export const LISTS = ['orders', 'payouts', 'form-sessions', 'disputes', 'transactions', 'payment-methods'] as const;
+export type ListName = (typeof LISTS)[number];
+
+export type View = { kind: 'list'; list: ListName } | { kind: 'new-payout' } | { kind: 'not-found' };
+
+export const CONSOLE_ROOT = '/console';
+
+export function viewOf(pathname: string): View {
+  const rest = pathname.replace(/\/+$/, '').slice(CONSOLE_ROOT.length).replace(/^\//, '');
+  if (rest === '') return { kind: 'list', list: 'orders' };
+  if (rest === 'payouts/new') return { kind: 'new-payout' };
+  if ((LISTS as readonly string[]).includes(rest)) return { kind: 'list', list: rest as ListName };
+  return { kind: 'not-found' };
+}
+
+export function pathOf(view: View): string {
+  switch (view.kind) {
+    case 'list':
+      return `${CONSOLE_ROOT}/${view.list}`;
+    case 'new-payout':
+      return `${CONSOLE_ROOT}/payouts/new`;
+    case 'not-found':
+      return CONSOLE_ROOT;
+  }
+}
+
+/** Query parameters that are the page's settings, not a list's filters. */
+export const PAGE_SETTINGS = ['lang', 'theme'] as const;
+
+/** The current query without the page settings: a list's filters and page. */
+export function currentFilters(): URLSearchParams {
+  const q = new URLSearchParams(location.search);
+  for (const name of PAGE_SETTINGS) q.delete(name);
+  return q;
+}
+
+/** `path` with `filters` and the page settings of the current address. */
+export function addressOf(path: string, filters: URLSearchParams, settings: Record<(typeof PAGE_SETTINGS)[number], string>): string {
+  const q = new URLSearchParams(filters);
+  for (const name of PAGE_SETTINGS) q.set(name, settings[name]);
+  const query = q.toString();
+  return query ? `${path}?${query}` : path;
+}

@@ -1,0 +1,454 @@
+/**
+ * The storefront: products, checkout settings, the widget inline or in a modal (a full-screen sheet on
+ * phones), the sandbox bar and the code panel. Its state lives in the URL
+ * (`?buy=…&mode=…&method=…&display=…&lang=…&theme=…`), so a reload reopens the same checkout and the
+ * widget resumes the same order.
+ */
+// The element's events (`paydesk-session`, `paydesk-status`, …), typed on every element by this module.
+import type {} from '../../../src/element/events.js';
+import { INTEGRATION_MODES, type IntegrationMode } from '../../../src/protocol/index.js';
+import { BUTTON_NAMES, type ButtonName } from '../../../src/provider/facts.js';
+import { CODE_TABS, highlight, integrationCode, type CodeTab, type WidgetAttributes } from './code.js';
+import { $, $$, checkRadio, el, onRadio } from './shared/dom.js';
+import { money } from './shared/format.js';
+import { applyTexts, bindPreferences, initialLang, initialTheme, setTheme, texts, type Lang, type Texts, type Theme } from './shared/i18n.js';
+import { toast } from './shared/toast.js';
+import { STORE_TEXTS, type StoreKey } from './texts/store.js';
+
+/** `/demo/api/config`. */
+interface DemoConfig {
+  sandbox: boolean;
+  endpoints: Record<IntegrationMode, string | null>;
+  products: Product[];
+  cdn: { available: boolean; integrity: string | null };
+}
+
+interface Product {
+  ref: string;
+  title: string;
+  title_en: string;
+  amount: string;
+  image: string;
+}
+
+/** What the page needs of `<paydesk-checkout>` (it is loaded by its own script tag, /paydesk.js). */
+interface CheckoutElement extends HTMLElement {
+  reset?(): void;
+  locale: string;
+  theme: string;
+}
+
+const METHODS = ['choice', 'sbp', 'card', 'bank'] as const;
+type MethodChoice = (typeof METHODS)[number];
+const DISPLAYS = ['inline', 'modal'] as const;
+type Display = (typeof DISPLAYS)[number];
+const SESSION_KEY = 'obzharka:checkout-session';
+/** The order's states in which the sandbox can still pay or expire it. */
+const OPEN_STATES = new Set(['pay', 'confirming', 'searching', 'loading']);
+const SANDBOX_ACTIONS = ['complete', 'expire', 'dispute'] as const;
+type SandboxAction = (typeof SANDBOX_ACTIONS)[number];
+
+/** Product illustrations, by name (hashed file URLs from the build). */
+const IMAGES: Record<string, string> = Object.fromEntries(
+  Object.entries(import.meta.glob<string>('../img/*.svg', { eager: true, query: '?url', import: 'default' })).map(([path, url]) => [
+    path.slice('../img/'.length, -'.svg'.length),
+    url,
+  ]),
+);
+
+const params = new URLSearchParams(location.search);
+function pick<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
+  return allowed.includes(value as T) ? (value as T) : fallback;
+}
+
+const state = {
+  config: null as DemoConfig | null,
+  lang: initialLang(),
+  theme: initialTheme(),
+  t: texts(STORE_TEXTS, 'en') as Texts<StoreKey>,
+  display: pick<Display>(params.get('display'), DISPLAYS, 'inline'),
+  mode: pick<IntegrationMode>(params.get('mode'), INTEGRATION_MODES, 'h2h'),
+  method: pick<MethodChoice>(params.get('method'), METHODS, 'choice'),
+  bank: pick<ButtonName>(params.get('bank'), BUTTON_NAMES, 'SberPay'),
+  /** The product being bought, or null. */
+  buying: null as Product | null,
+  /** The widget on screen. */
+  widget: null as CheckoutElement | null,
+  /** Session token of the order on screen (for the sandbox controls). */
+  session: null as string | null,
+  orderState: null as string | null,
+  codeTab: 'html' as CodeTab,
+};
+
+const products = () => state.config?.products ?? [];
+const productTitle = (p: Product) => (state.lang === 'ru' ? p.title : p.title_en);
+const price = (p: Product) => money(p.amount, 'RUB', state.lang);
+
+// ---------------------------------------------------------------------------------------------
+// Start
+
+main().catch((err: unknown) => {
+  console.error(err);
+  toast(state.t('error.generic'), 'error');
+});
+
+async function main(): Promise<void> {
+  const res = await fetch('/demo/api/config', { headers: { accept: 'application/json' } });
+  if (!res.ok) throw new Error(`config: HTTP ${res.status}`);
+  state.config = (await res.json()) as DemoConfig;
+  if (!state.config.endpoints[state.mode]) state.mode = 'h2h';
+
+  setTheme(state.theme);
+  setLang(state.lang);
+  bind();
+  renderProducts();
+  renderSettings();
+  $('#sandbox-bar').hidden = !state.config.sandbox;
+  $('#modal-sandbox').hidden = !state.config.sandbox;
+
+  const product = products().find((p) => p.ref === params.get('buy'));
+  // Resume: the widget finds its own stored session for this endpoint and order_ref.
+  if (product) openCheckout(product, { resume: true });
+  renderCode();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Switches
+
+function bind(): void {
+  bindPreferences(
+    { lang: state.lang, theme: state.theme },
+    {
+      lang: (lang) => {
+        setLang(lang);
+        if (state.widget) state.widget.locale = lang;
+      },
+      theme: (theme: Theme) => {
+        state.theme = theme;
+        if (state.widget) state.widget.theme = theme;
+        renderCode();
+        syncUrl();
+      },
+    },
+  );
+  checkRadio('display', state.display);
+  checkRadio('mode', state.mode);
+  checkRadio('method', state.method);
+  const bankSelect = $<HTMLSelectElement>('#bank-select');
+  bankSelect.value = state.bank;
+
+  onRadio('display', (v) => {
+    state.display = pick(v, DISPLAYS, 'inline');
+    reopen();
+  });
+  onRadio('mode', (v) => {
+    state.mode = pick(v, INTEGRATION_MODES, 'h2h');
+    reopen();
+  });
+  onRadio('method', (v) => {
+    state.method = pick(v, METHODS, 'choice');
+    reopen();
+  });
+  bankSelect.addEventListener('change', () => {
+    state.bank = pick(bankSelect.value, BUTTON_NAMES, 'SberPay');
+    reopen();
+  });
+
+  $('#checkout-close').addEventListener('click', closeCheckout);
+  const modal = $<HTMLDialogElement>('#modal');
+  $('#modal-close').addEventListener('click', () => modal.close());
+  modal.addEventListener('close', () => {
+    if (state.display === 'modal') closeCheckout();
+  });
+
+  for (const button of $$<HTMLButtonElement>('[data-sandbox]')) {
+    button.addEventListener('click', () => void sandboxAction(pick(button.dataset.sandbox ?? null, SANDBOX_ACTIONS, 'complete'), button));
+  }
+  for (const tab of $$<HTMLButtonElement>('[data-tab]')) {
+    tab.addEventListener('click', () => selectCodeTab(pick(tab.dataset.tab ?? null, CODE_TABS, 'html'), tab));
+    tab.addEventListener('keydown', (e) => {
+      // Arrow keys move between the tabs (the ARIA tabs pattern).
+      if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+      const tabs = $$<HTMLButtonElement>('[data-tab]');
+      const next = tabs[(tabs.indexOf(tab) + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length]!;
+      next.focus();
+      next.click();
+    });
+  }
+  $('#copy-code').addEventListener('click', () => void copyCode());
+}
+
+function selectCodeTab(tab: CodeTab, button: HTMLButtonElement): void {
+  state.codeTab = tab;
+  for (const other of $$<HTMLButtonElement>('[data-tab]')) {
+    other.setAttribute('aria-selected', String(other === button));
+    other.tabIndex = other === button ? 0 : -1;
+  }
+  $('#code-pre').setAttribute('aria-labelledby', button.id);
+  renderCode();
+}
+
+async function copyCode(): Promise<void> {
+  const code = $('#code');
+  try {
+    await navigator.clipboard.writeText(code.textContent ?? '');
+    toast(state.t('code.copied'));
+  } catch {
+    // No clipboard access: select the code for a manual copy.
+    const range = document.createRange();
+    range.selectNodeContents(code);
+    getSelection()?.removeAllRanges();
+    getSelection()?.addRange(range);
+  }
+}
+
+function setLang(lang: Lang): void {
+  state.lang = lang;
+  state.t = texts(STORE_TEXTS, lang);
+  applyTexts(state.t);
+  renderProducts();
+  renderSettings();
+  renderSummary();
+  renderCode();
+  syncUrl();
+}
+
+function renderSettings(): void {
+  const config = state.config;
+  if (!config) return;
+  for (const mode of INTEGRATION_MODES) {
+    $<HTMLInputElement>(`input[name="mode"][value="${mode}"]`).disabled = !config.endpoints[mode];
+  }
+  $('#bank-select').hidden = state.method !== 'bank';
+  $('#mode-note').textContent = config.endpoints[state.mode] ? state.t(`pg.note.${state.mode}`) : state.t('pg.note.unavailable');
+}
+
+function syncUrl(): void {
+  const q = new URLSearchParams();
+  if (state.buying) q.set('buy', state.buying.ref);
+  q.set('display', state.display);
+  q.set('mode', state.mode);
+  q.set('method', state.method);
+  if (state.method === 'bank') q.set('bank', state.bank);
+  q.set('lang', state.lang);
+  q.set('theme', state.theme);
+  history.replaceState(null, '', `${location.pathname}?${q}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Products
+
+function renderProducts(): void {
+  const list = $('#products');
+  if (products().length === 0) return;
+  list.replaceChildren(
+    ...products().map((p) => {
+      const errorDemo = p.ref === 'no-traders-demo';
+      const buy = el('button', {
+        type: 'button',
+        className: 'btn primary',
+        text: state.t('product.buy'),
+        'aria-label': `${state.t('product.buy')}: ${productTitle(p)}`,
+        'data-buy': p.ref,
+        onclick: () => openCheckout(p, { resume: false }),
+      });
+      const li = el(
+        'li',
+        { className: `product card${errorDemo ? ' demo-error' : ''}${state.buying?.ref === p.ref ? ' selected' : ''}`, 'data-ref': p.ref },
+        el('div', { className: 'product-art' }, el('img', { src: IMAGES[p.image] ?? IMAGES.bag, alt: '', width: 160, height: 120 })),
+        el(
+          'div',
+          { className: 'product-body' },
+          errorDemo && el('span', { className: 'tag', text: state.t('product.errorTag') }),
+          el('h3', { className: 'product-title', text: productTitle(p) }),
+          el('span', { className: 'product-sub', text: `order_ref: ${p.ref}` }),
+          el('div', { className: 'product-foot' }, el('span', { className: 'price', text: price(p) }), buy),
+        ),
+      );
+      return li;
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checkout
+
+/** The widget's attributes for the current settings. */
+function widgetAttributes(product: Product): WidgetAttributes {
+  const attrs: WidgetAttributes = { endpoint: state.config?.endpoints[state.mode] ?? '', 'order-ref': product.ref };
+  if (state.mode !== 'h2h') attrs.mode = state.mode;
+  if (state.method === 'sbp') attrs['method-type'] = 'SBP';
+  if (state.method === 'card') attrs['method-type'] = 'BankCard';
+  if (state.method === 'bank') attrs['button-name'] = state.bank;
+  attrs.locale = state.lang;
+  attrs.theme = state.theme;
+  return attrs;
+}
+
+function openCheckout(product: Product, { resume }: { resume: boolean }): void {
+  removeWidget({ forget: !resume });
+  state.buying = product;
+  const widget = document.createElement('paydesk-checkout') as CheckoutElement;
+  for (const [name, value] of Object.entries(widgetAttributes(product))) widget.setAttribute(name, value);
+  if (!resume) {
+    // A new purchase: forget an order this tab made earlier for the same product and endpoint.
+    widget.reset?.();
+    forgetStoredSession();
+  }
+  widget.addEventListener('paydesk-session', (e) => {
+    state.session = e.detail.session;
+    storeSession(product, e.detail.session);
+    renderSandbox();
+  });
+  widget.addEventListener('paydesk-status', (e) => {
+    state.orderState = e.detail.state;
+    renderSandbox();
+  });
+  widget.addEventListener('paydesk-paid', () => toast(state.t('paid.toast')));
+  state.widget = widget;
+  state.session = resume ? storedSession(product) : null;
+  state.orderState = null;
+
+  const modal = $<HTMLDialogElement>('#modal');
+  if (state.display === 'modal') {
+    $('#modal-host').replaceChildren(widget);
+    showPanelEmpty(true);
+    renderSummary();
+    if (!modal.open) modal.showModal();
+  } else {
+    if (modal.open) modal.close();
+    $('#inline-host').replaceChildren(widget);
+    showPanelEmpty(false);
+    renderSummary();
+    if (!resume) $('#checkout').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }
+  for (const li of $$('.product')) li.classList.toggle('selected', li.dataset.ref === product.ref);
+  renderSandbox();
+  renderCode();
+  syncUrl();
+}
+
+function showPanelEmpty(empty: boolean): void {
+  $('#checkout-empty').hidden = !empty;
+  $('#checkout-summary').hidden = empty;
+  $('#checkout-close').hidden = empty;
+}
+
+/** Settings changed: rebuild what is open with the new settings (a new order). */
+function reopen(): void {
+  renderSettings();
+  if (state.buying) openCheckout(state.buying, { resume: false });
+  else {
+    renderCode();
+    syncUrl();
+  }
+}
+
+function removeWidget({ forget }: { forget: boolean }): void {
+  if (state.widget) {
+    if (forget) state.widget.reset?.();
+    state.widget.remove();
+  }
+  if (forget) forgetStoredSession();
+  state.widget = null;
+  state.session = null;
+  state.orderState = null;
+}
+
+function closeCheckout(): void {
+  removeWidget({ forget: false });
+  state.buying = null;
+  const modal = $<HTMLDialogElement>('#modal');
+  if (modal.open) modal.close();
+  $('#inline-host').replaceChildren();
+  $('#modal-host').replaceChildren();
+  showPanelEmpty(true);
+  for (const li of $$('.product')) li.classList.remove('selected');
+  renderSandbox();
+  renderCode();
+  syncUrl();
+}
+
+function renderSummary(): void {
+  const p = state.buying;
+  if (!p) return;
+  $<HTMLImageElement>('#summary-img').src = IMAGES[p.image] ?? IMAGES.bag ?? '';
+  $('#summary-title').textContent = productTitle(p);
+  $('#summary-price').textContent = price(p);
+  $('#modal-title').textContent = productTitle(p);
+  $('#modal-price').textContent = price(p);
+}
+
+// The page remembers the session of the order on screen (this tab only) for the sandbox controls.
+function storeSession(product: Product, session: string): void {
+  try {
+    sessionStorage.setItem(SESSION_KEY, JSON.stringify({ ref: product.ref, endpoint: state.config?.endpoints[state.mode], session }));
+  } catch {
+    // storage may be unavailable
+  }
+}
+
+function storedSession(product: Product): string | null {
+  try {
+    const v = JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? 'null') as { ref?: unknown; endpoint?: unknown; session?: unknown } | null;
+    return v && v.ref === product.ref && v.endpoint === state.config?.endpoints[state.mode] && typeof v.session === 'string' ? v.session : null;
+  } catch {
+    return null;
+  }
+}
+
+function forgetStoredSession(): void {
+  try {
+    sessionStorage.removeItem(SESSION_KEY);
+  } catch {
+    // storage may be unavailable
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sandbox controls
+
+function renderSandbox(): void {
+  const active = Boolean(state.session) && (state.orderState === null || OPEN_STATES.has(state.orderState));
+  for (const button of $$<HTMLButtonElement>('[data-sandbox]')) {
+    // A dispute can be opened on a paid order too.
+    button.disabled = !state.session || (!active && !(button.dataset.sandbox === 'dispute' && state.orderState === 'paid'));
+  }
+}
+
+async function sandboxAction(action: SandboxAction, button: HTMLButtonElement): Promise<void> {
+  if (!state.session) return toast(state.t('sandbox.noOrder'), 'error');
+  button.disabled = true;
+  try {
+    const res = await fetch(`/demo/api/sandbox/${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-paydesk': '1' },
+      body: JSON.stringify({ session: state.session, endpoint: state.config?.endpoints[state.mode] }),
+    });
+    const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+    if (!res.ok) throw new Error(body?.error?.message ?? `HTTP ${res.status}`);
+    toast(state.t(`sandbox.done.${action}`));
+  } catch (err) {
+    toast(err instanceof Error ? err.message : String(err), 'error');
+  } finally {
+    renderSandbox();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Code panel
+
+function renderCode(): void {
+  const config = state.config;
+  const product = state.buying ?? products()[0];
+  if (!config || !product) return;
+  const text = integrationCode(state.codeTab, {
+    origin: location.origin,
+    display: state.display,
+    mode: state.mode,
+    attributes: widgetAttributes(product),
+    product,
+    cdn: config.cdn,
+  });
+  $('#code').replaceChildren(...highlight(text));
+}

@@ -1,0 +1,19 @@
+/** The page paydesk redirects to after a paid order (redirect_url), and the support page. */
+import { applyTexts, initialLang, initialTheme, setTheme, texts } from './shared/i18n.js';
+import { STORE_TEXTS } from './texts/store.js';
+
+const lang = initialLang();
+setTheme(initialTheme());
+applyTexts(texts(STORE_TEXTS, lang));
+
+const ref = new URLSearchParams(location.search).get('ref');
+const line = document.querySelector('#thanks-product');
+if (line && ref) {
+  fetch('/demo/api/config')
+    .then((r) => (r.ok ? (r.json() as Promise<{ products?: Array<{ ref: string; title: string; title_en: string }> }>) : null))
+    .then((config) => {
+      const product = config?.products?.find((p) => p.ref === ref);
+      if (product) line.textContent = lang === 'ru' ? product.title : product.title_en;
+    })
+    .catch(() => undefined);
+}

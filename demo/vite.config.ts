@@ -1,0 +1,85 @@
+/**
+ * Vite builds the demo's pages (storefront, console, thanks, support, CDN demo) from `demo/public/`:
+ * the HTML entries, their TypeScript (`demo/public/src/`, which imports `src/money`, `src/protocol`
+ * and `src/provider/facts` instead of copying them), CSS and images, into `demo/dist/` with hashed
+ * asset names. Nothing inline: every script and style is a file, so the pages keep their strict
+ * Content-Security-Policy (`script-src 'self'; style-src 'self'`).
+ *
+ * `npm start` builds them itself when `demo/dist/` is missing or stale (demo/pages.ts); by hand:
+ * `npm run build:demo`. `npx vite -c demo/vite.config.ts` serves the pages with hot reload on
+ * 127.0.0.1:5173, with the server's routes proxied to a running `npm start` (PORT, default 3000).
+ */
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { defineConfig, version as viteVersion, type Plugin } from 'vite';
+import { PAGES_OUT_DIR, PAGES_SRC_DIR, recordBuildInputs } from './build-inputs.js';
+
+/** The HTML pages of demo/public, each an entry. */
+function htmlEntries(): Record<string, string> {
+  const pages: Record<string, string> = {};
+  for (const name of readdirSync(PAGES_SRC_DIR)) {
+    if (name.endsWith('.html')) pages[name.slice(0, -'.html'.length)] = join(PAGES_SRC_DIR, name);
+  }
+  return pages;
+}
+
+/** After a build, records what it read (demo/build-inputs.ts), for the freshness check at start. */
+function buildInputs(): Plugin {
+  let ids: string[] = [];
+  let outDir = PAGES_OUT_DIR;
+  return {
+    name: 'paydesk-demo-build-inputs',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    generateBundle() {
+      ids = [...this.getModuleIds()];
+    },
+    closeBundle() {
+      recordBuildInputs(outDir, ids, viteVersion);
+    },
+  };
+}
+
+/** The dev server answers the friendly paths as the merchant server does (`/console/payouts` → console.html). */
+function friendlyPaths(): Plugin {
+  return {
+    name: 'paydesk-demo-friendly-paths',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const path = (req.url ?? '/').split('?')[0]!;
+        if (/^\/console(\/(?!api\/)[a-z0-9/-]*)?$/.test(path)) req.url = '/console.html';
+        else if (path === '/thanks' || path === '/support') req.url = `${path}.html`;
+        else if (path === '/cdn-demo') req.url = '/cdn.html';
+        next();
+      });
+    },
+  };
+}
+
+const api = `http://127.0.0.1:${process.env.PORT || '3000'}`;
+
+export default defineConfig({
+  root: PAGES_SRC_DIR,
+  base: '/',
+  publicDir: false,
+  logLevel: 'warn',
+  plugins: [buildInputs(), friendlyPaths()],
+  build: {
+    outDir: PAGES_OUT_DIR,
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+    // No data: URLs and no polyfill code injected into the pages: every asset is a file of its own.
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+    reportCompressedSize: false,
+    rolldownOptions: { input: htmlEntries() },
+  },
+  server: {
+    host: '127.0.0.1',
+    proxy: Object.fromEntries(['/api', '/console/api', '/demo/api', '/paydesk.js', '/chunks', '/cdn/'].map((p) => [p, api])),
+  },
+});
