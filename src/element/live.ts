@@ -196,8 +196,9 @@ export class LiveStatus {
         if (this.mode !== 'poll' || this.timer !== null) return;
         const slow = this.o.slow?.() === true;
         const base = slow ? SLOW_POLL_MS : this.base;
-        const grow = slow || !this.lastOk;
-        this.pollDelay = grow ? Math.min(Math.max(this.pollDelay, base) * 2, slow ? SLOW_MAX_POLL_MS : (this.o.maxPollMs ?? 30_000)) : base;
+        const max = slow ? SLOW_MAX_POLL_MS : (this.o.maxPollMs ?? 30_000);
+        // Slow: 15 s first, then doubling; otherwise doubling only after a failed poll.
+        this.pollDelay = this.pollDelay < base ? base : slow || !this.lastOk ? Math.min(this.pollDelay * 2, max) : base;
         this.poll(this.pollDelay);
       });
     }, delay);
