@@ -80,7 +80,7 @@ export class BankSheetController implements ReactiveController {
   private failed = false;
   private opener: HTMLElement | null = null;
   private timer: unknown = null;
-  private showing = false;
+  private focused = false;
 
   constructor(private readonly host: SheetHost) {
     host.addController(this);
@@ -92,13 +92,20 @@ export class BankSheetController implements ReactiveController {
     this.cancelFallback();
   }
 
-  /** After each render: show the dialog as a modal once it is in the DOM, and put the focus inside. */
+  /**
+   * After each render: show the dialog as a modal once it is in the DOM; put the focus on the search
+   * (or the first bank) once the list is there (the close button has it while the table loads).
+   */
   hostUpdated(): void {
     const dialog = this.dialog;
-    if (!this.isOpen || !dialog || this.showing) return;
-    this.showing = true;
+    if (!this.isOpen || !dialog) return;
     if (!dialog.open) dialog.showModal();
-    (dialog.querySelector<HTMLElement>('input') ?? dialog.querySelector<HTMLElement>('a, button.x'))?.focus();
+    if (this.focused) return;
+    const target = dialog.querySelector<HTMLElement>('input') ?? dialog.querySelector<HTMLElement>('.bank');
+    if (target) {
+      this.focused = true;
+      target.focus();
+    }
   }
 
   private get dialog(): HTMLDialogElement | null {
@@ -109,7 +116,7 @@ export class BankSheetController implements ReactiveController {
   open(opener: HTMLElement | null): void {
     this.opener = opener;
     this.isOpen = true;
-    this.showing = false;
+    this.focused = false;
     this.query = '';
     const order = this.host.machine.order;
     if (order && paymentLinkOf(order) && !this.table) this.load();
@@ -119,7 +126,7 @@ export class BankSheetController implements ReactiveController {
   close(): void {
     const dialog = this.dialog;
     if (dialog?.open) dialog.close();
-    else this.closed();
+    this.closed();
   }
 
   private load(): void {
@@ -134,7 +141,7 @@ export class BankSheetController implements ReactiveController {
 
   private readonly closed = (): void => {
     if (!this.isOpen) return;
-    this.isOpen = this.showing = false;
+    this.isOpen = false;
     this.host.requestUpdate();
     this.opener?.focus();
   };

@@ -12,7 +12,9 @@ import { formatAmount } from './format.js';
 import type { Messages } from './i18n/index.js';
 import { fill } from './i18n/text.js';
 import type { Selection } from './machine.js';
-import { bankNameIn, type ViewHost } from './views.js';
+import { bankNameIn, WAY_KINDS, wayHint, wayName, type ViewHost, type WayKind } from './views.js';
+
+export type { WayKind } from './views.js';
 
 /** What the view needs from the element. @internal */
 export interface ChooseContext {
@@ -52,16 +54,6 @@ details[open]>.method{border-color:var(--_a)}
 .bank-step h3{font-size:15px}
 `;
 
-/** Ways to pay by `method_type` (provider-notes.md: method types seen). Anything else is shown by its own name. */
-export type WayKind = 'sbp' | 'card' | 'account' | 'link' | 'sbpAbroad' | 'cardAbroad';
-const KINDS: Readonly<Record<string, WayKind>> = {
-  SBP: 'sbp',
-  BankCard: 'card',
-  BankAccount: 'account',
-  NSPKLink: 'link',
-  TransSBP: 'sbpAbroad',
-  TransBankCard: 'cardAbroad',
-};
 /** Ways where the shopper's bank is worth a second step (a transfer within one bank). */
 const BANK_STEP: ReadonlySet<WayKind | null> = new Set<WayKind | null>(['card', 'cardAbroad']);
 
@@ -104,7 +96,7 @@ const bankOrder = (m: PaymentMethodView) => BANKS.findIndex((b) => b.customerBan
 export function ways(methods: readonly PaymentMethodView[]): Way[] {
   const groups = new Map<string, PaymentMethodView[]>();
   for (const method of methods) {
-    const kind = KINDS[method.type];
+    const kind = WAY_KINDS[method.type];
     const key = kind ?? `other:${method.id}`;
     groups.set(key, [...(groups.get(key) ?? []), method]);
   }
@@ -138,8 +130,8 @@ export function list(c: ChooseContext): TemplateResult {
   const fee = (method: PaymentMethodView) =>
     /[1-9]/.test(method.fee) ? html`<span class="fee">${fill(m.feeLine, { fee: money(method.fee), total: money(method.total) })}</span>` : nothing;
   const pick = (method: PaymentMethodView) => () => c.pick({ payment_method_id: method.id });
-  const title = (way: Way) => (way.kind ? m[`way${way.kind[0]!.toUpperCase()}${way.kind.slice(1)}` as 'waySbp'] : way.method.name);
-  const hint = (way: Way) => (way.kind ? m[`way${way.kind[0]!.toUpperCase()}${way.kind.slice(1)}Hint` as 'waySbpHint'] : '');
+  const title = (way: Way) => wayName(m, way.method);
+  const hint = (way: Way) => wayHint(m, way.method.type);
   const inside = (way: Way) => html`<span>${title(way)}</span>${hint(way) ? html`<span class="muted">${hint(way)}</span>` : nothing}${way.banks.length ? nothing : fee(way.method)}`;
   return html`${price ? html`<div class="to-pay"><span class="muted">${m.toPay}</span><span class="amount">${money(price.amount)}</span></div>` : nothing}<ul part="methods">${ways(
     c.methods,

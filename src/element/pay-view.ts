@@ -15,7 +15,7 @@ import { safeIntl } from './i18n/plural.js';
 import { actions, center, icons, spinner } from './parts.js';
 import { changedFrom, copyValue, formatAccount, hasBankApps, paymentLinkOf } from './requisites.js';
 import { safeHttpUrl } from './url.js';
-import { amountOf, contextOf, copyButton, orderNumber, type ViewContext, type ViewHost } from './views.js';
+import { amountOf, contextOf, copyButton, orderNumber, wayName, type ViewContext, type ViewHost } from './views.js';
 
 export { footer } from './footer.js';
 
@@ -145,7 +145,7 @@ function requisites(c: ViewContext): TemplateResult | typeof nothing {
       copyButton(c, 'account', label, copyValue(req.holder_account, req.kind))
     }</dd></div>`;
   }
-  return html`<dl part="requisites">${account}${row(m.holderLabel, req?.holder_name)}${row(m.bankLabel, c.bankName(order.bank))}${row(m.methodLabel, order.method?.name)}</dl>`;
+  return html`<dl part="requisites">${account}${row(m.holderLabel, req?.holder_name)}${row(m.bankLabel, c.bankName(order.bank))}${row(m.methodLabel, order.method && wayName(m, order.method))}</dl>`;
 }
 
 /** Desktop: the QR of the SBP link, to scan with the phone. */

@@ -101,6 +101,31 @@ export function open(host: ViewHost, what: 'banks' | 'receipt', opener: HTMLElem
   host.wait(opened.catch(() => host.requestUpdate()));
 }
 
+/** Ways to pay by `method_type` (provider-notes.md: method types seen); anything else goes by its own name. */
+export type WayKind = 'sbp' | 'card' | 'account' | 'link' | 'sbpAbroad' | 'cardAbroad';
+export const WAY_KINDS: Readonly<Record<string, WayKind>> = {
+  SBP: 'sbp',
+  BankCard: 'card',
+  BankAccount: 'account',
+  NSPKLink: 'link',
+  TransSBP: 'sbpAbroad',
+  TransBankCard: 'cardAbroad',
+};
+
+const key = (kind: WayKind, hint = '') => `way${kind[0]!.toUpperCase()}${kind.slice(1)}${hint}` as 'waySbp';
+
+/** The name of a way to pay in the shopper's language (a type not known here: the method's own name). */
+export function wayName(m: Messages, method: { type: string; name: string }): string {
+  const kind = WAY_KINDS[method.type];
+  return kind ? m[key(kind)] : method.name;
+}
+
+/** The line under a way to pay, or ''. */
+export function wayHint(m: Messages, type: string): string {
+  const kind = WAY_KINDS[type];
+  return kind ? m[key(kind, 'Hint') as 'waySbpHint'] : '';
+}
+
 /** How long a copy button says "Copied". */
 export const COPIED_MS = 2000;
 

@@ -4,7 +4,7 @@
  * double click or two start() calls make one request; a late payment reaches an open widget.
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import { byText, mount, norm, settle } from './helpers/mount.js';
+import { byText, mount, norm, settle, type Harness } from './helpers/mount.js';
 import { FakeEndpoint, MemoryStorage } from './helpers/fake-endpoint.js';
 import { FakeClock } from './helpers/fake-clock.js';
 import { orderView } from './helpers/orders.js';
@@ -105,7 +105,7 @@ describe('tabs of one browser share one order per order ref', () => {
       const release = server.hold('create');
       const env: Partial<CheckoutEnv> = locks === 'no Web Locks' ? { locks: null } : {};
       const opened = [mount({ paymentMethodId: 'm-sbp' }, { server, storage, clock, env }), mount({ paymentMethodId: 'm-sbp' }, { server, storage, clock, env })];
-      const [a, b] = await Promise.all(opened);
+      const [a, b] = (await Promise.all(opened)) as [Harness, Harness];
       // Without locks the first claim waits out the settling time (on the fake clock) before its request.
       await waitUntil(() => {
         clock.advance(50);
