@@ -139,6 +139,11 @@ export class BankSheetController implements ReactiveController {
     );
   }
 
+  /** The dialog's `close` event (Escape, or `close()`): queued, so it may arrive after a reopening, then ignored. */
+  private readonly onClose = (e: Event): void => {
+    if (!(e.target as HTMLDialogElement).open) this.closed();
+  };
+
   private readonly closed = (): void => {
     if (!this.isOpen) return;
     this.isOpen = false;
@@ -234,7 +239,7 @@ export class BankSheetController implements ReactiveController {
         ).format(Date.parse(this.table.snapshot))
       : '';
     const desktop = h.env$.platform === 'desktop';
-    return html`<dialog part="sheet" class="sheet" aria-labelledby="sheet-title" @close=${this.closed}><div class="sheet-top"><h3 id="sheet-title">${
+    return html`<dialog part="sheet" class="sheet" aria-labelledby="sheet-title" @close=${this.onClose}><div class="sheet-top"><h3 id="sheet-title">${
       desktop ? m.payOnline : m.sheetTitle
     }</h3><button class="x" aria-label=${m.close} @click=${() => this.close()}>${close}</button></div>${
       all.length >= SEARCH_FROM
