@@ -45,7 +45,7 @@ export { footer } from './footer.js';
 export const styles = css`
 .to-pay{display:grid;gap:2px;padding:calc(var(--_s)*2);border-radius:calc(var(--_r) - 4px);background:var(--_u)}
 .to-pay .amount{font-size:clamp(22px,9cqi,30px);line-height:1.15;font-weight:700;white-space:nowrap}
-.method{width:100%;display:grid;justify-items:start;gap:2px;padding:12px 14px;text-align:start;list-style:none}
+.method{width:100%;display:grid;grid-template-columns:minmax(0,1fr);justify-items:start;gap:2px;padding:12px 14px;text-align:start;list-style:none}
 .method::-webkit-details-marker{display:none}
 .method .muted{font-weight:400}
 .fee{font-size:13px;font-weight:600}
