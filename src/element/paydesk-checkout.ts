@@ -148,7 +148,6 @@ export class PaydeskCheckout extends LitElement {
     messages: { attribute: false },
     env: { attribute: false },
     _s: { attribute: false },
-    copied: { attribute: false },
     _announce: { attribute: false },
   };
 
@@ -183,7 +182,7 @@ export class PaydeskCheckout extends LitElement {
   env: Partial<CheckoutEnv> = {};
 
   private _s: MachineState = initialState();
-  /** @internal The copy button showing "Copied" (`amount`, `account`, `order`…), or ''. */
+  /** The copy button showing "Copied" (`amount`, `account`, `order`…), or ''. @internal */
   copied = '';
   /** @internal */
   copyTimer: unknown = null;

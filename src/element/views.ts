@@ -136,10 +136,12 @@ export async function copyTo(host: ViewHost, id: string, label: string, text: st
     await env.copy(text);
     host.copied = id;
     host.announce(fill(host.m.copiedAnnounce, { what: label }));
+    host.requestUpdate();
     env.clock.clearTimeout(host.copyTimer);
     host.copyTimer = env.clock.setTimeout(() => {
       host.copyTimer = null;
       host.copied = '';
+      host.requestUpdate();
     }, COPIED_MS);
   } catch {
     host.announce(host.m.copyFailed);
