@@ -243,16 +243,16 @@ function shareLit(): Plugin {
   };
 }
 
+/** What every CDN build shares. */
+const common = { emptyOutDir: false, sourcemap: true, target: 'es2021', minify: true, reportCompressedSize: false } as const;
+const define = { 'process.env.NODE_ENV': JSON.stringify('production') };
+
 const classic = defineConfig({
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  define,
   plugins: [classicLit()],
   build: {
+    ...common,
     outDir: 'dist/cdn/chunks',
-    emptyOutDir: false,
-    sourcemap: true,
-    target: 'es2021',
-    minify: true,
-    reportCompressedSize: false,
     lib: {
       entry: Object.fromEntries(CLASSIC_CHUNKS.map((name) => [name, `src/element/${name}.ts`])),
       formats: ['es'],
@@ -265,15 +265,11 @@ const classic = defineConfig({
 });
 
 export default format === 'classic' ? classic : defineConfig({
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  define,
   plugins: format === 'iife' ? [languageImports(), standaloneChunks(), viewsBundled(), shareLit(), asciiTemplates()] : [languageImports()],
   build: {
+    ...common,
     outDir: 'dist/cdn',
-    emptyOutDir: false,
-    sourcemap: true,
-    target: 'es2021',
-    minify: true,
-    reportCompressedSize: false,
     lib: {
       entry: 'src/cdn.ts',
       name: 'Paydesk',
