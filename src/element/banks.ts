@@ -139,9 +139,13 @@ export class BankSheetController implements ReactiveController {
     );
   }
 
-  /** The dialog's `close` event (Escape, or `close()`): queued, so it may arrive after a reopening, then ignored. */
+  /**
+   * The dialog's `close` event (Escape, or `close()`): queued, so it may arrive after the sheet was
+   * opened again (on this dialog, or on a new one rendered meanwhile); then it is ignored.
+   */
   private readonly onClose = (e: Event): void => {
-    if (!(e.target as HTMLDialogElement).open) this.closed();
+    const dialog = e.target as HTMLDialogElement;
+    if (!dialog.open && dialog === this.dialog) this.closed();
   };
 
   private readonly closed = (): void => {
