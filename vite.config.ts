@@ -17,20 +17,23 @@
  * table that fails to load.
  *
  * The code of later steps (`import('./pay-view.js')` etc. in paydesk-checkout.ts: method list, pay
- * view, closed order, live status, bank links, QR encoder) becomes `chunks/<name>.js` in the ES build,
- * importing what it shares from `../paydesk.js` (`preserveEntrySignatures: 'allow-extension'` keeps
- * that shared code in the entry file); the IIFE bundles it in (see `viewsBundled`).
+ * view, closed order, live status, bank sheet, receipt upload, form frame) becomes `chunks/<name>.js`
+ * in the ES build, importing what it shares from `../paydesk.js` (`preserveEntrySignatures:
+ * 'allow-extension'` keeps that shared code in the entry file); the IIFE bundles it in (see
+ * `viewsBundled`), except the standalone chunks (the QR encoder and the SBP bank table, see
+ * `standaloneChunks`), which it loads from chunks/ like the language tables.
  *
  * Output is ASCII-only (`charset: 'ascii'`), so the classic script reads the same on a page served
  * as windows-1251. The dev server (`npx vite`) serves the repository on 127.0.0.1 with `/api` proxied
  * to `npm start`.
  */
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import cdnLanguages from './src/cdn-languages.json' with { type: 'json' };
 
 const format = process.env.PAYDESK_CDN_FORMAT ?? 'es';
-if (format !== 'es' && format !== 'iife') {
-  throw new Error(`PAYDESK_CDN_FORMAT must be "es" or "iife", not ${JSON.stringify(format)}`);
+if (format !== 'es' && format !== 'iife' && format !== 'classic') {
+  throw new Error(`PAYDESK_CDN_FORMAT must be "es", "iife" or "classic", not ${JSON.stringify(format)}`);
 }
 
 /** Where the lazy chunks go, relative to the main file (same path in both builds). */
@@ -83,6 +86,63 @@ function languageImports(): Plugin {
   };
 }
 
+/**
+ * Code loaded on demand that imports nothing from the rest (the QR encoder, the SBP bank table): like
+ * the language tables, the IIFE loads the ES build's `chunks/<name>.js` from beside the script instead
+ * of carrying it, so a shopper who never sees a QR or opens the bank sheet never downloads them.
+ * build.mjs checks that these chunks import nothing.
+ */
+export const STANDALONE_CHUNKS = ['qr', 'bank-table'] as const;
+const STANDALONE_IMPORT = new RegExp(`\\bimport\\(\\s*(['"])\\./(${STANDALONE_CHUNKS.join('|')})\\.js\\1\\s*\\)`, 'g');
+
+/**
+ * The code the classic script loads on demand instead of carrying it (rare steps: the method choice's
+ * chunk aside, the bank sheet, the receipt upload, the form frame, the create's claim): built once
+ * more (`PAYDESK_CDN_FORMAT=classic`) as `chunks/classic-<name>.js`, each with what it needs but Lit,
+ * which it takes from the classic script (src/cdn-classic-lit.ts). Their own `import()`s of the
+ * standalone chunks go to the ES build's files beside them.
+ */
+export const CLASSIC_CHUNKS = ['choose-view', 'banks', 'receipt', 'frame', 'claim'] as const;
+const CLASSIC_PREFIX = 'classic-';
+
+/** `classic` build only: `lit` is the classic script's (see `CLASSIC_CHUNKS`). */
+function classicLit(): Plugin {
+  const shim = fileURLToPath(new URL('./src/cdn-classic-lit.ts', import.meta.url));
+  return {
+    name: 'paydesk-classic-lit',
+    enforce: 'pre',
+    resolveId(source) {
+      return source === 'lit' ? shim : null;
+    },
+    transform(code, id) {
+      if (!/[\\/]src[\\/]element[\\/].*\.ts$/.test(id)) return null;
+      const out = code.replace(STANDALONE_IMPORT, (_m, _q, name: string) => `import(/* @vite-ignore */ import.meta.url.replace(/[^/]*$/, ${JSON.stringify(`${name}.js`)}))`);
+      return out === code ? null : { code: out, map: null };
+    },
+  };
+}
+
+/** IIFE only: `import('./qr.js')` (and the other standalone chunks) anywhere in src/element → the chunk beside the script. */
+function standaloneChunks(): Plugin {
+  const seen = new Set<string>();
+  return {
+    name: 'paydesk-standalone-chunks',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]src[\\/]element[\\/].*\.ts$/.test(id)) return null;
+      const out = code.replace(STANDALONE_IMPORT, (_m, _q, name: string) => {
+        seen.add(name);
+        return `import(/* @vite-ignore */ ${CHUNK_URL_FN}(${JSON.stringify(`${CHUNK_DIR}/${name}.js`)}))`;
+      });
+      return out === code ? null : { code: out, map: null };
+    },
+    buildEnd(error) {
+      // The QR encoder is imported by the element itself; the bank table by the bank sheet, a classic chunk.
+      if (!error && !seen.has('qr')) this.error("paydesk: no import('./qr.js') found under src/element; update vite.config.ts");
+    },
+  };
+}
+
 /** The module whose `import('./pay-view.js')`, `import('./live.js')` etc. load the code the element needs later. */
 const VIEW_LOADER = /[\\/]src[\\/]element[\\/]paydesk-checkout\.ts$/;
 /** Any `import('./<name>.js')` of it (not a `typeof import(…)` type). */
@@ -104,6 +164,9 @@ function viewsBundled(): Plugin {
       const names = new Set<string>();
       const out = code.replace(VIEW_IMPORT, (_m, _q, name: string) => {
         rewritten++;
+        if ((CLASSIC_CHUNKS as readonly string[]).includes(name)) {
+          return `import(/* @vite-ignore */ ${CHUNK_URL_FN}(${JSON.stringify(`${CHUNK_DIR}/${CLASSIC_PREFIX}${name}.js`)}))`;
+        }
         names.add(name);
         return `Promise.resolve(__paydesk_${name.replace(/-/g, '_')})`;
       });
@@ -166,16 +229,47 @@ function asciiTemplates(): Plugin {
   };
 }
 
-export default defineConfig({
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  plugins: format === 'iife' ? [languageImports(), viewsBundled(), asciiTemplates()] : [languageImports()],
+/** IIFE only: the script leaves its Lit where the classic chunks read it (src/cdn-classic-lit.ts). */
+function shareLit(): Plugin {
+  return {
+    name: 'paydesk-share-lit',
+    transform(code, id) {
+      if (!/[\\/]src[\\/]cdn\.ts$/.test(id)) return null;
+      return {
+        code: `import { html as __h, svg as __s, css as __c, nothing as __n } from 'lit';globalThis[Symbol.for('paydesk.lit')] ??= { html: __h, svg: __s, css: __c, nothing: __n };${code}`,
+        map: null,
+      };
+    },
+  };
+}
+
+/** What every CDN build shares. */
+const common = { emptyOutDir: false, sourcemap: true, target: 'es2021', minify: true, reportCompressedSize: false } as const;
+const define = { 'process.env.NODE_ENV': JSON.stringify('production') };
+
+const classic = defineConfig({
+  define,
+  plugins: [classicLit()],
   build: {
+    ...common,
+    outDir: 'dist/cdn/chunks',
+    lib: {
+      entry: Object.fromEntries(CLASSIC_CHUNKS.map((name) => [name, `src/element/${name}.ts`])),
+      formats: ['es'],
+      fileName: (_format, name) => `${CLASSIC_PREFIX}${name}.js`,
+    },
+    rolldownOptions: {
+      output: { minify: true, chunkFileNames: `${CLASSIC_PREFIX}[name].js` },
+    },
+  },
+});
+
+export default format === 'classic' ? classic : defineConfig({
+  define,
+  plugins: format === 'iife' ? [languageImports(), standaloneChunks(), viewsBundled(), shareLit(), asciiTemplates()] : [languageImports()],
+  build: {
+    ...common,
     outDir: 'dist/cdn',
-    emptyOutDir: false,
-    sourcemap: true,
-    target: 'es2021',
-    minify: true,
-    reportCompressedSize: false,
     lib: {
       entry: 'src/cdn.ts',
       name: 'Paydesk',

@@ -45,6 +45,7 @@ rmSync(join(root, 'dist'), { recursive: true, force: true });
 run('npm build (tsc -p tsconfig.build.json)', bin('tsc'), ['-p', 'tsconfig.build.json']);
 run('CDN ES module (vite)', bin('vite'), ['build', '--logLevel', 'warn'], { PAYDESK_CDN_FORMAT: 'es' });
 run('CDN classic script (vite)', bin('vite'), ['build', '--logLevel', 'warn'], { PAYDESK_CDN_FORMAT: 'iife' });
+run('CDN classic script chunks (vite)', bin('vite'), ['build', '--logLevel', 'warn'], { PAYDESK_CDN_FORMAT: 'classic' });
 
 const cdn = join(root, 'dist', 'cdn');
 const fail = (message) => {
@@ -65,9 +66,21 @@ const languages = new Set(
 );
 if (languages.size === 0) fail('no language imports found in src/element/i18n/index.ts');
 for (const f of languages) if (!chunks.includes(f)) fail(`dist/cdn/chunks/${f} was not written`);
-for (const f of chunks.filter((c) => languages.has(c))) {
+// The standalone chunks (vite.config.ts, STANDALONE_CHUNKS) are loaded by the IIFE from chunks/ too.
+const standalone = new Set(['qr.js', 'bank-table.js']);
+for (const f of standalone) if (!chunks.includes(f)) fail(`dist/cdn/chunks/${f} was not written`);
+for (const f of chunks.filter((c) => languages.has(c) || standalone.has(c))) {
   if (/\bimport\s*[\s{*"'`(]|\bfrom\s*["'`]/.test(readFileSync(join(cdn, 'chunks', f), 'utf8'))) {
     fail(`dist/cdn/chunks/${f} imports another module; the IIFE cannot share code with it`);
+  }
+}
+// The classic script's own chunks (vite.config.ts, CLASSIC_CHUNKS) import only each other (never paydesk.js).
+const classicChunks = chunks.filter((c) => c.startsWith('classic-'));
+if (classicChunks.length === 0) fail('no dist/cdn/chunks/classic-*.js was written');
+for (const f of classicChunks) {
+  for (const m of readFileSync(join(cdn, 'chunks', f), 'utf8').matchAll(/\bfrom\s*["'`]([^"'`]+)["'`]|\bimport\s*\(?\s*["'`]([^"'`]+)["'`]/g)) {
+    const target = m[1] ?? m[2];
+    if (!/^\.\/classic-[\w-]+\.js$/.test(target)) fail(`dist/cdn/chunks/${f} imports ${target}; a classic chunk may import only other classic chunks`);
   }
 }
 // A classic script is decoded in the page's encoding unless served with a charset: keep it ASCII.

@@ -3,6 +3,7 @@
  * token endpoint, with every answer validated. Failures become {@link ApiError} with a stable code.
  */
 import {
+  DECIMAL,
   parseErrorBody,
   parseOrderView,
   parsePaymentMethods,
@@ -11,6 +12,9 @@ import {
   type OrderView,
   type PaymentMethodView,
 } from '../protocol/index.js';
+
+/** Error codes that mean the session itself is gone (lost by the server, or no longer valid). */
+export const GONE_CODES: readonly string[] = ['session_not_found', 'session_invalid', 'session_expired'];
 
 export interface ErrorInfo {
   code: string;
@@ -42,8 +46,15 @@ export interface OrderAnswer {
   serverTime: string | null;
 }
 
+/** `GET /methods`: the methods, and the amount to pay when the server says it. */
+export interface MethodsAnswer {
+  methods: PaymentMethodView[];
+  amount: string | null;
+  currency: string | null;
+}
+
 export interface Api {
-  methods(orderRef: string, signal?: AbortSignal): Promise<PaymentMethodView[]>;
+  methods(orderRef: string, signal?: AbortSignal): Promise<MethodsAnswer>;
   /** `Idempotency-Key` is the same on every retry of one attempt to create. */
   create(body: CreateSessionRequest, idempotencyKey: string, signal?: AbortSignal): Promise<OrderAnswer & { session: string }>;
   session(session: string, refresh: boolean, signal?: AbortSignal): Promise<OrderAnswer>;
@@ -68,9 +79,14 @@ function checked<T>(check: () => T): T {
   }
 }
 
-/** Validates the `methods` array of `GET /methods`. */
-export function parseMethods(value: unknown): PaymentMethodView[] {
-  return checked(() => parsePaymentMethods(value));
+/** Validates a `GET /methods` answer: the `methods` array, and `amount`/`currency` when well-formed. */
+export function parseMethods(value: unknown): MethodsAnswer {
+  const v = value as { amount?: unknown; currency?: unknown } | null;
+  return {
+    methods: checked(() => parsePaymentMethods(value)),
+    amount: typeof v?.amount === 'string' && DECIMAL.test(v.amount) ? v.amount : null,
+    currency: typeof v?.currency === 'string' && /^[A-Z]{3}$/.test(v.currency) ? v.currency : null,
+  };
 }
 
 /** Validates `{order, server_time}` (the session answer, and an SSE payload in that form). */
@@ -81,17 +97,6 @@ export function parseOrderAnswer(value: unknown, bare = false): OrderAnswer {
       ? { order: parseOrderView(value), serverTime: null }
       : { order: parseOrderView(v?.order), serverTime: typeof v?.server_time === 'string' && !isNaN(Date.parse(v.server_time)) ? v.server_time : null },
   );
-}
-
-/** An SSE `order` payload: a bare OrderView, or `{order, server_time}`. */
-export function parseOrderEvent(data: string): OrderAnswer {
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    throw invalid('event data is not JSON');
-  }
-  return parseOrderAnswer(value, !(value && typeof value === 'object' && 'order' in value));
 }
 
 /** Stable codes for HTTP statuses without a usable error body (anything else 5xx or 4xx). */

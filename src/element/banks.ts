@@ -1,141 +1,271 @@
 /**
- * Bank-app links (provider-notes.md, "Bank-app links"): one table. These links are observed, not
- * documented by the banks, and change; keep every template here. Every link produced is checked
- * against the fixed scheme allowlist before it is rendered.
+ * The bank sheet ("Pay in bank app" on a phone, "Pay in your online bank" on a desktop), as a reactive
+ * controller and its template: a modal `<dialog>` (focus kept inside, Escape closes, the focus goes
+ * back to the button that opened it) listing the banks, the last one used first, then the most used,
+ * then the rest; a search by Russian or Latin name; monograms, no third-party logos. For an SBP link
+ * every SBP bank is there (the table, loaded only now: bank-table.ts); for a transfer by phone or card,
+ * every app whose link template is known (bank-links.ts).
+ *
+ * On iOS a bank's scheme may open nothing (the app is not installed): if the page is still in front
+ * after {@link FALLBACK_MS}, the https payment link opens instead. Android's intent URLs carry their
+ * own fallback.
  */
-import { BANKS, NSPK_MEMBER_IDS } from '../provider/facts.js';
-import type { OrderView } from '../protocol/index.js';
-import { russianPhoneDigits } from './requisites.js';
-import type { Platform } from './platform.js';
-import { safeAppUrl, safeHttpUrl } from './url.js';
+import { css, html, nothing, svg, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import type { CheckoutEnv } from './paydesk-checkout.js';
+import { bankByButtonName } from '../provider/facts.js';
+import { bankLinks, findBanks, memberIdOf, normalise, parseBanks, type BankLink, type SbpBank } from './bank-links.js';
+import type { Messages } from './i18n/index.js';
+import { fill } from './i18n/text.js';
+import { safeIntl } from './i18n/plural.js';
+import type { MachineState } from './machine.js';
+import { center, spinner } from './parts.js';
+import { nameIn } from './views.js';
+import { paymentLinkOf } from './requisites.js';
 
-export { detectPlatform, type Platform } from './platform.js';
+/** How long an iOS bank scheme gets to take the shopper away before the https link is opened. */
+export const FALLBACK_MS = 1500;
+/** Where the last bank used is kept (its member id). */
+export const LAST_BANK_KEY = 'paydesk:bank';
+/** Above this many banks the sheet offers a search. */
+const SEARCH_FROM = 8;
 
-type MemberKey = keyof typeof NSPK_MEMBER_IDS;
+export const styles = css`
+.sheet{box-sizing:border-box;width:100%;max-width:480px;max-height:88vh;margin:auto auto 0;padding:0;border:0;border-radius:16px 16px 0 0;background:var(--_f);color:var(--_t);box-shadow:0 -8px 32px #0003}
+.sheet[open]{display:grid;grid-template-rows:auto auto minmax(0,1fr) auto}
+.sheet::backdrop{background:#0009}
+@media (min-width:600px){.sheet{margin:auto;border-radius:var(--_r)}}
+.sheet-top{display:flex;align-items:center;justify-content:space-between;gap:var(--_s);padding:calc(var(--_s)*2) calc(var(--_s)*2) var(--_s)}
+.sheet-top h3{font-size:18px}
+.x{min-width:44px;padding:0}
+.search{display:grid;gap:4px;padding:0 calc(var(--_s)*2) var(--_s);font-size:13px;color:var(--_m)}
+.search input{min-height:44px;padding:8px 12px;border:var(--_b);border-radius:calc(var(--_r) - 4px);background:var(--_f);color:var(--_t);font:inherit;font-size:16px}
+.list{overflow-y:auto;padding:0 calc(var(--_s)*2);gap:2px}
+.list li{display:flex;align-items:center;gap:var(--_s)}
+.bank{flex:1;display:flex;align-items:center;gap:12px;min-height:52px;min-width:0;padding:6px 8px;border-radius:10px;color:var(--_t);font-weight:500;text-decoration:none}
+.bank:hover{background:var(--_u)}
+.bank span{overflow-wrap:anywhere;min-width:0}
+.mono{display:grid;place-items:center;flex:none;width:36px;height:36px;border-radius:50%;color:#fff;font-weight:700}
+.c0{background:#2b55c9}.c1{background:#15703f}.c2{background:#8a3ab9}.c3{background:#b3261e}.c4{background:#00677f}.c5{background:#6d4c00}
+.tag{margin-inline-start:auto;font-size:12px;color:var(--_m)}
+.web{flex:none;font-size:13px}
+.foot{padding:var(--_s) calc(var(--_s)*2) calc(var(--_s)*2)}
+`;
 
-export interface BankApp {
-  key: MemberKey;
-  memberId: string;
-  /** `customer_bank` / `bank` value for the four banks the provider names. */
-  customerBank: string | null;
-  name: { ru: string; en: string };
-  /** Transfer by phone: `phone` is 11 digits starting with 7. */
-  phone?: (phone: string, amount: string, recipientMemberId: string | null) => string;
-  /** Transfer by card number. */
-  card?: (pan: string, amount: string) => string;
+const close = html`<svg viewBox="0 0 24 24" aria-hidden="true">${svg`<path d="M6 6l12 12M18 6L6 18"/>`}</svg>`;
+
+/** What the sheet needs from the element. */
+export interface SheetHost extends ReactiveControllerHost, HTMLElement {
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  readonly machine: MachineState;
+  readonly env$: CheckoutEnv;
+  readonly m: Messages;
+  readonly language: string;
+  bank: string;
+  buttonName: string;
+  wait(work: Promise<unknown>): void;
 }
 
-const e = encodeURIComponent;
-const named = (key: MemberKey) => BANKS.find((b) => b.memberId === NSPK_MEMBER_IDS[key]);
+/** The first letter of a bank's name, its legal prefixes aside (АКБ, КБ, Банк…). */
+export function monogram(name: string): string {
+  const bare = name.replace(/^(?:(?:АКБ|КБ|АБ|АИКБ|УКБ|ИКБР|НКО|ПНКО|СКБ|КБЭР|AKB|KB|AB|AIKB|UKB|IKBR|NKO|PNKO|SKB|KBER|Bank|Банк|БАНК|банк)\s+)+/u, '');
+  return ([...bare].find((ch) => /\p{L}|\p{N}/u.test(ch)) ?? '•').toUpperCase();
+}
 
-const TEMPLATES: Partial<Record<MemberKey, Pick<BankApp, 'phone' | 'card'>>> = {
-  sber: {
-    phone: (p, a) => `sberbankonline://payments/p2p?type=phone_number&requisiteNumber=${p}&amount=${e(a)}`,
-    card: (pan, a) => `sberbankonline://payments/p2p?type=card_number&requisiteNumber=${pan}&amount=${e(a)}`,
-  },
-  tbank: {
-    phone: (p, a) => `tinkoffbank://Main/PayByMobileNumber?amount=${e(a)}&numberPhone=${e(`+${p}`)}&workflowType=RTLNTransfer`,
-  },
-  vtb: {
-    phone: (p, a, to) =>
-      `https://online.vtb.ru/i/transfers?phoneNumber=${e(`+${p}`)}&amount=${e(a)}${to ? `&bankCode=${to}` : ''}`,
-  },
-  alfa: { phone: (p) => `alfabank://payments/phone?number=${e(`+${p}`)}` },
-};
+const colour = (id: string) => `c${[...id].reduce((n, d) => n + Number(d), 0) % 6}`;
 
-const OTHER_NAMES: Partial<Record<MemberKey, { ru: string; en: string }>> = {
-  raiffeisen: { ru: 'Райффайзенбанк', en: 'Raiffeisenbank' },
-  gazprombank: { ru: 'Газпромбанк', en: 'Gazprombank' },
-  psb: { ru: 'ПСБ', en: 'PSB' },
-  sovcombank: { ru: 'Совкомбанк', en: 'Sovcombank' },
-  mtsbank: { ru: 'МТС Банк', en: 'MTS Bank' },
-  yoomoney: { ru: 'ЮMoney', en: 'YooMoney' },
-};
+export class BankSheetController implements ReactiveController {
+  isOpen = false;
+  private query = '';
+  private table: { banks: SbpBank[]; snapshot: string } | null = null;
+  private failed = false;
+  private opener: HTMLElement | null = null;
+  private timer: unknown = null;
+  private focused = false;
 
-/** The table: every NSPK member of facts.ts, with the templates known for it. */
-export const BANK_APPS: readonly BankApp[] = (Object.keys(NSPK_MEMBER_IDS) as MemberKey[]).map((key) => {
-  const known = named(key);
-  return {
-    key,
-    memberId: NSPK_MEMBER_IDS[key],
-    customerBank: known?.customerBank ?? null,
-    name: known?.name ?? OTHER_NAMES[key] ?? { ru: key, en: key },
-    ...TEMPLATES[key],
+  constructor(private readonly host: SheetHost) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {}
+
+  hostDisconnected(): void {
+    this.cancelFallback();
+  }
+
+  /**
+   * After each render: show the dialog as a modal once it is in the DOM; put the focus on the search
+   * (or the first bank) once the list is there (the close button has it while the table loads).
+   */
+  hostUpdated(): void {
+    const dialog = this.dialog;
+    if (!this.isOpen || !dialog) return;
+    if (!dialog.open) dialog.showModal();
+    if (this.focused) return;
+    const target = dialog.querySelector<HTMLElement>('input') ?? dialog.querySelector<HTMLElement>('.bank');
+    if (target) {
+      this.focused = true;
+      target.focus();
+    }
+  }
+
+  private get dialog(): HTMLDialogElement | null {
+    return this.host.renderRoot.querySelector('dialog');
+  }
+
+  /** Opens the sheet (loading the bank table for an SBP link). */
+  open(opener: HTMLElement | null): void {
+    this.opener = opener;
+    this.isOpen = true;
+    this.focused = false;
+    this.query = '';
+    const order = this.host.machine.order;
+    if (order && paymentLinkOf(order) && !this.table) this.load();
+    this.host.requestUpdate();
+  }
+
+  close(): void {
+    const dialog = this.dialog;
+    if (dialog?.open) dialog.close();
+    this.closed();
+  }
+
+  private load(): void {
+    this.failed = false;
+    this.host.wait(
+      import('./bank-table.js').then(
+        (t) => void (this.table = { banks: parseBanks(t.BANKS, t.POPULAR_COUNT), snapshot: t.SNAPSHOT }),
+        () => void (this.failed = true),
+      ).then(() => this.host.requestUpdate()),
+    );
+  }
+
+  /**
+   * The dialog's `close` event (Escape, or `close()`): queued, so it may arrive after the sheet was
+   * opened again (on this dialog, or on a new one rendered meanwhile); then it is ignored.
+   */
+  private readonly onClose = (e: Event): void => {
+    const dialog = e.target as HTMLDialogElement;
+    if (!dialog.open && dialog === this.dialog) this.closed();
   };
-});
 
-/** The only schemes a bank link may use besides http(s). */
-export const APP_SCHEMES: ReadonlySet<string> = new Set([
-  'sberbankonline:',
-  'tinkoffbank:',
-  'alfabank:',
-  ...BANK_APPS.map((b) => `bank${b.memberId}:`),
-]);
+  private readonly closed = (): void => {
+    if (!this.isOpen) return;
+    this.isOpen = false;
+    this.host.requestUpdate();
+    this.opener?.focus();
+  };
 
+  /** The member id of the last bank used here, if any. */
+  private get last(): string | null {
+    try {
+      const id = this.host.env$.storage?.getItem(LAST_BANK_KEY);
+      return id && /^\d{12}$/.test(id) ? id : null;
+    } catch {
+      return null;
+    }
+  }
 
-/** An SBP link for one bank's app: on iOS `https://` becomes `bank{member id}://`; elsewhere the link itself. */
-export function sbpAppLink(paymentLink: string, memberId: string, platform: Platform): string | null {
-  const safe = safeHttpUrl(paymentLink);
-  if (!safe) return null;
-  if (platform !== 'ios') return safe;
-  return safeAppUrl(safe.replace(/^https?:\/\//i, `bank${memberId}://`), APP_SCHEMES);
-}
+  private remember(id: string): void {
+    try {
+      this.host.env$.storage?.setItem(LAST_BANK_KEY, id);
+    } catch {
+      // Remembering is a convenience.
+    }
+  }
 
-export interface BankLink {
-  key: string;
-  name: { ru: string; en: string };
-  href: string;
-}
+  /** The sheet's entries: the last bank used first, then the table's order (the most used first). */
+  entries(): (BankLink & { search: string })[] {
+    const h = this.host;
+    const order = h.machine.order;
+    if (!order) return [];
+    const only = paymentLinkOf(order) ? (memberIdOf(h.bank) ?? bankByButtonName(h.buttonName)?.memberId ?? null) : null;
+    const links = bankLinks(order, h.env$.platform, this.table?.banks ?? [], only);
+    const search = new Map((this.table?.banks ?? []).map((b) => [b.id, b.search]));
+    const last = this.last;
+    const out = links.map((l) => ({ ...l, search: search.get(l.id) ?? [l.name.ru, l.name.en].map(normalise).join(' ') }));
+    const i = out.findIndex((l) => l.id === last);
+    if (i > 0) out.unshift(...out.splice(i, 1));
+    return out;
+  }
 
-export interface BankLinks {
-  /** "Open in bank app": the payment link itself on Android (the system offers the bank apps). */
-  primary: string | null;
-  /** One link per bank app. */
-  banks: BankLink[];
-}
+  private go(e: Event, link: BankLink): void {
+    const h = this.host;
+    this.remember(link.id);
+    if (h.env$.platform === 'desktop') return; // a web client, in a new tab (the link's own target)
+    e.preventDefault();
+    this.cancelFallback();
+    h.env$.navigate(link.href);
+    if (link.fallback) this.fallback(link.fallback);
+    this.close();
+  }
 
-const NONE: BankLinks = { primary: null, banks: [] };
-
-/**
- * The bank-app links for an order on a platform. Only phones get any. `only` (a `customer_bank`
- * value) limits the links to the preselected bank, as the provider's form does for `button_name`.
- */
-export function bankLinks(
-  order: Pick<OrderView, 'payment_link' | 'requisites' | 'amount' | 'bank'>,
-  platform: Platform,
-  only: string | null = null,
-): BankLinks {
-  if (platform === 'desktop') return NONE;
-  const apps = only ? BANK_APPS.filter((b) => b.customerBank === only) : BANK_APPS;
-  const link = order.payment_link ? safeHttpUrl(order.payment_link) : null;
-  if (link) {
-    if (platform === 'android' && !only) return { primary: link, banks: [] };
-    return {
-      primary: null,
-      banks: collect(apps, (b) => sbpAppLink(link, b.memberId, platform)),
+  /** iOS: opens `url` unless the page went to the background (the app opened) within {@link FALLBACK_MS}. */
+  private fallback(url: string): void {
+    const { clock, document: page = globalThis.document as EventTarget & { hidden: boolean }, window: win = globalThis.window } = this.host.env$;
+    const away = () => this.cancelFallback();
+    const listen = (on: boolean) => {
+      page?.[on ? 'addEventListener' : 'removeEventListener']('visibilitychange', away);
+      win?.[on ? 'addEventListener' : 'removeEventListener']('pagehide', away);
+      win?.[on ? 'addEventListener' : 'removeEventListener']('blur', away);
     };
+    listen(true);
+    this.timer = clock.setTimeout(() => {
+      this.timer = null;
+      listen(false);
+      if (!page?.hidden) this.host.env$.navigate(url);
+    }, FALLBACK_MS);
+    this.unlisten = () => listen(false);
   }
-  const req = order.requisites;
-  if (!req) return NONE;
-  const recipient = order.bank ? (BANK_APPS.find((b) => b.customerBank === order.bank)?.memberId ?? null) : null;
-  if (req.kind === 'phone') {
-    const phone = russianPhoneDigits(req.holder_account);
-    if (!phone) return NONE;
-    return { primary: null, banks: collect(apps, (b) => b.phone?.(phone, order.amount, recipient)) };
-  }
-  if (req.kind === 'card') {
-    const pan = req.holder_account.replace(/[\s-]/g, '');
-    if (!/^\d{12,19}$/.test(pan)) return NONE;
-    return { primary: null, banks: collect(apps, (b) => b.card?.(pan, order.amount)) };
-  }
-  return NONE;
-}
 
-function collect(apps: readonly BankApp[], make: (b: BankApp) => string | null | undefined): BankLink[] {
-  const out: BankLink[] = [];
-  for (const b of apps) {
-    const href = safeAppUrl(make(b), APP_SCHEMES);
-    if (href) out.push({ key: b.key, name: b.name, href });
+  private unlisten: () => void = () => {};
+
+  private cancelFallback(): void {
+    this.host.env$.clock.clearTimeout(this.timer);
+    this.timer = null;
+    this.unlisten();
+    this.unlisten = () => {};
   }
-  return out;
+
+  render(): TemplateResult | typeof nothing {
+    if (!this.isOpen) return nothing;
+    const h = this.host;
+    const m = h.m;
+    const order = h.machine.order;
+    const sbp = !!order && !!paymentLinkOf(order);
+    const loading = sbp && !this.table;
+    const all = loading ? [] : this.entries();
+    const shown = findBanks(all, this.query);
+    const last = this.last;
+    const date = this.table
+      ? safeIntl(
+          () => new Intl.DateTimeFormat(h.language, { dateStyle: 'long', timeZone: 'UTC' }),
+          () => new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }),
+        ).format(Date.parse(this.table.snapshot))
+      : '';
+    const desktop = h.env$.platform === 'desktop';
+    return html`<dialog part="sheet" class="sheet" aria-labelledby="sheet-title" @close=${this.onClose}><div class="sheet-top"><h3 id="sheet-title">${
+      desktop ? m.payOnline : m.sheetTitle
+    }</h3><button class="x" aria-label=${m.close} @click=${() => this.close()}>${close}</button></div>${
+      all.length >= SEARCH_FROM
+        ? html`<label class="search">${m.searchLabel}<input type="search" autocomplete="off" spellcheck="false" .value=${this.query} @input=${(e: Event) => {
+            this.query = (e.target as HTMLInputElement).value;
+            h.requestUpdate();
+          }}></label>`
+        : html`<span></span>`
+    }${
+      loading
+        ? this.failed
+          ? html`<p class="foot">${m.errors.network} <button @click=${() => this.load()}>${m.retry}</button></p>`
+          : center(spinner)
+        : html`<ul part="banks" class="list">${shown.map((b) => {
+            const name = nameIn(h.language, b.name);
+            return html`<li><a class="bank" href=${b.href} target=${desktop ? '_blank' : nothing} rel="noopener noreferrer" @click=${(e: Event) =>
+              this.go(e, b)}><span class="mono ${colour(b.id)}" aria-hidden="true">${monogram(name)}</span><span>${name}</span>${
+              b.id === last ? html`<span class="tag">${m.lastUsed}</span>` : nothing
+            }</a>${b.web ? html`<a class="web" href=${b.web} target="_blank" rel="noopener noreferrer" aria-label="${m.onlineBank}: ${name}">${m.onlineBank}</a>` : nothing}</li>`;
+          })}</ul>`
+    }<div class="foot"><p class="muted" role="status">${!loading && shown.length === 0 ? m.noBanks : ''}</p>${
+      date ? html`<p class="muted">${fill(m.listDate, { date })}</p>` : nothing
+    }</div></dialog>`;
+  }
 }

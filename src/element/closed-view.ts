@@ -1,42 +1,71 @@
 /**
- * The steps after the order closed: `paid` (with the countdown back to the shop), `expired` and
- * `cancelled` (with "get new requisites"). Loaded with `import()` with the live status, while the
- * order is being created or resumed.
+ * The steps after the order closed or while a receipt is checked: `paid` (late too, with the
+ * countdown back to the shop), `expired` and `cancelled` (new requisites; "I paid — send a receipt"),
+ * `dispute` (the receipt being checked, or the check found no payment), and `gone` (the session ended:
+ * never a silent new order). Each shows the order number. Loaded with `import()` with the live status,
+ * while the order is being created or resumed.
  */
-import { html, nothing } from 'lit';
-import type { OrderView } from '../protocol/index.js';
-import { formatAmount } from './format.js';
-import { fill, plural, type Messages } from './i18n/index.js';
-import { actions, badge, button, center, icons } from './parts.js';
+import { css, html, nothing } from 'lit';
+import { fill } from './i18n/text.js';
+import { plural } from './i18n/plural.js';
+import { actions, badge, button, center, icons, spinner } from './parts.js';
+import { amountOf, contextOf, copyTo, orderNumber, type CopyContext, type ViewContext, type ViewHost } from './views.js';
 
-/** What the view needs from the element. @internal */
-export interface ClosedContext {
-  m: Messages;
-  lang: string;
-  name: 'paid' | 'expired' | 'cancelled';
-  order: OrderView;
-  /** Where `paid` returns the shopper (a safe http(s) URL), or null. */
-  redirectUrl: string | null;
-  /** Seconds until that. */
-  redirectIn: number;
-  /** Asks for new requisites; null when no new order can be made. */
-  renew: (() => void) | null;
+export { footer } from './footer.js';
+
+export const styles = css`
+.closed{display:grid;gap:calc(var(--_s)*2)}
+.closed .order{display:grid;justify-items:center;gap:2px;text-align:center}
+.closed .order .row{display:flex;flex-wrap:wrap;align-items:center;justify-content:center;gap:var(--_s)}
+.closed .num{font-weight:600;overflow-wrap:anywhere;min-width:0}
+`;
+
+const block = (...parts: unknown[]) => html`<div class="closed">${parts}</div>`;
+
+/** The step for the state: `paid`, `expired`, `cancelled`, `dispute` or `gone`. */
+export function view(host: ViewHost): unknown {
+  const { name, order } = host.machine;
+  return name === 'gone' || !order ? gone(host) : closed(contextOf(host, order), name);
 }
 
-export function view(c: ClosedContext): unknown {
-  const { m, redirectUrl: url } = c;
-  if (c.name === 'paid') {
-    return [
+function closed(c: ViewContext, name: string): unknown {
+  const { m, order, redirectUrl: url } = c;
+  const number = orderNumber(c, order.client_order_id);
+  if (name === 'paid') {
+    return block(
       center(
         badge(true, icons.check),
-        html`<p>${fill(m.paidText, { amount: formatAmount(c.order.amount, c.order.currency, c.lang) })}</p>`,
+        html`<p>${fill(order.late ? m.paidLateText : m.paidText, { amount: amountOf(c) })}</p>`,
         url ? html`<p class="muted">${plural(c.lang, m.redirectIn, c.redirectIn)}</p>` : nothing,
       ),
+      number,
       url ? actions(html`<a class="btn primary" href=${url}>${m.redirectNow}</a>`) : nothing,
-    ];
+    );
   }
-  return [
-    center(badge(false, icons.clock), html`<p>${c.name === 'expired' ? m.expiredText : m.cancelledText}</p>`),
-    c.renew ? actions(button(m.renew, c.renew)) : nothing,
-  ];
+  if (name === 'dispute') {
+    const open = order.dispute?.status !== 'closed';
+    return block(
+      center(open ? spinner : badge(false, icons.alert), html`<p>${open ? m.disputeText : m.disputeClosedText}</p>`, html`<p class="amount">${amountOf(c)}</p>`),
+      number,
+      !open && order.status !== 'pending' && c.renew ? actions(button(m.newPayment, c.renew, '')) : nothing,
+    );
+  }
+  return block(
+    center(badge(false, icons.clock), html`<p>${name === 'expired' ? m.expiredText : m.cancelledText}</p>`),
+    number,
+    c.receipt || c.renew
+      ? actions(c.receipt ? button(m.sendReceipt, c.receipt, '') : nothing, c.renew ? button(m.renew, c.renew) : nothing)
+      : nothing,
+  );
+}
+
+/** `gone`: the session ended; if the shopper already paid, support (in the footer) with the order number. */
+function gone(host: ViewHost): unknown {
+  const { m, machine: s } = host;
+  const c: CopyContext = { m, copied: host.copied, copy: (id, label, text) => void copyTo(host, id, label, text) };
+  return block(
+    center(badge(false, icons.alert), html`<p>${m.goneText}</p>`),
+    orderNumber(c, s.order?.client_order_id ?? s.known?.number),
+    s.canCreate ? actions(button(m.newPayment, () => host.renew())) : nothing,
+  );
 }

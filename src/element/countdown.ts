@@ -43,31 +43,3 @@ export function serverNow(sync: TimeSync | null, monoNow: number, wallNow: numbe
 export function remainingMs(expiresAt: string, sync: TimeSync | null, monoNow: number, wallNow: number): number {
   return Math.max(0, Date.parse(expiresAt) - serverNow(sync, monoNow, wallNow)) || 0;
 }
-
-/** Delay until the displayed whole second changes (between 1 and 1000 ms). */
-export function msToNextSecond(remaining: number): number {
-  return remaining % 1000 || 1000;
-}
-
-/** Minutes at which the countdown is announced to screen readers (plus the last minute). */
-export const ANNOUNCE_MINUTES = [10, 5, 1] as const;
-
-/**
- * The threshold (in minutes) crossed when the remaining time went from `before` to `after`, or null.
- * Crossing several at once (after a sleep) reports the smallest; a first reading (`before` not finite)
- * reports nothing.
- */
-export function crossedThreshold(before: number, after: number, minutes: readonly number[] = ANNOUNCE_MINUTES): number | null {
-  let hit: number | null = null;
-  // A first reading (`before` is Infinity) is not a crossing.
-  for (const m of minutes) if (before < Infinity && before > m * 60_000 && after <= m * 60_000 && m < (hit ?? Infinity)) hit = m;
-  return hit;
-}
-
-/**
- * True when the wall clock and the monotonic clock disagree by more than `toleranceMs` over the same
- * interval: the device slept (monotonic time paused) or the device clock was changed.
- */
-export function clocksDiverged(wallDelta: number, monoDelta: number, toleranceMs = 2000): boolean {
-  return Math.abs(wallDelta - monoDelta) > toleranceMs;
-}

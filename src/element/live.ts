@@ -2,9 +2,60 @@
  * Live order status for one session: server-sent events first; when the stream fails, polling with
  * backoff. Never more than one status request in flight. Paused while the page is hidden; checked at
  * once (`?refresh=1`) when the shopper comes back (from the bank app: `visibilitychange`, `pageshow`).
+ * An ended order (expired, cancelled, a receipt being checked) is still followed, for a late payment
+ * or the check's outcome: the stream the server keeps open, else slow polling (15 s, growing to 2 min).
+ *
+ * Loaded on demand with the pay view; {@link LiveController} ties it to the element, and
+ * {@link TickController} is the element's clock while an order is paid (both need an order).
  */
-import { toErrorInfo, parseOrderEvent, type Api, type ErrorInfo, type OrderAnswer } from './api.js';
-import type { Clock } from './countdown.js';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { ApiError, parseOrderAnswer, toErrorInfo, type Api, type ErrorInfo, type OrderAnswer } from './api.js';
+import { remainingMs, type Clock } from './countdown.js';
+import { emit } from './events.js';
+import type { Messages } from './i18n/index.js';
+import { plural } from './i18n/plural.js';
+import { isWatching, type MachineEvent, type MachineState } from './machine.js';
+import type { CheckoutEnv } from './paydesk-checkout.js';
+
+/** An SSE `order` payload: a bare OrderView, or `{order, server_time}`. */
+export function parseOrderEvent(data: string): OrderAnswer {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    throw new ApiError('invalid_response', 'invalid answer from the token endpoint: event data is not JSON', true);
+  }
+  return parseOrderAnswer(value, !(value && typeof value === 'object' && 'order' in value));
+}
+
+
+/** Delay until the displayed whole second changes (between 1 and 1000 ms). */
+export function msToNextSecond(remaining: number): number {
+  return remaining % 1000 || 1000;
+}
+
+/** Minutes at which the countdown is announced to screen readers (plus the last minute). */
+export const ANNOUNCE_MINUTES = [10, 5, 1] as const;
+
+/**
+ * The threshold (in minutes) crossed when the remaining time went from `before` to `after`, or null.
+ * Crossing several at once (after a sleep) reports the smallest; a first reading (`before` not finite)
+ * reports nothing.
+ */
+export function crossedThreshold(before: number, after: number, minutes: readonly number[] = ANNOUNCE_MINUTES): number | null {
+  let hit: number | null = null;
+  // A first reading (`before` is Infinity) is not a crossing.
+  for (const m of minutes) if (before < Infinity && before > m * 60_000 && after <= m * 60_000 && m < (hit ?? Infinity)) hit = m;
+  return hit;
+}
+
+/**
+ * True when the wall clock and the monotonic clock disagree by more than `toleranceMs` over the same
+ * interval: the device slept (monotonic time paused) or the device clock was changed.
+ */
+export function clocksDiverged(wallDelta: number, monoDelta: number, toleranceMs = 2000): boolean {
+  return Math.abs(wallDelta - monoDelta) > toleranceMs;
+}
 
 export interface LiveOptions {
   api: Api;
@@ -21,7 +72,13 @@ export interface LiveOptions {
   window?: EventTarget;
   pollMs?: number;
   maxPollMs?: number;
+  /** True while the order has ended: polls slowly (see {@link SLOW_POLL_MS}), the delay growing after every poll. */
+  slow?: () => boolean;
 }
+
+/** Polling of an ended order: first delay and the longest one. */
+export const SLOW_POLL_MS = 15_000;
+export const SLOW_MAX_POLL_MS = 120_000;
 
 export type LiveMode = 'stream' | 'poll' | 'paused' | 'stopped';
 
@@ -117,7 +174,7 @@ export class LiveStatus {
       if (this.es !== es) return;
       this.halt();
       void this.check();
-      this.poll(this.base);
+      this.poll(this.o.slow?.() ? SLOW_POLL_MS : this.base);
     };
   }
 
@@ -137,7 +194,11 @@ export class LiveStatus {
       this.timer = null;
       void this.check().then(() => {
         if (this.mode !== 'poll' || this.timer !== null) return;
-        this.pollDelay = this.lastOk ? this.base : Math.min(this.pollDelay * 2, this.o.maxPollMs ?? 30_000);
+        const slow = this.o.slow?.() === true;
+        const base = slow ? SLOW_POLL_MS : this.base;
+        const max = slow ? SLOW_MAX_POLL_MS : (this.o.maxPollMs ?? 30_000);
+        // Slow: 15 s first, then doubling; otherwise doubling only after a failed poll.
+        this.pollDelay = this.pollDelay < base ? base : slow || !this.lastOk ? Math.min(this.pollDelay * 2, max) : base;
         this.poll(this.pollDelay);
       });
     }, delay);
@@ -154,5 +215,169 @@ export class LiveStatus {
     if (!this.doc?.hidden) return this.wake();
     this.halt();
     this.mode = 'paused';
+  };
+}
+
+/** The order has ended (or waits for a receipt's check): the live status may be slow. */
+export function isEnded(s: MachineState): boolean {
+  return s.name !== 'pay' && s.name !== 'confirming';
+}
+
+
+export interface LiveHost extends ReactiveControllerHost, HTMLElement {
+  readonly machine: MachineState;
+  readonly env$: CheckoutEnv;
+  api(): Api;
+  send(event: MachineEvent): void;
+}
+
+/** Keeps one {@link LiveStatus} open for the session while the machine watches it (`isWatching`). */
+export class LiveController implements ReactiveController {
+  private live: LiveStatus | null = null;
+
+  constructor(private readonly host: LiveHost) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    this.sync();
+  }
+
+  hostDisconnected(): void {
+    this.sync();
+  }
+
+  /** Asks for the status now (joins a request in flight). */
+  check(): void {
+    void this.live?.check(true);
+  }
+
+  /** Opens, keeps or closes the connection for the state. */
+  sync(): void {
+    const h = this.host;
+    const s = h.machine;
+    if (h.isConnected && isWatching(s)) {
+      if (this.live?.session === s.session) return;
+      this.live?.stop();
+      (this.live = new LiveStatus({
+        api: h.api(),
+        session: s.session!,
+        clock: h.env$.clock,
+        EventSource: h.env$.EventSource,
+        document: h.env$.document,
+        window: h.env$.window,
+        slow: () => isEnded(h.machine),
+        onOrder: (a) => h.send({ type: 'order', ...a, mono: h.env$.clock.mono(), wall: h.env$.clock.now() }),
+        onFatal: (error) => h.send({ type: 'failed', error }),
+      })).start();
+    } else {
+      this.live?.stop();
+      this.live = null;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The clock
+
+/**
+ * The element's clock, as a reactive controller: one timer, on the second boundary of the countdown,
+ * while an order is being paid (countdown, the 10/5/1-minute announcements, "time is up") or has just
+ * been paid (the 5-second countdown back to the shop). A device that slept or whose clock was changed
+ * is noticed (wall and monotonic time disagree) and the server is asked for the time again.
+ */
+export const REDIRECT_MS = 5000;
+
+export interface TickHost extends ReactiveControllerHost, HTMLElement {
+  readonly machine: MachineState;
+  readonly env$: CheckoutEnv;
+  /** Where "paid" returns the shopper (a safe URL), or null (none, or the checkout is embedded in a frame). */
+  readonly redirectUrl: string | null;
+  readonly m: Messages;
+  readonly language: string;
+  send(event: MachineEvent): void;
+  announce(text: string): void;
+  /** Asks the server for the status (and its time) now. */
+  recheck(): void;
+}
+
+export class TickController implements ReactiveController {
+  /** Monotonic time of the last tick (the views read the time left from it). */
+  now = 0;
+  /** Monotonic time of the redirect after "paid". */
+  redirectAt = 0;
+  private timer: unknown = null;
+  /** The previous tick: clock readings and the time left (for the announcements). */
+  private readonly last = { wall: 0, mono: 0, left: Infinity };
+
+  constructor(private readonly host: TickHost) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    this.sync();
+  }
+
+  hostDisconnected(): void {
+    this.stop();
+  }
+
+  /** A new step: the next crossing is counted from it. */
+  stepChanged(): void {
+    this.last.left = Infinity;
+  }
+
+  /** Starts or stops the timer for the state. */
+  sync(): void {
+    const h = this.host;
+    const { name } = h.machine;
+    this.redirectAt = name !== 'paid' ? 0 : this.redirectAt || h.env$.clock.mono() + REDIRECT_MS;
+    if (h.isConnected && (name === 'pay' || name === 'confirming' || (name === 'paid' && h.redirectUrl))) {
+      if (this.timer === null) this.tick();
+    } else this.stop();
+  }
+
+  /** Seconds until the redirect. */
+  get redirectIn(): number {
+    return Math.max(0, Math.ceil((this.redirectAt - this.host.env$.clock.mono()) / 1000));
+  }
+
+  private stop(): void {
+    this.host.env$.clock.clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private readonly tick = (): void => {
+    const h = this.host;
+    const { clock } = h.env$;
+    const { name, order, sync } = h.machine;
+    const last = this.last;
+    const wall = clock.now();
+    const mono = clock.mono();
+    this.timer = null;
+    if (last.mono && clocksDiverged(wall - last.wall, mono - last.mono)) h.recheck();
+    last.wall = wall;
+    this.now = last.mono = mono;
+    h.requestUpdate();
+    let next = 1000;
+    if (name === 'paid') {
+      const left = this.redirectAt - mono;
+      const url = h.redirectUrl;
+      if (left <= 0 && url && order) {
+        if (emit(h, 'paydesk-redirect', { url, order }, true)) h.env$.navigate(url);
+        return;
+      }
+      next = msToNextSecond(left);
+    } else if (order) {
+      const left = remainingMs(order.expires_at, sync, mono, wall);
+      const crossed = crossedThreshold(last.left, left);
+      last.left = left;
+      if (name === 'pay') {
+        if (crossed) h.announce(crossed === 1 ? h.m.lastMinute : plural(h.language, h.m.minutesLeft, crossed));
+        if (left <= 0) return h.send({ type: 'timeUp' });
+      }
+      if (left > 0) next = msToNextSecond(left);
+    }
+    this.timer = clock.setTimeout(this.tick, next);
   };
 }

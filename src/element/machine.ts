@@ -5,10 +5,17 @@
  *
  *   idle → loading (methods) → choose → searching → pay ⇄ confirming → paid | expired | cancelled
  *   idle → searching (preselected) ;  idle → loading (resume a session) → pay | confirming | …
- *   any failure → error (retry when retryable) ;  expired | cancelled → searching (new requisites)
+ *   confirming | expired | cancelled → dispute (a receipt was sent) → paid (late) | dispute (closed)
+ *   expired | cancelled → paid (a late payment; they stay watched)
+ *   a resumed or watched session the server no longer knows → gone (never a silent new order)
+ *   any other failure → error (retry when retryable) ;  expired | cancelled | gone → searching (new order)
+ *
+ * Money safety: the only effect that creates an order is `create`, emitted once per shopper action
+ * (start, choose, renew, retry with the same key); a second start, a second click or an answer that
+ * arrives late changes nothing.
  */
 import type { CreateSessionRequest, OrderView, PaymentMethodView } from '../protocol/index.js';
-import type { ErrorInfo } from './api.js';
+import { GONE_CODES, type ErrorInfo } from './api.js';
 import { remainingMs, syncFrom, type TimeSync } from './countdown.js';
 
 export type StateName =
@@ -18,20 +25,31 @@ export type StateName =
   | 'searching'
   | 'pay'
   | 'confirming'
+  | 'dispute'
   | 'paid'
   | 'expired'
   | 'cancelled'
+  | 'gone'
   | 'error';
 
 /** What `POST /sessions` gets besides `order_ref`. */
 export type Selection = Omit<CreateSessionRequest, 'order_ref'>;
 
+/** What the element knew about an order before asking for it (kept with the stored session). */
+export interface KnownOrder {
+  /** `client_order_id`: the number support asks for. */
+  number: string;
+  support: string | null;
+  back: string | null;
+}
+
 export interface Resume {
   session: string;
-  /** A session the merchant gave us (`session` attribute) or one this tab stored earlier. */
+  /** A session the merchant gave us (`session` attribute) or one this browser stored earlier. */
   from: 'attribute' | 'storage';
   /** `paydesk-paid` already fired for it (stored), so a reload does not fire it again. */
   paidNotified?: boolean;
+  known?: KnownOrder | null;
 }
 
 export type Operation = 'methods' | 'create' | 'resume';
@@ -39,6 +57,8 @@ export type Operation = 'methods' | 'create' | 'resume';
 export interface MachineState {
   name: StateName;
   methods: PaymentMethodView[];
+  /** The amount to pay, when the methods answer says it (else the views work it out from a method). */
+  price: { amount: string; currency: string | null } | null;
   /** Preselection from the attributes; null when the shopper chooses. */
   preselected: Selection | null;
   /** False when there is no `order-ref` (only a merchant-made session): no new orders can be made. */
@@ -49,6 +69,8 @@ export interface MachineState {
   key: string | null;
   session: string | null;
   order: OrderView | null;
+  /** What was known of the order before it arrived (the stored session's), for the `gone` step. */
+  known: KnownOrder | null;
   sync: TimeSync | null;
   error: ErrorInfo | null;
   /** The operation under way (loading, searching) or the one that failed (error). */
@@ -62,9 +84,12 @@ export interface MachineState {
 
 export type MachineEvent =
   | { type: 'start'; resume: Resume | null; preselected: Selection | null; canCreate: boolean; key: string }
-  | { type: 'methods'; methods: PaymentMethodView[] }
+  | { type: 'methods'; methods: PaymentMethodView[]; amount?: string | null; currency?: string | null }
   | { type: 'choose'; selection: Selection; key: string }
-  | { type: 'created'; session: string; order: OrderView; serverTime: string | null; mono: number; wall: number }
+  /** `selection` and `key`: those the request went out with, when another tab's attempt was joined. */
+  | { type: 'created'; session: string; order: OrderView; serverTime: string | null; mono: number; wall: number; selection?: Selection; key?: string }
+  /** Another tab of this browser holds a session for this purchase: follow it instead of creating one. */
+  | { type: 'adopt'; session: string }
   | { type: 'order'; order: OrderView; serverTime: string | null; mono: number; wall: number }
   | { type: 'failed'; error: ErrorInfo }
   | { type: 'paidPressed' }
@@ -82,7 +107,11 @@ export type Effect =
   /** Ask the server for the status now (`?refresh=1`). */
   | { type: 'check' }
   | { type: 'store'; session: string; paid: boolean }
-  | { type: 'forget' }
+  /**
+   * Forget the stored session. `mine`: only when the record is still this element's (its session, or
+   * its attempt's key), never another tab's newer order; null: whatever is stored (reset).
+   */
+  | { type: 'forget'; mine: { session: string | null; key: string | null } | null }
   | { type: 'emit'; event: EmitName };
 
 export interface Step {
@@ -90,15 +119,19 @@ export interface Step {
   effects: Effect[];
 }
 
+export { GONE_CODES } from './api.js';
+
 export const initialState = (): MachineState => ({
   name: 'idle',
   methods: [],
+  price: null,
   preselected: null,
   canCreate: false,
   selection: null,
   key: null,
   session: null,
   order: null,
+  known: null,
   sync: null,
   error: null,
   op: null,
@@ -108,14 +141,12 @@ export const initialState = (): MachineState => ({
   localExpiry: false,
 });
 
-/** States in which the element keeps a live status connection. */
+/**
+ * States in which the element keeps a live status connection: while the order may still change.
+ * An ended order (expired, cancelled) stays watched: a late payment or a dispute's outcome may come.
+ */
 export function isWatching(s: MachineState): boolean {
-  return s.session !== null && (s.name === 'pay' || s.name === 'confirming' || (s.name === 'expired' && s.localExpiry));
-}
-
-/** States in which the return link is shown: the order is open (provider-api.md, `return_url`). */
-export function isOrderOpen(s: MachineState): boolean {
-  return s.order !== null && (s.name === 'pay' || s.name === 'confirming');
+  return s.session !== null && ['pay', 'confirming', 'dispute', 'expired', 'cancelled'].includes(s.name);
 }
 
 const emit = (event: EmitName): Effect => ({ type: 'emit', event });
@@ -124,13 +155,20 @@ const stay = (state: MachineState): Step => ({ state, effects: [] });
 /** A new order attempt: forget the old order (its flags too) and create with `selection`. */
 function create(s: MachineState, selection: Selection, key: string): Step {
   return {
-    state: { ...s, name: 'searching', op: 'create', selection, key, error: null, session: null, order: null, paidNotified: false, expiredNotified: false, localExpiry: false },
+    state: { ...s, name: 'searching', op: 'create', selection, key, error: null, session: null, order: null, known: null, paidNotified: false, expiredNotified: false, localExpiry: false },
     effects: [{ type: 'create', selection, key }, emit('status')],
   };
 }
 
 function fetchMethods(s: MachineState): Step {
   return { state: { ...s, name: 'loading', op: 'methods', error: null }, effects: [{ type: 'fetchMethods' }, emit('status')] };
+}
+
+function resume(s: MachineState, session: string, from: Resume['from']): Step {
+  return {
+    state: { ...s, name: 'loading', op: 'resume', session, resumeFrom: from, error: null },
+    effects: [{ type: 'resume', session }, emit('status')],
+  };
 }
 
 /** Start without a session: preselected → create at once; otherwise offer the methods. */
@@ -142,15 +180,29 @@ function fail(s: MachineState, error: ErrorInfo, op: Operation | null): Step {
   return { state: { ...s, name: 'error', error, op }, effects: [emit('error'), emit('status')] };
 }
 
+/** The session is gone: say so (with what is known of the order), forget it, never make a new order by itself. */
+function gone(s: MachineState, error: ErrorInfo): Step {
+  const forget: Effect[] = [{ type: 'forget', mine: { session: s.session, key: s.key } }];
+  return { state: { ...s, name: 'gone', error, op: null, localExpiry: false }, effects: [...forget, emit('error'), emit('status')] };
+}
+
+const sameOrder = (a: OrderView, b: OrderView) =>
+  // A hosted-form session has no order id until the shopper picks a method on the form; its order is
+  // then recognised by the client order id.
+  a.id ? a.id === b.id : a.client_order_id === b.client_order_id;
+
 function applyOrder(s: MachineState, order: OrderView, serverTime: string | null, mono: number, wall: number): Step {
-  // A late answer about another order. A hosted-form session has no order id until the shopper picks a
-  // method on the form; its order is then recognised by the client order id.
-  if (s.order && (s.order.id ? s.order.id !== order.id : s.order.client_order_id !== order.client_order_id)) return stay(s);
-  if (s.order && s.order.status !== 'pending') return stay(s); // the server's final word is final
+  const before = s.order;
+  if (before && !sameOrder(before, order)) return stay(s); // a late answer about another order
+  if (before?.status === 'paid') return stay(s); // paid is final
+  // The server's final word stays: an ended order never reopens (it may still turn paid, or get a dispute).
+  if (before && before.status !== 'pending' && order.status === 'pending') return stay(s);
   const sync = syncFrom(serverTime, mono) ?? s.sync;
   let name: StateName;
   let localExpiry = false;
-  if (order.status === 'pending') {
+  if (order.status === 'paid') name = 'paid';
+  else if (order.dispute) name = 'dispute';
+  else if (order.status === 'pending') {
     if (s.name === 'confirming') name = 'confirming';
     else if (remainingMs(order.expires_at, sync, mono, wall) <= 0) {
       name = 'expired';
@@ -159,7 +211,7 @@ function applyOrder(s: MachineState, order: OrderView, serverTime: string | null
   } else name = order.status;
   const next: MachineState = { ...s, name, order, sync, localExpiry, op: null, error: null };
   const effects: Effect[] = [];
-  if (name !== s.name || order.status !== s.order?.status) effects.push(emit('status'));
+  if (name !== s.name || order.status !== before?.status || order.dispute?.status !== before?.dispute?.status) effects.push(emit('status'));
   if (name === 'paid' && !s.paidNotified) {
     next.paidNotified = true;
     effects.push(emit('paid'));
@@ -176,17 +228,12 @@ function applyOrder(s: MachineState, order: OrderView, serverTime: string | null
 export function transition(s: MachineState, e: MachineEvent): Step {
   switch (e.type) {
     case 'reset':
-      return { state: initialState(), effects: s.name === 'idle' ? [] : [{ type: 'forget' }, emit('status')] };
+      return { state: initialState(), effects: s.name === 'idle' ? [{ type: 'forget', mine: null }] : [{ type: 'forget', mine: null }, emit('status')] };
 
     case 'start': {
       if (s.name !== 'idle') return stay(s);
       const base: MachineState = { ...initialState(), preselected: e.preselected, canCreate: e.canCreate, key: e.key };
-      if (e.resume) {
-        return {
-          state: { ...base, name: 'loading', op: 'resume', session: e.resume.session, resumeFrom: e.resume.from, paidNotified: e.resume.paidNotified === true },
-          effects: [{ type: 'resume', session: e.resume.session }, emit('status')],
-        };
-      }
+      if (e.resume) return resume({ ...base, known: e.resume.known ?? null, paidNotified: e.resume.paidNotified === true }, e.resume.session, e.resume.from);
       if (!e.canCreate) return fail(base, { code: 'config', message: 'order-ref or session is required', retryable: false }, null);
       return fresh(base, e.key);
     }
@@ -194,6 +241,7 @@ export function transition(s: MachineState, e: MachineEvent): Step {
     case 'methods': {
       if (s.name !== 'loading' || s.op !== 'methods') return stay(s);
       const methods = e.methods;
+      s = { ...s, price: e.amount ? { amount: e.amount, currency: e.currency ?? null } : null };
       if (methods.length === 0) return fail(s, { code: 'method_unavailable', message: 'no payment method', retryable: false }, 'methods');
       if (methods.length === 1) return create({ ...s, methods }, { payment_method_id: methods[0]!.id }, s.key ?? '');
       return { state: { ...s, name: 'choose', methods, op: null }, effects: [emit('status')] };
@@ -204,26 +252,29 @@ export function transition(s: MachineState, e: MachineEvent): Step {
 
     case 'created': {
       if (s.name !== 'searching') return stay(s);
-      const step = applyOrder({ ...s, session: e.session, order: null }, e.order, e.serverTime, e.mono, e.wall);
+      const joined = { ...s, session: e.session, order: null, selection: e.selection ?? s.selection, key: e.key ?? s.key };
+      const step = applyOrder(joined, e.order, e.serverTime, e.mono, e.wall);
       step.effects.unshift({ type: 'store', session: e.session, paid: false }, emit('session'));
       return step;
+    }
+
+    case 'adopt': {
+      // Only before this element has an order of its own (or while its own attempt is under way).
+      const before = s.name === 'idle' || s.name === 'choose' || s.name === 'searching' || (s.name === 'loading' && s.op === 'methods') || (s.name === 'error' && s.op !== 'resume');
+      return before && s.canCreate && e.session !== s.session ? resume({ ...s, order: null, known: null }, e.session, 'storage') : stay(s);
     }
 
     case 'order': {
       const resuming = s.name === 'loading' && s.op === 'resume';
       if (!resuming && !s.order) return stay(s);
-      if (s.name === 'error' || s.name === 'searching' || s.name === 'idle') return stay(s);
+      if (s.name === 'error' || s.name === 'searching' || s.name === 'idle' || s.name === 'gone') return stay(s);
       return applyOrder(s, e.order, e.serverTime, e.mono, e.wall);
     }
 
     case 'failed': {
-      if (s.name === 'loading' && s.op === 'resume' && s.resumeFrom === 'storage' && !e.error.retryable) {
-        // A stored session that is gone: start over as if there were none.
-        const step = fresh({ ...s, session: null, resumeFrom: null }, s.key ?? '');
-        if (!s.canCreate) return fail(s, e.error, null);
-        step.effects.unshift({ type: 'forget' });
-        return step;
-      }
+      const goneCode = GONE_CODES.includes(e.error.code);
+      const resuming = s.name === 'loading' && s.op === 'resume';
+      if (goneCode && (resuming || isWatching(s))) return gone(s, e.error);
       if (s.name === 'loading' || s.name === 'searching') return fail(s, e.error, s.op);
       if ((s.name === 'pay' || s.name === 'confirming') && !e.error.retryable) return fail(s, e.error, 'resume');
       if (s.name === 'idle') return fail(s, e.error, null);
@@ -240,25 +291,25 @@ export function transition(s: MachineState, e: MachineEvent): Step {
     case 'retry': {
       if (s.name !== 'error' || !s.error?.retryable) return stay(s);
       if (s.op === 'create' && s.selection && s.key) return create(s, s.selection, s.key); // same key: never two orders
-      if (s.op === 'resume' && s.session) {
-        return { state: { ...s, name: 'loading', op: 'resume', error: null }, effects: [{ type: 'resume', session: s.session }, emit('status')] };
-      }
+      if (s.op === 'resume' && s.session) return resume(s, s.session, s.resumeFrom ?? 'storage');
       if (s.op === 'methods') return fetchMethods(s);
       return stay(s);
     }
 
     case 'renew': {
       if (!s.canCreate) return stay(s);
-      const clean: MachineState = { ...s, session: null, order: null, localExpiry: false };
-      if (s.name === 'expired' || s.name === 'cancelled') {
-        const step = s.selection ? create(clean, s.selection, e.key) : fresh(clean, e.key);
-        step.effects.unshift({ type: 'forget' });
+      const clean: MachineState = { ...s, session: null, order: null, known: null, localExpiry: false };
+      const forget: Effect = { type: 'forget', mine: { session: s.session, key: s.key } };
+      const ended = s.name === 'expired' || s.name === 'cancelled' || (s.name === 'dispute' && s.order?.status !== 'pending');
+      if (ended || s.name === 'gone') {
+        const step = s.selection && s.name !== 'gone' ? create(clean, s.selection, e.key) : fresh(clean, e.key);
+        step.effects.unshift(forget);
         return step;
       }
       if (s.name === 'error') {
         // The attempt was refused for good (method, limits, bank…): choose again, with a new key.
         const step = fetchMethods({ ...clean, key: e.key, selection: null });
-        step.effects.unshift({ type: 'forget' });
+        step.effects.unshift(forget);
         return step;
       }
       return stay(s);

@@ -1,80 +1,69 @@
 /**
- * The requisites screen (`pay`): amount, requisites, QR, bank-app links, "I have paid", the countdown
- * in the heading row, the embedded payment page of form mode, the `confirming` step, and their
- * styles. Loaded with `import()` when the checkout starts looking for requisites (`searching`), in
- * parallel with `POST /sessions`, so the main bundle carries only the steps around it.
+ * The requisites screen (`pay`): the amount, the requisites, on a desktop the QR ("pay from your
+ * phone") and the online banks, on a phone the bank apps (the bank sheet), "I have paid", the order
+ * number, the countdown in the heading row; the embedded payment page of form mode; the `confirming`
+ * step (the requisites one tap away, the receipt upload one tap away); and their styles. Loaded with
+ * `import()` when the checkout starts looking for requisites, in parallel with `POST /sessions`.
  */
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { OrderView } from '../protocol/index.js';
-import type { BankLinks } from './banks.js';
+import { remainingMs, type Clock, type TimeSync } from './countdown.js';
 import { formatAmount, formatCountdown } from './format.js';
-import { changedFrom, copyValue, formatAccount } from './requisites.js';
-import { fill, safeIntl, type Messages } from './i18n/index.js';
+import type { Messages } from './i18n/index.js';
+import { fill } from './i18n/text.js';
+import { safeIntl } from './i18n/plural.js';
 import { actions, center, icons, spinner } from './parts.js';
+import { changedFrom, copyValue, formatAccount, hasBankApps, paymentLinkOf } from './requisites.js';
 import { safeHttpUrl } from './url.js';
+import { amountOf, contextOf, copyButton, orderNumber, wayName, type ViewContext, type ViewHost } from './views.js';
 
-/** What the view needs from the element. @internal */
-export interface PayContext {
-  m: Messages;
-  lang: string;
-  order: OrderView;
-  /** The device time (ms) at which the order expires. */
-  deviceExpiry: number;
-  /** A phone: the QR goes below the links. */
-  phone: boolean;
-  /** Bank-app links (phones, once loaded). */
-  apps: BankLinks | null;
-  /** The copy button showing "Copied", or ''. */
-  copied: string;
-  bankName(customerBank: string | null): string | null;
-  nameOf(name: { ru: string; en: string }): string | null;
-  copy(id: string, label: string, text: string): void;
-  paid(): void;
-}
+export { footer } from './footer.js';
 
 export const styles = css`
 .amount{font-size:clamp(24px,10cqi,34px);line-height:1.15;font-weight:700}
 .timer{display:flex;align-items:center;gap:6px;padding:4px 10px;border-radius:99px;background:var(--_u);font-weight:600}
 .low{color:var(--_no)}
-.timer,.amount,.num{font-variant-numeric:tabular-nums;white-space:nowrap}
-iframe{display:block;width:100%;height:var(--paydesk-form-height,960px);border:0;border-radius:calc(var(--_r) - 4px)}
+.timer,.amount,.num{font-variant-numeric:tabular-nums}
+.timer,.amount{white-space:nowrap}
+iframe{display:block;width:100%;border:0;border-radius:calc(var(--_r) - 4px);color-scheme:normal}
+iframe:not([height]){height:var(--paydesk-form-height,960px)}
 .form{padding:var(--_s) var(--_s) calc(var(--_s)*2)}
 .form>:not(iframe){margin-inline:calc(var(--_s)*2)}
 .form .top{display:contents}
 .box{display:grid;gap:4px;padding:calc(var(--_s)*2);border-radius:calc(var(--_r) - 4px);background:var(--_u)}
-.row,.banks{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:var(--_s)}
+.row{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:var(--_s);min-width:0}
 .warn{display:flex;gap:8px;padding:10px 12px;border-radius:10px;background:var(--_w);color:var(--_ow);font-size:14px}
 .pay{display:grid;gap:calc(var(--_s)*2)}
 dl{display:grid;gap:var(--_s)}
-dd{font-size:17px;font-weight:600;overflow-wrap:anywhere}
-.qr{display:grid;justify-items:center;gap:6px}
+dd{font-size:17px;font-weight:600}
+dd,.wrap{overflow-wrap:anywhere;min-width:0}
+.qr{display:grid;justify-items:center;gap:6px;text-align:center}
+.qr h3{font-size:16px}
 canvas{width:176px;height:176px;border:var(--_b);border-radius:10px;image-rendering:pixelated}
 canvas:not([data-text]){visibility:hidden}
 .copy{min-height:36px;padding:6px 10px;font-size:13px;color:var(--_a)}
 .done{color:var(--_ok);border-color:var(--_ok)}
-.banks{justify-content:start;margin-top:6px}
-.banks .btn{min-height:40px;padding:8px 14px;font-size:14px}
+.order{display:grid;gap:2px}
+.order .num{font-weight:600}
+details{border:var(--_b);border-radius:calc(var(--_r) - 4px)}
+summary{min-height:44px;padding:10px 14px;font-weight:600;cursor:pointer}
+details[open]>summary{border-bottom:var(--_b)}
+details>.pay{padding:calc(var(--_s)*2)}
 `;
 
-function copyButton(c: PayContext, id: string, label: string, text: string): TemplateResult {
-  const done = c.copied === id;
-  const word = done ? c.m.copied : c.m.copy;
-  return html`<button class="copy ${done ? 'done' : ''}" aria-label="${word}: ${label}" @click=${() => c.copy(id, label, text)}>${
-    done ? icons.check : icons.copy
-  }<span>${word}</span></button>`;
-}
-
-/** `<dt>label</dt><dd>value</dd>`, or nothing without a value. */
-const row = (label: string, value: string | null | undefined) => (value ? html`<div><dt>${label}</dt><dd>${value}</dd></div>` : nothing);
-
 /** "Pay by 14:30", in the device's own clock, so it matches the phone even when its clock is off. */
-function payBy(c: PayContext): string {
+function payBy(c: ViewContext): string {
   const time = { hour: '2-digit', minute: '2-digit' } as const;
   const fmt = safeIntl(
     () => new Intl.DateTimeFormat(c.lang, time),
     () => new Intl.DateTimeFormat('en', time),
   );
   return fill(c.m.payBy, { time: fmt.format(c.deviceExpiry) });
+}
+
+/** Time left to pay (ms) by the server's clock. */
+export function left(order: OrderView, sync: TimeSync | null, clock: Clock): number {
+  return remainingMs(order.expires_at, sync, clock.mono(), clock.now());
 }
 
 /** The countdown to `expires_at` in the heading row; `left` in milliseconds. */
@@ -87,51 +76,116 @@ export function timer(m: Messages, left: number): TemplateResult {
 /** The link to the provider's payment page, in a new tab. */
 const openForm = (m: Messages, url: string) => html`<a class="btn" href=${url} target="_blank" rel="noopener noreferrer">${m.openForm}</a>`;
 
-/** Form mode: the provider's payment page embedded, and the link to open it in a new tab. */
-export function form(m: Messages, url: string): TemplateResult {
-  return html`<iframe part="form" src=${url} title=${m.formTitle}></iframe>${actions(openForm(m, url))}`;
+/**
+ * Form mode with the provider's page to embed (no requisites of our own): its URL with the element's
+ * language as `lang` and its theme as `theme` (unless it has them), or null.
+ */
+export function formUrl(host: ViewHost): string | null {
+  const order = host.machine.order;
+  const url = host.mode === 'form' && order && !order.requisites ? safeHttpUrl(order.form_url) : null;
+  if (!url) return null;
+  const u = new URL(url);
+  if (!u.searchParams.has('lang')) u.searchParams.set('lang', host.language);
+  if (!u.searchParams.has('theme')) u.searchParams.set('theme', host.theme === 'light' || host.theme === 'dark' ? host.theme : 'auto');
+  return u.href;
 }
 
-/** `confirming`: the server is checking the transfer of this amount. */
-export function confirming(m: Messages, lang: string, order: OrderView): TemplateResult {
-  return center(spinner, html`<p>${m.confirmingText}</p>`, html`<p class="amount">${formatAmount(order.amount, order.currency, lang)}</p>`);
+/**
+ * Form mode: the provider's payment page embedded (as tall as the page says its content is, once it
+ * says so) and the link to open it in a new tab.
+ */
+export function form(host: ViewHost, url: string): TemplateResult {
+  const frame = host.frame;
+  frame?.show(url);
+  return html`<iframe part="form" src=${url} title=${host.m.formTitle} height=${frame?.height || nothing} @load=${(e: Event) => frame?.onLoad(e)}></iframe>${actions(openForm(host.m, url))}`;
 }
 
-export function view(c: PayContext): TemplateResult {
-  const { m, order, apps, phone } = c;
-  const money = (a: string) => formatAmount(a, order.currency, c.lang);
-  const amount = money(order.amount);
+/** The `pay` and `confirming` steps (form mode's embedded page included). */
+export function step(host: ViewHost): TemplateResult {
+  const url = formUrl(host);
+  if (url) return form(host, url);
+  const c = contextOf(host, host.machine.order!);
+  return host.machine.name === 'confirming' ? confirming(c) : view(c);
+}
+
+/** `<div><dt>label</dt><dd>value</dd></div>`, or nothing without a value. */
+const row = (label: string, value: string | null | undefined) => (value ? html`<div><dt>${label}</dt><dd>${value}</dd></div>` : nothing);
+
+/** The amount box: what to send, exactly, and by when. */
+function amountBox(c: ViewContext): TemplateResult {
+  const { m, order } = c;
+  const amount = amountOf(c);
   const requested = changedFrom(order);
-  const req = order.requisites;
-  const formUrl = safeHttpUrl(order.form_url);
-  const label = req ? m[`${req.kind}Label`] : '';
-  const qr = safeHttpUrl(order.payment_link)
-    ? html`<figure part="qr" class="qr"><canvas role="img" aria-label=${fill(m.qrLabel, { amount })}></canvas><figcaption class="muted">${
-        m.qrHint
-      }</figcaption></figure>`
-    : nothing;
-  return html`<div class="pay"><div part="amount" class="box"><span class="muted">${m.amountLabel}</span><div class="row"><span class="amount">${amount}</span>${
+  return html`<div part="amount" class="box"><span class="muted">${m.amountLabel}</span><div class="row"><span class="amount">${amount}</span>${
     copyButton(c, 'amount', m.amountLabel, order.amount)
   }</div><span class="muted">${requested ? '' : `${m.amountExact} `}${payBy(c)}</span></div>${
     requested
-      ? html`<p class="warn">${icons.alert}<span>${fill(m.amountChanged, { amount, requested: money(requested) })}</span></p>`
+      ? html`<p class="warn">${icons.alert}<span>${fill(m.amountChanged, { amount, requested: formatAmount(requested, order.currency, c.lang) })}</span></p>`
       : nothing
-  }${phone ? nothing : qr}${
-    req
-      ? html`<dl part="requisites"><div><dt>${label}</dt><dd class="row">${
-          req.kind === 'link' && safeHttpUrl(req.holder_account)
-            ? html`<a href=${safeHttpUrl(req.holder_account)!} rel="noopener noreferrer">${m.linkLabel}</a>`
-            : html`<span class="num">${formatAccount(req.holder_account, req.kind)}</span>`
-        }${copyButton(c, 'account', label, copyValue(req.holder_account, req.kind))}</dd></div>${row(m.holderLabel, req.holder_name)}${
-          row(m.bankLabel, c.bankName(order.bank))
-        }${row(m.methodLabel, order.method?.name)}</dl>`
-      : nothing
-  }${apps?.primary ? html`<a class="btn primary" href=${apps.primary}>${m.openBankApp}</a>` : nothing}${
-    apps && apps.banks.length > 0
-      ? html`<div><p class="muted">${m.otherBanks}</p><ul class="banks" part="banks">${apps.banks.map((b) => {
-          const name = c.nameOf(b.name);
-          return html`<li><a class="btn" href=${b.href} aria-label=${fill(m.openInBank, { bank: name! })}>${name}</a></li>`;
-        })}</ul></div>`
-      : nothing
-  }${phone ? qr : nothing}${formUrl ? openForm(m, formUrl) : nothing}<div part="actions"><button class="primary" @click=${c.paid}>${m.iPaid}</button></div></div>`;
+  }`;
+}
+
+/** Where to send: the account (by kind), the recipient, the bank, the method; for an SBP link, the link. */
+function requisites(c: ViewContext): TemplateResult | typeof nothing {
+  const { m, order } = c;
+  const req = order.requisites;
+  const link = paymentLinkOf(order);
+  if (!req && !link) return nothing;
+  let account: TemplateResult | typeof nothing = nothing;
+  if (req?.kind === 'link' || (!req && link)) {
+    // The NSPK link method: the link (its host shown, the whole link copied), or a code that is no link.
+    account = link
+      ? html`<div><dt>${m.linkLabel}</dt><dd class="row"><a class="wrap" href=${link} target="_blank" rel="noopener noreferrer">${new URL(link).host}</a>${
+          copyButton(c, 'account', m.linkLabel, link)
+        }</dd></div>`
+      : html`<div><dt>${m.codeLabel}</dt><dd class="row"><span class="num wrap">${req!.holder_account}</span>${copyButton(c, 'account', m.codeLabel, req!.holder_account.trim())}</dd></div>`;
+  } else if (req) {
+    const label = m[`${req.kind}Label`];
+    account = html`<div><dt>${label}</dt><dd class="row"><span class="num">${formatAccount(req.holder_account, req.kind)}</span>${
+      copyButton(c, 'account', label, copyValue(req.holder_account, req.kind))
+    }</dd></div>`;
+  }
+  return html`<dl part="requisites">${account}${row(m.holderLabel, req?.holder_name)}${row(m.bankLabel, c.bankName(order.bank))}${row(m.methodLabel, order.method && wayName(m, order.method))}</dl>`;
+}
+
+/** Desktop: the QR of the SBP link, to scan with the phone. */
+function qr(c: ViewContext, link: string): TemplateResult {
+  const { m } = c;
+  return html`<figure part="qr" class="qr"><h3>${m.payFromPhone}</h3><canvas role="img" data-qr=${link} aria-label=${fill(m.qrLabel, { amount: amountOf(c) })}></canvas><figcaption class="muted">${
+    m.payFromPhoneHint
+  }</figcaption></figure>`;
+}
+
+/** The ways to the money: the bank sheet (phones: apps; desktop: online banks), the link, the QR. */
+function routes(c: ViewContext, primary: boolean): unknown[] {
+  const { m, order } = c;
+  const link = paymentLinkOf(order);
+  const phone = c.platform !== 'desktop';
+  const sheet = (text: string) =>
+    html`<button class=${primary ? 'primary' : ''} aria-haspopup="dialog" @click=${(e: Event) => c.openSheet(e.currentTarget as HTMLElement)}>${text}</button>`;
+  if (phone) return [hasBankApps(order) ? sheet(m.payInBankApp) : nothing];
+  return link ? [qr(c, link), sheet(m.payOnline)] : [];
+}
+
+export function view(c: ViewContext): TemplateResult {
+  const { m, order } = c;
+  const phone = c.platform !== 'desktop';
+  const apps = phone && hasBankApps(order);
+  const formUrl = c.embedded ? null : safeHttpUrl(order.form_url);
+  return html`<div class="pay">${amountBox(c)}${phone ? nothing : routes(c, false)}${requisites(c)}${apps ? routes(c, true) : nothing}${
+    formUrl ? openForm(m, formUrl) : nothing
+  }${orderNumber(c, order.client_order_id)}<div part="actions"><button class=${apps ? '' : 'primary'} @click=${c.paid}>${m.iPaid}</button></div></div>`;
+}
+
+/**
+ * `confirming`: the server is checking the transfer. The requisites stay one tap away (a disclosure),
+ * the countdown in the heading row, and a receipt can be sent.
+ */
+export function confirming(c: ViewContext): TemplateResult {
+  const { m, order } = c;
+  return html`${center(spinner, html`<p>${m.confirmingText}</p>`, html`<p class="amount">${amountOf(c)}</p>`)}<details><summary>${m.showDetails}</summary><div class="pay">${amountBox(c)}${
+    requisites(c)
+  }${c.platform !== 'desktop' && hasBankApps(order) ? routes(c, false) : nothing}</div></details>${orderNumber(c, order.client_order_id)}${
+    c.receipt ? actions(html`<button @click=${c.receipt}>${m.sendReceipt}</button>`) : nothing
+  }`;
 }

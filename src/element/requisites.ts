@@ -4,6 +4,7 @@
  * kept apart from format.ts (needed at once). Amounts are compared as text, never as binary floats.
  */
 import { DECIMAL, type OrderView, type RequisitesKind } from '../protocol/index.js';
+import { safeHttpUrl } from './url.js';
 
 const digitsOf = (s: string): string => s.replace(/\D/g, '');
 
@@ -48,4 +49,20 @@ const canonical = (amount: string): string => amount.replace(/^0+(?=\d)/, '').re
 export function changedFrom(order: Pick<OrderView, 'amount' | 'requested_amount'>): string | null {
   const requested = order.requested_amount;
   return requested && DECIMAL.test(requested) && DECIMAL.test(order.amount) && canonical(requested) !== canonical(order.amount) ? requested : null;
+}
+
+/** The order's SBP payment link (`payment_link`, else a link-kind requisite that is a link), if safe. */
+export function paymentLinkOf(order: Pick<OrderView, 'payment_link' | 'requisites'>): string | null {
+  const req = order.requisites;
+  return safeHttpUrl(order.payment_link) ?? (req?.kind === 'link' ? safeHttpUrl(req.holder_account) : null);
+}
+
+/** True when a bank app can take the shopper to this payment: an SBP link, a Russian phone, or a card number. */
+export function hasBankApps(order: Pick<OrderView, 'payment_link' | 'requisites'>): boolean {
+  const req = order.requisites;
+  return (
+    paymentLinkOf(order) !== null ||
+    (req?.kind === 'phone' && russianPhoneDigits(req.holder_account) !== null) ||
+    (req?.kind === 'card' && /^\d{12,19}$/.test(req.holder_account.replace(/[\s-]/g, '')))
+  );
 }

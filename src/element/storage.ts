@@ -1,43 +1,107 @@
 /**
- * Resume after a reload: the session of an order lives in `sessionStorage` (this tab only), keyed
- * by endpoint and order ref, so a reload shows the same order instead of creating a second one.
+ * One purchase, one order, in every tab of a browser. The session of an order lives in `localStorage`
+ * (shared by the tabs of one site; `sessionStorage` where it is refused, nothing where both are),
+ * keyed by endpoint and order ref, with an expiry:
+ *   - a reload, or a second tab, resumes the same order instead of creating another;
+ *   - before `POST /sessions`, the attempt's `Idempotency-Key` (and what it asks for) is stored, so a
+ *     second tab that starts meanwhile sends the same key and the server answers the same session;
+ *     Web Locks (where the browser has them) make the check-and-store atomic across tabs, else the
+ *     last write wins for both tabs after a short settling wait.
+ * Storage is a convenience for resuming and coordinating, never a reason to fail: every access is
+ * guarded. The claim before a create lives in claim.ts, loaded with the first create.
  */
+import type { KnownOrder, Selection } from './machine.js';
 
-export interface StoredSession {
-  session: string;
+export interface StoredCheckout {
+  /** The session of the order, once created. */
+  session: string | null;
   /** `paydesk-paid` already fired for this session. */
   paid: boolean;
+  /** The attempt to create under way (or whose answer was lost): its key and what it asks for. */
+  attempt: { key: string; selection: Selection } | null;
+  /** What the `gone` step can still say when the session is lost. */
+  order: KnownOrder | null;
+  /** Device time (ms) after which the record is ignored and removed. */
+  exp: number;
 }
 
 export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-const PREFIX = 'paydesk:v1:';
+export const PREFIX = 'paydesk:v2:';
+/** How long an order is resumed after it ended (a receipt can still be sent; a late payment shown). */
+export const ENDED_MS = 24 * 60 * 60_000;
+/** How long a paid order is resumed (a reload shows "paid" instead of a new order for the same ref). */
+export const PAID_MS = 60 * 60_000;
 
 export function storageKey(endpoint: string, orderRef: string): string {
   return `${PREFIX}${endpoint}|${orderRef}`;
 }
 
-/** `sessionStorage`, or null where it is missing or throws (sandboxed frames, some private modes). */
-export function defaultStorage(): KeyValueStorage | null {
+function usable(get: () => Storage | undefined): KeyValueStorage | null {
   try {
-    return globalThis.sessionStorage ?? null;
+    const s = get();
+    if (!s) return null;
+    const probe = `${PREFIX}probe`;
+    s.setItem(probe, '1');
+    s.removeItem(probe);
+    return s;
   } catch {
     return null;
   }
 }
 
-export function loadSession(storage: KeyValueStorage | null, key: string): StoredSession | null {
+/** `localStorage`, else `sessionStorage`, else null (sandboxed frames, some private modes, quota). */
+export function defaultStorage(): KeyValueStorage | null {
+  return usable(() => globalThis.localStorage) ?? usable(() => globalThis.sessionStorage);
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' && v.length <= 4096 ? v : null);
+
+function parseKnown(v: unknown): KnownOrder | null {
+  const o = v as Partial<Record<keyof KnownOrder, unknown>> | null;
+  const number = str(o?.number);
+  return number ? { number, support: str(o?.support), back: str(o?.back) } : null;
+}
+
+function parseAttempt(v: unknown): StoredCheckout['attempt'] {
+  const a = v as { key?: unknown; selection?: unknown } | null;
+  const key = str(a?.key);
+  const sel = a?.selection;
+  if (!key || typeof sel !== 'object' || sel === null || Array.isArray(sel)) return null;
+  // Only the fields of a selection, as strings: a tampered record cannot put anything else in a request.
+  const selection: Record<string, string> = {};
+  for (const field of ['payment_method_id', 'method_type', 'nspk_code', 'customer_bank', 'button_name', 'mode']) {
+    const value = str((sel as Record<string, unknown>)[field]);
+    if (value) selection[field] = value;
+  }
+  return { key, selection: selection as Selection };
+}
+
+/** The stored record (null when absent, malformed or expired; an expired one is removed). */
+export function loadCheckout(storage: KeyValueStorage | null, key: string, now: number): StoredCheckout | null {
   try {
     const raw = storage?.getItem(key);
     if (!raw) return null;
-    const v = JSON.parse(raw) as Partial<StoredSession>;
-    return typeof v.session === 'string' && v.session !== '' ? { session: v.session, paid: v.paid === true } : null;
+    const v = JSON.parse(raw) as Record<string, unknown> | null;
+    const exp = typeof v?.exp === 'number' ? v.exp : 0;
+    const record: StoredCheckout = {
+      session: str(v?.session),
+      paid: v?.paid === true,
+      attempt: parseAttempt(v?.attempt),
+      order: parseKnown(v?.order),
+      exp,
+    };
+    if (exp <= now || (!record.session && !record.attempt)) {
+      storage!.removeItem(key);
+      return null;
+    }
+    return record;
   } catch {
     return null;
   }
 }
 
-export function saveSession(storage: KeyValueStorage | null, key: string, value: StoredSession): void {
+export function saveCheckout(storage: KeyValueStorage | null, key: string, value: StoredCheckout): void {
   try {
     storage?.setItem(key, JSON.stringify(value));
   } catch {
@@ -45,10 +109,21 @@ export function saveSession(storage: KeyValueStorage | null, key: string, value:
   }
 }
 
-export function forgetSession(storage: KeyValueStorage | null, key: string): void {
+/**
+ * Removes the record. With `mine`, only when it is this element's: it holds `mine.session`, or no
+ * session and `mine.key`'s attempt (never another tab's newer order); null removes whatever is there.
+ */
+export function forgetCheckout(storage: KeyValueStorage | null, key: string, mine: { session: string | null; key: string | null } | null = null): void {
   try {
+    if (mine) {
+      const raw = storage?.getItem(key);
+      const v = raw ? (JSON.parse(raw) as { session?: unknown; attempt?: { key?: unknown } } | null) : null;
+      const stored = str(v?.session);
+      const attempt = str(v?.attempt?.key);
+      if (stored ? stored !== mine.session : attempt !== null && attempt !== mine.key) return;
+    }
     storage?.removeItem(key);
   } catch {
-    // see saveSession
+    // see saveCheckout
   }
 }

@@ -3,9 +3,9 @@
  * links additionally allow the fixed schemes of the bank table. Everything else is dropped (`null`).
  */
 
-const MAX_URL_LENGTH = 2048;
+export const MAX_URL_LENGTH = 2048;
 // Control characters, whitespace and backslashes have no business in a URL we render.
-const UNSAFE_CHARS = /[\u0000-\u0020\u007f-\u009f\\]/;
+export const UNSAFE_CHARS = /[\u0000-\u0020\u007f-\u009f\\]/;
 
 /**
  * Returns the normalised URL when `value` is an absolute http(s) URL with a host and no embedded
@@ -25,19 +25,6 @@ export function safeHttpUrl(value: unknown): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   if (!url.hostname || url.username || url.password) return null;
   return url.href;
-}
-
-/**
- * A link to a bank app: a safe http(s) URL, or one whose scheme is in `schemes` (lower-case, with
- * the colon, e.g. `sberbankonline:`), with no unsafe characters.
- */
-export function safeAppUrl(value: unknown, schemes: ReadonlySet<string>): string | null {
-  const web = safeHttpUrl(value);
-  if (web) return web;
-  if (typeof value !== 'string' || value.length > MAX_URL_LENGTH || UNSAFE_CHARS.test(value)) return null;
-  const m = /^([a-z][a-z0-9+.-]*:)\/\/[^/]/i.exec(value);
-  if (!m || !schemes.has(m[1]!.toLowerCase())) return null;
-  return value;
 }
 
 /**

@@ -85,6 +85,7 @@ describe('<paydesk-checkout> in any page', () => {
     const release = server.hold('create');
     const h = await mount({ paymentMethodId: 'm-sbp' }, { server });
     await h.until('searching');
+    await waitUntil(() => server.count('create') === 1, 'the create went out');
     const parent = h.el.parentNode!;
     h.el.remove();
     release();

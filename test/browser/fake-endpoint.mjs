@@ -5,8 +5,12 @@
 //   POST /sessions                     → 201 {session, order, server_time} (needs X-Paydesk: 1)
 //   GET  /sessions/S                   → {order, server_time}
 //   GET  /sessions/S/events            → text/event-stream, event `order`
-//   POST /__complete/S                 → marks the order paid and pushes it to the streams
+//   POST /sessions/S/dispute           → 201 {order, server_time} (multipart: files 1–5, comment; needs X-Paydesk: 1)
+//   POST /__complete/S[?late=1]        → marks the order paid (late) and pushes it to the streams
+//   POST /__expire/S                   → marks the order expired and pushes it (the stream stays open: a late payment may come)
 //   GET  /__streams/S                  → {open: n}: event streams connected for S
+//   GET  /__state                      → {sessions: n, disputes: [...]}: what the namespace holds
+// A create with an Idempotency-Key already seen answers the same session (waiting for the first one).
 import { PassThrough } from 'node:stream';
 
 const spaces = new Map();
@@ -14,7 +18,7 @@ const spaces = new Map();
 function space(ns) {
   let s = spaces.get(ns);
   if (!s) {
-    s = { orders: new Map(), streams: new Map(), next: 1 };
+    s = { orders: new Map(), streams: new Map(), next: 1, keys: new Map(), disputes: [] };
     spaces.set(ns, s);
   }
   return s;
@@ -63,6 +67,37 @@ async function readBody(req) {
   return text ? JSON.parse(text) : {};
 }
 
+async function readRaw(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** The parts of a multipart/form-data body: name, filename, type and size (enough for the tests). */
+function multipart(buffer, contentType) {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType ?? '');
+  if (!boundary) return null;
+  const text = buffer.toString('latin1');
+  return text
+    .split(`--${boundary[1] ?? boundary[2]}`)
+    .slice(1, -1)
+    .map((part) => {
+      const [head, ...rest] = part.split('\r\n\r\n');
+      const body = rest.join('\r\n\r\n').replace(/\r\n$/, '');
+      return {
+        name: /name="([^"]*)"/.exec(head)?.[1] ?? '',
+        filename: /filename="([^"]*)"/.exec(head)?.[1] ?? null,
+        type: /Content-Type:\s*([^\r\n]+)/i.exec(head)?.[1] ?? null,
+        size: body.length,
+        value: body,
+      };
+    });
+}
+
+function push(s, session, order) {
+  for (const stream of s.streams.get(session) ?? []) stream.write(`event: order\ndata: ${JSON.stringify(order)}\n\n`);
+}
+
 export function fakeEndpoint() {
   return async function fakeEndpointMiddleware(ctx, next) {
     const m = /^\/fake-api\/([\w-]+)(\/.*)$/.exec(ctx.path);
@@ -73,16 +108,41 @@ export function fakeEndpoint() {
     if (ctx.method === 'GET' && path === '/methods') return json(ctx, 200, { methods: METHODS });
     if (ctx.method === 'POST' && path === '/sessions') {
       if (ctx.get('X-Paydesk') !== '1') return json(ctx, 403, { error: { code: 'missing_protocol_header', message: 'X-Paydesk: 1 required', retryable: false } });
+      const key = ctx.get('Idempotency-Key');
       const body = await readBody(ctx.req);
+      if (key && s.keys.has(key)) {
+        const session = await s.keys.get(key);
+        return json(ctx, 201, { session, order: s.orders.get(session), server_time: serverTime() });
+      }
+      let done;
+      if (key) s.keys.set(key, new Promise((resolve) => (done = resolve)));
+      // The requisites search takes a moment: long enough for a second tab's request to arrive meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 150));
       const session = `s${s.next}`;
       const order = newOrder(s.next++, body);
       s.orders.set(session, order);
+      done?.(session);
       return json(ctx, 201, { session, order, server_time: serverTime() });
     }
+    const dm = /^\/sessions\/([\w-]+)\/dispute$/.exec(path);
+    if (ctx.method === 'POST' && dm) {
+      if (ctx.get('X-Paydesk') !== '1') return json(ctx, 403, { error: { code: 'missing_protocol_header', message: 'X-Paydesk: 1 required', retryable: false } });
+      const order = s.orders.get(dm[1]);
+      const parts = multipart(await readRaw(ctx.req), ctx.get('Content-Type'));
+      if (!order) return json(ctx, 404, { error: { code: 'session_not_found', message: 'unknown session', retryable: false } });
+      if (order.dispute?.status === 'open') return json(ctx, 409, { error: { code: 'dispute_open', message: 'open', retryable: false } });
+      const files = (parts ?? []).filter((p) => p.name === 'files' && p.filename !== null);
+      if (files.length < 1 || files.length > 5) return json(ctx, 400, { error: { code: 'validation_failed', message: 'files: 1 to 5', retryable: false } });
+      s.disputes.push({ session: dm[1], files: files.map((f) => ({ name: f.filename, type: f.type, size: f.size })), comment: parts.find((p) => p.name === 'comment')?.value ?? null });
+      order.dispute = { id: `dsp-${s.disputes.length}`, status: 'open', created_at: serverTime() };
+      push(s, dm[1], order);
+      return json(ctx, 201, { order, server_time: serverTime() });
+    }
+    if (ctx.method === 'GET' && path === '/__state') return json(ctx, 200, { sessions: s.orders.size, disputes: s.disputes });
     const sm = /^\/sessions\/([\w-]+)(\/events)?$/.exec(path);
     if (ctx.method === 'GET' && sm) {
       const order = s.orders.get(sm[1]);
-      if (!order) return json(ctx, 404, { error: { code: 'session_invalid', message: 'unknown session', retryable: false } });
+      if (!order) return json(ctx, 404, { error: { code: 'session_not_found', message: 'unknown session', retryable: false } });
       if (!sm[2]) return json(ctx, 200, { order, server_time: serverTime() });
       const stream = new PassThrough();
       ctx.req.socket.setTimeout(0);
@@ -99,13 +159,13 @@ export function fakeEndpoint() {
     }
     const om = /^\/__streams\/([\w-]+)$/.exec(path);
     if (ctx.method === 'GET' && om) return json(ctx, 200, { open: (s.streams.get(om[1]) ?? []).length });
-    const cm = /^\/__complete\/([\w-]+)$/.exec(path);
+    const cm = /^\/__(complete|expire)\/([\w-]+)$/.exec(path);
     if (ctx.method === 'POST' && cm) {
-      const order = s.orders.get(cm[1]);
-      if (!order) return json(ctx, 404, { error: { code: 'session_invalid', message: 'unknown session', retryable: false } });
-      order.status = 'paid';
-      order.provider_status = 'Completed';
-      for (const stream of s.streams.get(cm[1]) ?? []) stream.write(`event: order\ndata: ${JSON.stringify(order)}\n\n`);
+      const order = s.orders.get(cm[2]);
+      if (!order) return json(ctx, 404, { error: { code: 'session_not_found', message: 'unknown session', retryable: false } });
+      if (cm[1] === 'expire') Object.assign(order, { status: 'expired', provider_status: 'CanceledByTimeout' });
+      else Object.assign(order, { status: 'paid', provider_status: 'Completed', late: ctx.query.late === '1' });
+      push(s, cm[2], order);
       return json(ctx, 200, { ok: true });
     }
     return json(ctx, 404, { error: { code: 'not_found', message: 'not found', retryable: false } });

@@ -5,16 +5,17 @@ import { FakeClock } from './helpers/fake-clock.js';
 import { METHODS, orderView } from './helpers/orders.js';
 
 describe('<paydesk-checkout> flow', () => {
-  it('shows the methods with their fee, creates a session for the chosen one and shows the requisites', async () => {
+  it('shows the ways to pay (the amount once, a fee only where there is one), creates a session for the chosen one and shows the requisites', async () => {
     const h = await mount();
     await h.until('choose');
     expect(h.server.last('methods')!.query.get('order_ref')).to.equal('sku-1');
+    expect(h.root.querySelector('.to-pay .muted')!.textContent).to.equal('To pay');
+    expect(norm(h.root.querySelector('.to-pay .amount')!.textContent!)).to.equal('RUB 1,500.00');
     const methods = h.root.querySelectorAll('[part="method"]');
     expect(methods.length).to.equal(2);
-    expect(norm(methods[0]!.textContent!)).to.include('fee RUB 22.50');
-    expect(norm(methods[0]!.textContent!)).to.include('To pay RUB 1,522.50');
-    expect(norm(methods[1]!.textContent!)).to.include('no fee');
-    expect(norm(methods[1]!.textContent!)).to.include('Sber');
+    expect(norm((methods[0] as HTMLElement).innerText)).to.equal('SBP (Faster Payments) In your bank app, by phone number or QR code Fee RUB 22.50, RUB 1,522.50 in all');
+    expect(norm((methods[1] as HTMLElement).innerText)).to.equal('Card transfer To a card number, from any bank');
+    expect(h.text()).not.to.include('no fee');
     (methods[0] as HTMLButtonElement).click();
     await h.until('pay');
     const create = h.server.last('create')!;
@@ -199,12 +200,25 @@ describe('<paydesk-checkout> flow', () => {
     await h.until('choose');
   });
 
-  it('an unknown error code shows the server message', async () => {
+  it('never shows the server\'s message (it is for developers): an unknown code reads as an internal error', async () => {
     const server = new FakeEndpoint();
     server.failNext('methods', { status: 400, body: { error: { code: 'shop_closed', message: 'The shop is closed tonight.', retryable: false } } });
     const h = await mount({}, { server });
     await h.until('error');
-    expect(h.text()).to.include('The shop is closed tonight.');
+    expect(h.text()).not.to.include('The shop is closed tonight.');
+    expect(h.text()).to.include('Something went wrong on our side. Please try again in a minute.');
+    expect(h.of('paydesk-error')[0]!.detail.message).to.equal('The shop is closed tonight.', 'the event keeps it for developers');
+  });
+
+  it('an unknown order ref is a final error with the support link: no retry loop', async () => {
+    const server = new FakeEndpoint();
+    server.failNext('methods', { status: 404, body: { error: { code: 'order_not_found', message: 'no such order', retryable: false } } });
+    const h = await mount({ supportUrl: 'https://shop.example/help' }, { server });
+    await h.until('error');
+    expect(h.text()).to.include('This order was not found. Go back to the shop and start the purchase again.');
+    expect(h.root.querySelectorAll('button').length).to.equal(0, 'no "try again", no "continue to payment"');
+    expect(byText(h.root, 'Support').getAttribute('href')).to.equal('https://shop.example/help');
+    expect(server.count('methods')).to.equal(1);
   });
 
   it('a network failure of the methods is retried', async () => {
@@ -281,16 +295,6 @@ describe('<paydesk-checkout> flow', () => {
     expect(server.count('create')).to.equal(1);
   });
 
-  it('a stored session the server no longer knows is dropped and a new order is made', async () => {
-    const storage = new MemoryStorage();
-    storage.setItem('paydesk:v1:/api/paydesk|sku-1', JSON.stringify({ session: 'gone', paid: false }));
-    const h = await mount({ paymentMethodId: 'm-sbp' }, { storage });
-    await h.until('pay');
-    expect(h.server.count('session')).to.be.greaterThan(0);
-    expect(h.server.count('create')).to.equal(1);
-    expect(JSON.parse(storage.getItem('paydesk:v1:/api/paydesk|sku-1')!).session).to.equal('sess-1');
-  });
-
   it('resumes a session the merchant server created (session attribute, no order ref)', async () => {
     const server = new FakeEndpoint();
     server.sessions.set('merchant-made', orderView({ id: 'ord-m' }, Date.now()));
@@ -308,7 +312,7 @@ describe('<paydesk-checkout> flow', () => {
     await h.until('pay');
     expect(server.last('create')!.body).to.deep.equal({ order_ref: 'sku-1', mode: 'form' });
     const frame = h.root.querySelector('iframe')!;
-    expect(frame.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=en');
+    expect(frame.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=en&theme=auto');
     expect(frame.getAttribute('title')).to.equal('Payment page');
     expect(byText(h.root, 'Open the payment page').getAttribute('target')).to.equal('_blank');
   });
@@ -330,15 +334,18 @@ describe('<paydesk-checkout> flow', () => {
 
   it('form mode sends the element\'s language to the embedded page, unless form_url names one', async () => {
     const server = new FakeEndpoint();
-    const urls = ['https://pay.provider.example/pay?session_id=abc', 'https://pay.provider.example/pay?session_id=abc&lang=kk'];
+    const urls = ['https://pay.provider.example/pay?session_id=abc', 'https://pay.provider.example/pay?session_id=abc&lang=kk', 'https://pay.provider.example/pay?session_id=def'];
     server.makeOrder = (_b, n) => orderView({ id: `ord-${n}`, requisites: null, payment_link: null, form_url: urls[n - 1] ?? null }, Date.now());
     const ru = await mount({ mode: 'form', locale: 'ru' }, { server, clock: new FakeClock(Date.now()) });
     await ru.until('pay');
-    expect(ru.root.querySelector('iframe')!.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=ru');
-    expect(ru.root.querySelector('[part="actions"] a')!.getAttribute('href')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=ru');
+    expect(ru.root.querySelector('iframe')!.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=ru&theme=auto');
+    expect(ru.root.querySelector('[part="actions"] a')!.getAttribute('href')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=ru&theme=auto');
     const kept = await mount({ mode: 'form', locale: 'ru', orderRef: 'sku-2' }, { server, clock: new FakeClock(Date.now()) });
     await kept.until('pay');
-    expect(kept.root.querySelector('iframe')!.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=kk');
+    expect(kept.root.querySelector('iframe')!.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=kk&theme=auto');
+    const dark = await mount({ mode: 'form', theme: 'dark', orderRef: 'sku-3' }, { server, clock: new FakeClock(Date.now()) });
+    await dark.until('pay');
+    expect(new URL(dark.root.querySelector('iframe')!.src).searchParams.get('theme')).to.equal('dark', 'the page is themed like the widget');
   });
 
   it('statuses arrive in order as paydesk-status events', async () => {
@@ -420,31 +427,47 @@ describe('<paydesk-checkout> flow', () => {
     expect(h.root.querySelector('canvas')).to.equal(null);
   });
 
-  it('offers bank-app links on phones only, limited to the preselected bank', async () => {
+  it('offers the bank apps on phones (a sheet), the QR and online banks on a desktop', async () => {
     const ios = await mount({ paymentMethodId: 'm-sbp' }, { env: { platform: 'ios' } });
     await ios.until('pay');
-    const links = [...ios.root.querySelectorAll<HTMLAnchorElement>('[part="banks"] a')];
-    expect(links.length).to.equal(10);
-    expect(links.every((a) => /^bank\d{12}:\/\/qr\.nspk\.ru\//.test(a.getAttribute('href')!))).to.equal(true);
-    expect(links[0]!.getAttribute('aria-label')).to.equal('Open Sber');
-    const limited = await mount({ paymentMethodId: 'm-sbp', buttonName: 'TPay' }, { env: { platform: 'ios' } });
-    await limited.until('pay');
-    expect([...limited.root.querySelectorAll('[part="banks"] a')].map((a) => a.textContent)).to.deep.equal(['T-Bank']);
-    const android = await mount({ paymentMethodId: 'm-sbp' }, { env: { platform: 'android' } });
-    await android.until('pay');
-    expect(byText(android.root, 'Open in bank app').getAttribute('href')).to.equal(android.el.order!.payment_link);
+    expect(ios.root.querySelector('canvas'), 'no QR on a phone').to.equal(null);
+    expect(byText(ios.root, 'Pay in bank app').classList.contains('primary')).to.equal(true);
     const desktop = await mount({ paymentMethodId: 'm-sbp' });
     await desktop.until('pay');
-    expect(desktop.root.querySelector('[part="banks"]')).to.equal(null);
-    expect(() => byText(desktop.root, 'Open in bank app')).to.throw();
+    expect(desktop.root.querySelector('[part="qr"] h3')!.textContent).to.equal('Pay from your phone');
+    expect(desktop.text()).to.include('Scan the QR code with your phone’s camera or bank app.');
+    expect(byText(desktop.root, 'Pay in your online bank')).to.exist;
+    expect(() => byText(desktop.root, 'Pay in bank app')).to.throw();
   });
 
-  it('lists the methods from the server with their own names', async () => {
+  it('names the ways in the widget\'s language, an unknown type by its own name', async () => {
     const server = new FakeEndpoint();
-    server.methods = [...METHODS, { id: 'm-acc', name: 'Bank account', type: 'BankAccount', bank: null, fee: '5.00', fixed_fee: '5.00', total: '1505.00' }];
+    server.methods = [...METHODS, { id: 'm-acc', name: 'Банковский счёт', type: 'BankAccount', bank: null, fee: '5.00', fixed_fee: '5.00', total: '1505.00' }, { id: 'm-x', name: 'Crypto wallet', type: 'Crypto', bank: null, fee: '0.00', fixed_fee: null, total: '1500.00' }];
     const h = await mount({}, { server });
     await h.until('choose');
-    expect(h.root.querySelectorAll('[part="method"]').length).to.equal(3);
-    expect(h.text()).to.include('Bank account');
+    expect(h.root.querySelectorAll('[part="method"]').length).to.equal(4);
+    expect(h.text()).to.include('Bank transfer');
+    expect(h.text()).not.to.include('Банковский счёт');
+    expect(h.text()).to.include('Crypto wallet');
+  });
+
+  it('a card transfer offered by several banks asks for the card\'s bank as a second step', async () => {
+    const server = new FakeEndpoint();
+    server.methods = [
+      { id: 'card', name: 'Банковская карта', type: 'BankCard', bank: null, fee: '0.00', fixed_fee: null, total: '1500.00' },
+      { id: 'card-sber', name: 'Карта — Сбербанк', type: 'BankCard', bank: 'sberbank', fee: '0.00', fixed_fee: null, total: '1500.00' },
+      { id: 'card-vtb', name: 'Карта — ВТБ', type: 'BankCard', bank: 'vtb', fee: '0.00', fixed_fee: null, total: '1500.00' },
+      { id: 'sbp', name: 'СБП', type: 'SBP', bank: null, fee: '0.00', fixed_fee: null, total: '1500.00' },
+    ];
+    const h = await mount({}, { server });
+    await h.until('choose');
+    const summary = h.root.querySelector<HTMLElement>('summary[part="method"]')!;
+    expect(norm(summary.textContent!)).to.include('Card transfer');
+    summary.click();
+    await h.el.updateComplete;
+    expect(h.text()).to.include('Which bank is your card from?');
+    byText(h.root, 'VTB', 'button').click();
+    await h.until('pay');
+    expect(server.last('create')!.body).to.deep.equal({ order_ref: 'sku-1', payment_method_id: 'card-vtb' });
   });
 });

@@ -67,7 +67,7 @@ describe('<paydesk-checkout> language tables loaded on demand', () => {
       await waitUntil(() => h.root.querySelector('h2')!.textContent === az.chooseTitle, 'Azerbaijani heading', { timeout: 4000 });
       await h.el.updateComplete;
       expect(h.root.querySelectorAll('[part="method"]').length).to.be.greaterThan(1);
-      expect(h.text()).to.include(az.chooseHint);
+      expect(h.text()).to.include(az.toPay);
     } finally {
       restore();
     }
@@ -116,7 +116,7 @@ describe('<paydesk-checkout> language tables loaded on demand', () => {
       const h = await mount({ locale: 'be' });
       await h.until('choose');
       expect(h.root.querySelector('h2')!.textContent).to.equal('Choose how to pay');
-      expect(h.text()).to.include('The fee is shown for each method.');
+      expect(h.text()).to.include('To pay');
       expect(h.root.querySelectorAll('[part="method"]').length).to.be.greaterThan(1);
       expect(h.text()).not.to.include('No connection');
     } finally {

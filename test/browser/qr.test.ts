@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import jsQRModule from 'jsqr';
-import { mount } from './helpers/mount.js';
+import { byText, mount } from './helpers/mount.js';
 import { FakeEndpoint } from './helpers/fake-endpoint.js';
 import { FakeClock } from './helpers/fake-clock.js';
 import { orderView, PAYMENT_LINK } from './helpers/orders.js';
@@ -35,7 +35,7 @@ describe('SBP QR code', () => {
     await h.until('pay');
     server.update(server.session, { status: 'expired', provider_status: 'CanceledByTimeout' });
     await h.until('expired');
-    h.root.querySelector<HTMLButtonElement>('[part="actions"] button')!.click();
+    byText(h.root, 'Get new payment details').click();
     await h.until('pay');
     expect(decode(h.root.querySelector('canvas')!)).to.equal(link2);
   });

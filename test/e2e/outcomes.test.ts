@@ -128,8 +128,8 @@ describe('checkout outcomes', () => {
     const order = await widgetOrder(page);
     assert.ok(order.form_url?.startsWith(`${demo.sandboxUrl}/pay?session_id=`), `form_url on the sandbox, got ${order.form_url}`);
     const frameElement = page.locator('#inline-host paydesk-checkout iframe[part="form"]');
-    // The element passes its language on to the provider's page.
-    assert.equal(await frameElement.getAttribute('src'), `${order.form_url}&lang=en`);
+    // The element passes its language and theme on to the provider's page.
+    assert.equal(await frameElement.getAttribute('src'), `${order.form_url}&lang=en&theme=light`);
 
     // Inside the provider's page: the same widget, talking to the sandbox.
     const form = page.frameLocator('#inline-host paydesk-checkout iframe[part="form"]');

@@ -10,10 +10,11 @@
  * by key in that order, so a partial table still renders, and the merchant's overrides go on top.
  */
 import offline from './en-offline.js';
-import type { Messages, MessageOverrides, Plural } from './types.js';
+import type { Messages, MessageOverrides } from './types.js';
 
 export type { Messages, MessageOverrides, Plural, MessageErrorCode } from './types.js';
 export { MESSAGE_ERROR_CODES } from './types.js';
+export { errorText, fill } from './text.js';
 
 type Table = Partial<Omit<Messages, 'errors'>> & { errors?: Partial<Messages['errors']> };
 
@@ -87,33 +88,4 @@ export function messagesFor(tag: string, overrides?: MessageOverrides | null): M
     }
   }
   return out;
-}
-
-/** Replaces `{name}` placeholders; unknown names stay as written. */
-export function fill(template: string, params: Readonly<Record<string, string | number>>): string {
-  return template.replace(/\{(\w+)\}/g, (m, name: string) => String(params[name] ?? m));
-}
-
-const pluralRules = new Map<string, Intl.PluralRules>();
-
-/** Picks the plural form for `n` with `Intl.PluralRules` and fills `{n}` (formatted with `Intl`). */
-export function plural(locale: string, forms: Plural | string, n: number): string {
-  let rules = pluralRules.get(locale);
-  if (!rules) {
-    rules = safeIntl(() => new Intl.PluralRules(locale), () => new Intl.PluralRules('en'));
-    pluralRules.set(locale, rules);
-  }
-  // A table that is not there yet (see messagesFor) gives no forms: nothing to say.
-  if (!forms) return '';
-  const form = typeof forms === 'string' ? forms : (forms[rules.select(n)] ?? forms.other);
-  return fill(form, { n: new Intl.NumberFormat(rules.resolvedOptions().locale).format(n) });
-}
-
-/** Runs an `Intl` constructor, falling back when the locale tag is malformed. */
-export function safeIntl<T>(make: () => T, fallback: () => T): T {
-  try {
-    return make();
-  } catch {
-    return fallback();
-  }
 }

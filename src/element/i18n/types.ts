@@ -17,30 +17,14 @@
 /** Plural forms as `Intl.PluralRules#select` names them; `other` is required. */
 export type Plural = { other: string } & Partial<Record<'zero' | 'one' | 'two' | 'few' | 'many', string>>;
 
-/** Error codes that have their own sentence. Any other code shows `error.default` (or the server's text). */
-export const MESSAGE_ERROR_CODES = [
-  'default',
-  'config',
-  'network',
-  'timeout',
-  'invalid_response',
-  'provider_unavailable',
-  'rate_limited',
-  'no_traders',
-  'method_unavailable',
-  'no_payment_method',
-  'payment_method_not_found',
-  'amount_out_of_limits',
-  'customer_blacklisted',
-  'button_not_enabled',
-  'form_not_activated',
-  'order_not_found',
-  'session_invalid',
-  'session_expired',
-  'forbidden_origin',
-  'idempotency_conflict',
-] as const;
-export type MessageErrorCode = (typeof MESSAGE_ERROR_CODES)[number];
+import { PROTOCOL_ERROR_CODES, type ProtocolErrorCode } from '../../protocol/index.js';
+
+/**
+ * Error codes that have their own sentence: every code of the widget protocol (`PROTOCOL_ERROR_CODES`,
+ * so a table without one fails the type check), `default` and `config` (the element's own).
+ */
+export type MessageErrorCode = 'default' | 'config' | ProtocolErrorCode;
+export const MESSAGE_ERROR_CODES: readonly MessageErrorCode[] = ['default', 'config', ...PROTOCOL_ERROR_CODES];
 
 export interface Messages {
   /** Accessible name of the whole checkout region. */
@@ -55,14 +39,33 @@ export interface Messages {
   /** Announced to screen readers after copying; `{what}` is the field label. */
   copiedAnnounce: string;
   copyFailed: string;
+  close: string;
+  back: string;
+  /** Label of the order number (`client_order_id`), shown with a copy button. */
+  orderLabel: string;
 
   chooseTitle: string;
-  chooseHint: string;
-  /** `{fee}` formatted money. */
-  fee: string;
-  noFee: string;
-  /** `{total}` formatted money. */
-  total: string;
+  /** Above the amount, shown once. */
+  toPay: string;
+  /** Ways to pay (by `method_type`) and a line under each. */
+  waySbp: string;
+  waySbpHint: string;
+  wayCard: string;
+  wayCardHint: string;
+  wayAccount: string;
+  wayAccountHint: string;
+  wayLink: string;
+  wayLinkHint: string;
+  waySbpAbroad: string;
+  waySbpAbroadHint: string;
+  wayCardAbroad: string;
+  wayCardAbroadHint: string;
+  /** Only when there is a fee: `{fee}` and `{total}` formatted money. */
+  feeLine: string;
+  /** The second step of a card transfer: the bank of the shopper's card. */
+  bankTitle: string;
+  bankHint: string;
+  otherBank: string;
 
   searchingTitle: string;
   searchingText: string;
@@ -77,6 +80,8 @@ export interface Messages {
   phoneLabel: string;
   accountLabel: string;
   linkLabel: string;
+  /** An NSPK-link order whose requisite is a code, not a link. */
+  codeLabel: string;
   holderLabel: string;
   bankLabel: string;
   methodLabel: string;
@@ -89,23 +94,70 @@ export interface Messages {
   lastMinute: string;
   /** Text alternative of the QR code; `{amount}` formatted money. */
   qrLabel: string;
-  qrHint: string;
-  openBankApp: string;
+  /** Desktop: the QR's heading and the line under it. */
+  payFromPhone: string;
+  payFromPhoneHint: string;
+  /** Phones: opens the bank sheet. */
+  payInBankApp: string;
+  /** Desktop: opens the sheet of banks with a web client. */
+  payOnline: string;
+  openLink: string;
   /** `{bank}` the bank's name. */
   openInBank: string;
-  otherBanks: string;
   iPaid: string;
   openForm: string;
   formTitle: string;
   support: string;
   returnToShop: string;
 
+  sheetTitle: string;
+  searchLabel: string;
+  noBanks: string;
+  lastUsed: string;
+  /** The bank's web client, beside its app. */
+  onlineBank: string;
+  /** `{date}` the day of NSPK's list, formatted. */
+  listDate: string;
+
   confirmingTitle: string;
   confirmingText: string;
+  /** Opens the requisites again while the payment is checked. */
+  showDetails: string;
+  sendReceipt: string;
+
+  receiptTitle: string;
+  /** `{size}` the largest file, formatted. */
+  receiptText: string;
+  takePhoto: string;
+  chooseFiles: string;
+  dropHere: string;
+  commentLabel: string;
+  send: string;
+  cancel: string;
+  /** `{name}` a file name. */
+  remove: string;
+  /** `{percent}` 0–100. */
+  uploading: string;
+  /** `{name}` a file name. */
+  fileType: string;
+  /** `{name}` a file name, `{size}` the limit. */
+  fileSize: string;
+  /** `{n}` the most files. */
+  tooMany: Plural;
+  /** `{size}` the limit for all files. */
+  tooLarge: string;
+  noFile: string;
+
+  disputeTitle: string;
+  disputeText: string;
+  disputeClosedTitle: string;
+  disputeClosedText: string;
 
   paidTitle: string;
   /** `{amount}` formatted money. */
   paidText: string;
+  /** Paid after the order had ended (a late payment or an accepted receipt); `{amount}` formatted money. */
+  paidLateText: string;
   redirectIn: Plural;
   redirectNow: string;
 
@@ -115,6 +167,10 @@ export interface Messages {
 
   cancelledTitle: string;
   cancelledText: string;
+
+  goneTitle: string;
+  goneText: string;
+  newPayment: string;
 
   errorTitle: string;
   errors: Record<MessageErrorCode, string>;

@@ -41,7 +41,7 @@ describe('<paydesk-checkout> under a strict Content Security Policy', () => {
     const canvas = el.shadowRoot!.querySelector('canvas')!;
     expect(canvas.dataset.text).to.match(/^https:\/\/qr\.nspk\.ru\//);
     el.shadowRoot!.querySelector<HTMLButtonElement>('button.copy')!.click();
-    const session = JSON.parse(sessionStorage.getItem(`paydesk:v1:/fake-api/${ns}|sku-csp`)!).session as string;
+    const session = JSON.parse(localStorage.getItem(`paydesk:v2:/fake-api/${ns}|sku-csp`)!).session as string;
     // Once the event stream is connected, the "provider" confirms the payment.
     let open = 0;
     await waitUntil(

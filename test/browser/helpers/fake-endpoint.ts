@@ -1,7 +1,7 @@
 import type { OrderView, PaymentMethodView } from '../../../src/protocol/index.js';
 import { METHODS, orderView } from './orders.js';
 
-export type Route = 'methods' | 'create' | 'session' | 'events' | 'other';
+export type Route = 'methods' | 'create' | 'session' | 'events' | 'dispute' | 'other';
 
 export interface RecordedRequest {
   route: Route;
@@ -25,6 +25,15 @@ export class FakeEndpoint {
   requests: RecordedRequest[] = [];
   readonly sessions = new Map<string, OrderView>();
   readonly keys = new Map<string, string>();
+  private readonly createBodies = new Map<string, unknown>();
+  /** Creates under way by idempotency key: a second request with the key waits for the first (as the server does). */
+  private readonly creating = new Map<string, Promise<void>>();
+  /** Receipts sent: the session, the files (name, type, size) and the comment of each upload. */
+  readonly disputes: { session: string; files: { name: string; type: string; size: number }[]; comment: string | null }[] = [];
+  /** Upload progress steps an upload reports before its answer (fractions of the body). */
+  uploadSteps = [0.25, 0.5, 1];
+  /** When set, an upload waits for it after each progress step (a test releases the steps one by one). */
+  uploadGate: (() => Promise<void>) | null = null;
   readonly streams: FakeEventSourceLike[] = [];
   /** Builds the order for a new session (`n` counts sessions from 1). */
   makeOrder: (body: Record<string, unknown>, n: number) => OrderView = (_body, n) => orderView({ id: `ord-${n}` }, this.serverNow());
@@ -33,10 +42,11 @@ export class FakeEndpoint {
   inFlight = 0;
   maxInFlight: Partial<Record<Route, number>> = {};
   private current: Partial<Record<Route, number>> = {};
-  private queued: Partial<Record<Route, Answer[]>> = {};
+  readonly queued: Partial<Record<Route, Answer[]>> = {};
   private gates: Partial<Record<Route, Promise<void>>> = {};
   private n = 0;
   readonly EventSource: typeof EventSource;
+  readonly XMLHttpRequest: typeof XMLHttpRequest;
 
   constructor(base = '/api/paydesk') {
     this.base = base;
@@ -86,6 +96,53 @@ export class FakeEndpoint {
       }
     }
     this.EventSource = FakeEventSource as unknown as typeof EventSource;
+
+    /** An XMLHttpRequest for the receipt upload: records the multipart body, reports upload progress. */
+    class FakeXhr extends EventTarget {
+      status = 0;
+      responseText = '';
+      timeout = 0;
+      readonly upload = new EventTarget() as XMLHttpRequestUpload;
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      ontimeout: (() => void) | null = null;
+      private method = 'GET';
+      private url = '';
+      private readonly headers = new Headers();
+      private aborted = false;
+      open(method: string, url: string): void {
+        this.method = method;
+        this.url = url;
+      }
+      setRequestHeader(name: string, value: string): void {
+        this.headers.set(name, value);
+      }
+      abort(): void {
+        this.aborted = true;
+      }
+      send(body: FormData): void {
+        void (async () => {
+          const files = body.getAll('files').filter((f): f is File => f instanceof File);
+          const total = files.reduce((n, f) => n + f.size, 0) + 200;
+          const req = server.record(this.method, this.url, this.headers, body);
+          for (const step of server.uploadSteps) {
+            await new Promise((r) => setTimeout(r, 0));
+            if (server.uploadGate) await server.uploadGate();
+            if (this.aborted) return;
+            const ev = Object.assign(new Event('progress'), { lengthComputable: true, loaded: Math.round(total * step), total });
+            (this.upload as unknown as { onprogress?: (e: Event) => void }).onprogress?.(ev);
+          }
+          const queued = server.queued.dispute?.shift();
+          if (this.aborted) return;
+          if (queued === 'network') return this.onerror?.();
+          const res = queued ? json(queued.status, queued.body) : server.answer(req);
+          this.status = res.status;
+          this.responseText = await res.text();
+          this.onload?.();
+        })();
+      }
+    }
+    this.XMLHttpRequest = FakeXhr as unknown as typeof XMLHttpRequest;
   }
 
   /** Streams the element has not closed. */
@@ -129,7 +186,7 @@ export class FakeEndpoint {
     return [...this.sessions.keys()].at(-1)!;
   }
 
-  private record(method: string, url: string, headers: Headers, body: unknown): RecordedRequest {
+  record(method: string, url: string, headers: Headers, body: unknown): RecordedRequest {
     const u = new URL(url, 'http://page.test');
     const path = u.pathname.startsWith(this.base) ? u.pathname.slice(this.base.length) : u.pathname;
     const route: Route =
@@ -141,13 +198,15 @@ export class FakeEndpoint {
             ? 'events'
             : method === 'GET' && /^\/sessions\/[^/]+$/.test(path)
               ? 'session'
-              : 'other';
+              : method === 'POST' && /^\/sessions\/[^/]+\/dispute$/.test(path)
+                ? 'dispute'
+                : 'other';
     const req = { route, method, path, query: u.searchParams, headers, body };
     this.requests.push(req);
     return req;
   }
 
-  readonly fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+  private readonly fetchInner = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const method = (init.method ?? 'GET').toUpperCase();
     const headers = new Headers(init.headers);
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : null;
@@ -174,7 +233,24 @@ export class FakeEndpoint {
     }
   };
 
-  private answer(req: RecordedRequest): Response {
+  /** The element's `fetch`. A create whose idempotency key is already under way waits for that one (as the server does), then gets its session. */
+  readonly fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const key = (init.method ?? 'GET').toUpperCase() === 'POST' ? new Headers(init.headers).get('Idempotency-Key') : null;
+    const first = key ? this.creating.get(key) : undefined;
+    if (first) await first;
+    const answer = this.fetchInner(input, init);
+    if (key && !first) {
+      const settled = answer.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.creating.set(key, settled);
+      void settled.then(() => this.creating.delete(key));
+    }
+    return answer;
+  };
+
+  answer(req: RecordedRequest): Response {
     const time = () => new Date(this.serverNow()).toISOString();
     switch (req.route) {
       case 'methods':
@@ -183,17 +259,40 @@ export class FakeEndpoint {
         if (req.headers.get('X-Paydesk') !== '1') return json(403, { error: { code: 'missing_protocol_header', message: 'X-Paydesk: 1 required', retryable: false } });
         const key = req.headers.get('Idempotency-Key');
         const known = key ? this.keys.get(key) : undefined;
-        if (known) return json(201, { session: known, order: this.sessions.get(known), server_time: time() });
+        if (known) {
+          if (JSON.stringify(this.createBodies.get(key!)) !== JSON.stringify(req.body)) {
+            return json(409, { error: { code: 'idempotency_conflict', message: 'same key, other body', retryable: false } });
+          }
+          return json(201, { session: known, order: this.sessions.get(known), server_time: time() });
+        }
         const session = `sess-${++this.n}`;
         const order = this.makeOrder(req.body as Record<string, unknown>, this.n);
         this.sessions.set(session, order);
-        if (key) this.keys.set(key, session);
+        if (key) {
+          this.keys.set(key, session);
+          this.createBodies.set(key, req.body);
+        }
         return json(201, { session, order, server_time: time() });
+      }
+      case 'dispute': {
+        if (req.headers.get('X-Paydesk') !== '1') return json(403, { error: { code: 'missing_protocol_header', message: 'X-Paydesk: 1 required', retryable: false } });
+        const session = decodeURIComponent(req.path.split('/')[2]!);
+        const order = this.sessions.get(session);
+        if (!order) return json(404, { error: { code: 'session_not_found', message: 'unknown session', retryable: false } });
+        if (order.dispute?.status === 'open') return json(409, { error: { code: 'dispute_open', message: 'a dispute is open', retryable: false } });
+        if (order.status === 'paid') return json(409, { error: { code: 'dispute_not_allowed', message: 'paid', retryable: false } });
+        const form = req.body as FormData;
+        const files = form.getAll('files').filter((f): f is File => f instanceof File);
+        if (files.length < 1 || files.length > 5) return json(400, { error: { code: 'validation_failed', message: 'files: 1 to 5', retryable: false } });
+        const comment = form.get('comment');
+        this.disputes.push({ session, files: files.map((f) => ({ name: f.name, type: f.type, size: f.size })), comment: typeof comment === 'string' ? comment : null });
+        const updated = this.update(session, { dispute: { id: `dsp-${this.disputes.length}`, status: 'open', created_at: time() } }, false);
+        return json(201, { order: updated, server_time: time() });
       }
       case 'session': {
         const session = decodeURIComponent(req.path.split('/')[2]!);
         const order = this.sessions.get(session);
-        if (!order) return json(404, { error: { code: 'session_invalid', message: 'unknown session', retryable: false } });
+        if (!order) return json(404, { error: { code: 'session_not_found', message: 'unknown session', retryable: false } });
         return json(200, { order, server_time: time() });
       }
       default:

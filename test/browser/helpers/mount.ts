@@ -62,6 +62,7 @@ export async function mount(props: Partial<PaydeskCheckout> = {}, options: Mount
     clock,
     fetch: server.fetch,
     EventSource: server.EventSource,
+    XMLHttpRequest: server.XMLHttpRequest,
     storage,
     navigate: (url) => navigations.push(url),
     copy: async (text) => void copies.push(text),

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError, createApi, newIdempotencyKey, parseMethods, parseOrderEvent } from '../../../src/element/api.js';
+import { ApiError, createApi, newIdempotencyKey, parseMethods } from '../../../src/element/api.js';
+import { parseOrderEvent } from '../../../src/element/live.js';
 import { FakeEndpoint } from '../../browser/helpers/fake-endpoint.js';
 import { orderView } from '../../browser/helpers/orders.js';
 
@@ -25,8 +26,10 @@ async function rejectsWith(p: Promise<unknown>, code: string, retryable?: boolea
 describe('widget protocol client', () => {
   test('GET /methods with the order ref, validated', async () => {
     const { server, api } = setup();
-    const methods = await api.methods('sku 1/ü');
+    const { methods, amount, currency } = await api.methods('sku 1/ü');
     assert.equal(methods.length, 2);
+    assert.equal(amount, null, 'no amount in this answer');
+    assert.equal(currency, null);
     assert.equal(server.last('methods')!.query.get('order_ref'), 'sku 1/ü');
   });
 
@@ -124,7 +127,9 @@ describe('widget protocol client', () => {
 describe('answer validation', () => {
   test('methods: every field checked, unknown banks become null', () => {
     const ok = parseMethods({ methods: [{ id: 'a', name: 'A', type: 'SBP', bank: 'mybank', fee: '1.00', fixed_fee: null, total: '2.00' }] });
-    assert.equal(ok[0]!.bank, null);
+    assert.equal(ok.methods[0]!.bank, null);
+    assert.deepEqual(parseMethods({ methods: [], amount: '1500.00', currency: 'RUB' }), { methods: [], amount: '1500.00', currency: 'RUB' });
+    assert.deepEqual(parseMethods({ methods: [], amount: 1500, currency: 'rub<' }), { methods: [], amount: null, currency: null }, 'a malformed amount or currency is dropped');
     for (const bad of [{}, { methods: {} }, { methods: [{ id: 'a', name: 'A', type: 'SBP', fee: 1, total: '2' }] }, { methods: [{ id: '', name: 'A', type: 'SBP', fee: '1', total: '2' }] }, { methods: [null] }]) {
       assert.throws(() => parseMethods(bad), ApiError);
     }

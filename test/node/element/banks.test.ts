@@ -1,27 +1,166 @@
+/**
+ * The bank links per platform, checked against the generated SBP bank table (bank-table.ts): iOS
+ * schemes with the https fallback, Android intents with the bank's package and the https fallback,
+ * web clients, and the transfer templates for phone and card numbers.
+ */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { APP_SCHEMES, BANK_APPS, bankLinks, detectPlatform, sbpAppLink } from '../../../src/element/banks.js';
-import { NSPK_MEMBER_IDS } from '../../../src/provider/facts.js';
+import { bankLinks, findBanks, memberIdOf, parseBanks, safeAppUrl, sbpAppLink, TEMPLATE_SCHEMES, webClientLink } from '../../../src/element/bank-links.js';
+import { BANKS, POPULAR_COUNT, SNAPSHOT } from '../../../src/element/bank-table.js';
+import { detectPlatform } from '../../../src/element/platform.js';
 import { orderView, PAYMENT_LINK } from '../../browser/helpers/orders.js';
 
+const table = parseBanks(BANKS, POPULAR_COUNT);
+const byName = (name: string) => table.find((b) => b.name.en === name)!;
 const phoneOrder = orderView({ payment_link: null });
 const cardOrder = orderView({ payment_link: null, requisites: { holder_name: 'X', holder_account: '4627 1001 0165 4724', kind: 'card' } });
+const LINK_TAIL = PAYMENT_LINK.slice('https://'.length);
 
-describe('bank table', () => {
-  test('has every NSPK member of facts.ts with its member id and a name in both languages', () => {
-    assert.deepEqual(BANK_APPS.map((b) => b.memberId).sort(), Object.values(NSPK_MEMBER_IDS).sort());
-    for (const b of BANK_APPS) assert.ok(b.name.ru && b.name.en && b.name.en !== b.key, b.key);
+describe('the SBP bank table (generated)', () => {
+  test('has every NSPK member of the snapshot, each once, with a name in both scripts', () => {
+    assert.equal(table.length, 192);
+    assert.equal(new Set(table.map((b) => b.id)).size, 192);
+    for (const b of table) assert.ok(b.name.ru && b.name.en && /^[\x20-\x7e]+$/.test(b.name.en), `${b.id} ${b.name.en}`);
+    assert.match(SNAPSHOT, /^\d{4}-\d{2}-\d{2}$/);
   });
 
-  test('the four provider banks carry their customer_bank value', () => {
-    const named = BANK_APPS.filter((b) => b.customerBank).map((b) => `${b.key}=${b.customerBank}`).sort();
-    assert.deepEqual(named, ['alfa=alfabank', 'sber=sberbank', 'tbank=tinkoff', 'vtb=vtb']);
+  test('the most used banks come first, Sber first', () => {
+    assert.ok(POPULAR_COUNT >= 10);
+    assert.deepEqual(table.slice(0, 4).map((b) => b.name.en), ['Sber', 'T-Bank', 'VTB', 'Alfa-Bank']);
+    assert.ok(table.slice(0, POPULAR_COUNT).every((b) => b.popular) && !table[POPULAR_COUNT]!.popular);
   });
 
-  test('the scheme allowlist is exactly the bank schemes and the bank{member id} schemes', () => {
-    assert.ok(APP_SCHEMES.has('sberbankonline:') && APP_SCHEMES.has('tinkoffbank:') && APP_SCHEMES.has('alfabank:'));
-    assert.ok(APP_SCHEMES.has('bank100000000004:'));
-    assert.equal(APP_SCHEMES.size, 3 + BANK_APPS.length);
+  test('keeps VTB’s own scheme (bank110000000005), packages and web clients as NSPK lists them', () => {
+    const vtb = byName('VTB');
+    assert.equal(vtb.id, '110000000005');
+    assert.equal(vtb.scheme, 'bank110000000005');
+    assert.equal(vtb.pkg, 'ru.vtb24.mobilebanking.android');
+    assert.equal(vtb.web, 'https://online.vtb.ru/i/paymentSbp');
+    assert.equal(byName('Sber').web, null, 'no web client for Sber');
+    assert.ok(table.some((b) => b.pkg === null), 'some banks have no Android package');
+  });
+
+  test('no third-party logos: only ids, names, schemes, packages and web clients', () => {
+    assert.doesNotMatch(BANKS, /\.png|\.svg|proxyapp|qr\.nspk\.ru\/proxy/);
+  });
+
+  test('search by Russian and Latin name and by other names, ё as е, case and punctuation aside', () => {
+    const names = (q: string) => findBanks(table, q).map((b) => b.name.en);
+    assert.deepEqual(names('сбер'), ['Sber']);
+    assert.deepEqual(names('SBER'), ['Sber']);
+    assert.ok(names('тинькофф').includes('T-Bank') && names('tinkoff').includes('T-Bank'));
+    assert.ok(names('t-bank').includes('T-Bank'));
+    assert.ok(names('альфа').includes('Alfa-Bank'));
+    assert.ok(names('Moskovskiy').includes('MKB'), 'NSPK’s own name, transliterated, finds a bank shown by a shorter one');
+    assert.equal(findBanks(table, '').length, 192);
+    assert.deepEqual(names('qwertyzzz'), []);
+  });
+});
+
+describe('SBP payment link, per platform', () => {
+  test('iOS: the bank’s scheme on the NSPK link, the https link as fallback', () => {
+    const link = sbpAppLink(PAYMENT_LINK, byName('T-Bank'), 'ios');
+    assert.deepEqual(link, { href: `bank100000000004://${LINK_TAIL}`, fallback: PAYMENT_LINK });
+    assert.equal(sbpAppLink(PAYMENT_LINK, byName('VTB'), 'ios')!.href, `bank110000000005://${LINK_TAIL}`);
+  });
+
+  test('Android: an intent with the bank’s package and the https link as browser fallback', () => {
+    const { href, fallback } = sbpAppLink(PAYMENT_LINK, byName('Sber'), 'android')!;
+    assert.equal(fallback, null, 'the intent carries its own fallback');
+    assert.equal(href, `intent://${LINK_TAIL}#Intent;scheme=https;package=ru.sberbankmobile;S.browser_fallback_url=${encodeURIComponent(PAYMENT_LINK)};end`);
+    const noPackage = table.find((b) => !b.pkg)!;
+    assert.deepEqual(sbpAppLink(PAYMENT_LINK, noPackage, 'android'), { href: PAYMENT_LINK, fallback: null }, 'no package: the https link (the system offers the apps)');
+  });
+
+  test('web clients: the link’s path and query after the bank’s web client address', () => {
+    assert.equal(webClientLink(PAYMENT_LINK, byName('Raiffeisenbank')), `https://online.raiffeisen.ru/outer/qr/qr.nspk.ru${LINK_TAIL.slice('qr.nspk.ru'.length)}`);
+    assert.equal(webClientLink(PAYMENT_LINK, byName('Sber')), null);
+  });
+
+  test('bank sheet: every bank on a phone, in table order; only web clients on a desktop', () => {
+    const ios = bankLinks(orderView(), 'ios', table);
+    assert.equal(ios.length, 192);
+    assert.deepEqual(ios.map((l) => l.id), table.map((b) => b.id));
+    assert.ok(ios.every((l) => l.fallback === PAYMENT_LINK && /^bank\d{12}:\/\/qr\.nspk\.ru\//.test(l.href)));
+    const android = bankLinks(orderView(), 'android', table);
+    assert.equal(android.length, 192);
+    assert.equal(android.filter((l) => l.href.startsWith('intent://')).length, table.filter((b) => b.pkg).length);
+    const desktop = bankLinks(orderView(), 'desktop', table);
+    assert.equal(desktop.length, table.filter((b) => b.web).length);
+    assert.ok(desktop.every((l) => l.href.startsWith('http') && l.fallback === null));
+    const tbank = ios.find((l) => l.id === '100000000004')!;
+    assert.ok(tbank.web?.startsWith('https://www.tinkoff.ru/mybank/payments/qr-pay/'), 'a phone entry offers the web client beside the app');
+  });
+
+  test('a preselected bank keeps that bank alone (VTB’s two member ids match)', () => {
+    assert.deepEqual(bankLinks(orderView(), 'ios', table, memberIdOf('tinkoff')).map((l) => l.name.en), ['T-Bank']);
+    assert.deepEqual(bankLinks(orderView(), 'ios', table, memberIdOf('vtb')).map((l) => l.name.en), ['VTB']);
+  });
+
+  test('an unsafe payment link gives nothing', () => {
+    assert.equal(sbpAppLink('javascript:alert(1)', byName('Sber'), 'ios'), null);
+    assert.deepEqual(bankLinks(orderView({ payment_link: 'data:text/html,x', requisites: null }), 'ios', table), []);
+  });
+});
+
+describe('transfers by phone or card number', () => {
+  test('phone: every known template (Sber, T-Bank, VTB, Alfa) with the amount, without the table', () => {
+    const links = Object.fromEntries(bankLinks(phoneOrder, 'ios', []).map((b) => [b.name.en, b.href]));
+    assert.deepEqual(Object.keys(links).sort(), ['Alfa-Bank', 'Sber', 'T-Bank', 'VTB']);
+    assert.equal(links.Sber, 'sberbankonline://payments/p2p?type=phone_number&requisiteNumber=79991234567&amount=1500.00');
+    assert.equal(links['T-Bank'], 'tinkoffbank://Main/PayByMobileNumber?amount=1500.00&numberPhone=%2B79991234567&workflowType=RTLNTransfer');
+    assert.equal(links.VTB, 'https://online.vtb.ru/i/transfers?phoneNumber=%2B79991234567&amount=1500.00&bankCode=100000000111');
+    assert.equal(links['Alfa-Bank'], 'alfabank://payments/phone?number=%2B79991234567');
+  });
+
+  test('a card of any bank (here VTB’s) gets every app with a card template, not only the issuer’s', () => {
+    const links = bankLinks({ ...cardOrder, bank: 'vtb' }, 'android', []);
+    assert.deepEqual(links.map((b) => b.href), ['sberbankonline://payments/p2p?type=card_number&requisiteNumber=4627100101654724&amount=1500.00']);
+  });
+
+  test('a preselected bank does not hide the apps of a transfer (the shopper pays from their own bank)', () => {
+    assert.equal(bankLinks(phoneOrder, 'ios', [], memberIdOf('tinkoff')).length, 4);
+  });
+
+  test('desktop: no app links for a transfer', () => {
+    assert.deepEqual(bankLinks(phoneOrder, 'desktop', []), []);
+  });
+
+  test('VTB link without bankCode when the recipient bank is unknown', () => {
+    const links = bankLinks({ ...phoneOrder, bank: null }, 'android', []);
+    assert.equal(links.find((b) => b.name.en === 'VTB')!.href, 'https://online.vtb.ru/i/transfers?phoneNumber=%2B79991234567&amount=1500.00');
+  });
+
+  test('an account, a malformed phone or a card that is not digits gives no links', () => {
+    assert.deepEqual(bankLinks({ ...phoneOrder, requisites: { holder_name: 'X', holder_account: '40817810099991234567', kind: 'account' } }, 'ios', []), []);
+    assert.deepEqual(bankLinks({ ...phoneOrder, requisites: { holder_name: 'X', holder_account: '+1 555', kind: 'phone' } }, 'ios', []), []);
+    assert.deepEqual(bankLinks({ ...phoneOrder, requisites: { holder_name: 'X', holder_account: '4627"><x', kind: 'card' } }, 'ios', []), []);
+  });
+
+  test('a hostile amount is URL-encoded, never breaking out of the parameter', () => {
+    const links = bankLinks({ ...phoneOrder, amount: '1&x=javascript:1' }, 'ios', []);
+    assert.ok(links.length > 0 && links.every((b) => !b.href.includes('&x=')));
+  });
+});
+
+describe('app link safety', () => {
+  test('allowlisted schemes pass', () => {
+    assert.equal(safeAppUrl('sberbankonline://payments/p2p?x=1', TEMPLATE_SCHEMES), 'sberbankonline://payments/p2p?x=1');
+    assert.equal(safeAppUrl('https://online.vtb.ru/i/transfers', TEMPLATE_SCHEMES), 'https://online.vtb.ru/i/transfers');
+    assert.equal(safeAppUrl('bank100000000111://qr.nspk.ru/AS1', new Set(['bank100000000111:'])), 'bank100000000111://qr.nspk.ru/AS1');
+  });
+
+  test('other schemes, unknown banks and scripts are dropped', () => {
+    for (const bad of ['intent://x#Intent;end', 'bank999999999999://x', 'javascript://x', 'tinkoffbank:no-slashes', 'sberbankonline://a b', null]) {
+      assert.equal(safeAppUrl(bad, TEMPLATE_SCHEMES), null, String(bad));
+    }
+  });
+
+  test('every scheme and package of the table is a plain identifier (nothing can break out of a link)', () => {
+    for (const b of table) {
+      assert.match(b.scheme, /^[a-z][a-z0-9+.-]*$/, b.id);
+      if (b.pkg) assert.match(b.pkg, /^[A-Za-z][\w]*(\.\w+)+$/, b.id);
+    }
   });
 });
 
@@ -32,69 +171,5 @@ describe('platform', () => {
     assert.equal(detectPlatform('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7)', 0), 'desktop');
     assert.equal(detectPlatform('Mozilla/5.0 (Linux; Android 14; Pixel 8)'), 'android');
     assert.equal(detectPlatform('Mozilla/5.0 (X11; Linux x86_64)'), 'desktop');
-  });
-});
-
-describe('SBP links', () => {
-  test('on iOS the https of the NSPK link becomes bank{member id}://', () => {
-    assert.equal(sbpAppLink(PAYMENT_LINK, '100000000004', 'ios'), PAYMENT_LINK.replace('https://', 'bank100000000004://'));
-  });
-
-  test('on Android the link itself', () => {
-    assert.equal(sbpAppLink(PAYMENT_LINK, '100000000004', 'android'), PAYMENT_LINK);
-  });
-
-  test('an unsafe payment link gives nothing', () => {
-    assert.equal(sbpAppLink('javascript:alert(1)', '100000000004', 'ios'), null);
-  });
-
-  test('iOS: one link per bank app; Android: one "open in bank app" link; desktop: none', () => {
-    const order = orderView();
-    const ios = bankLinks(order, 'ios');
-    assert.equal(ios.primary, null);
-    assert.equal(ios.banks.length, BANK_APPS.length);
-    assert.ok(ios.banks.every((b) => b.href.startsWith('bank1000000') && b.href.includes('://qr.nspk.ru/')));
-    assert.deepEqual(bankLinks(order, 'android'), { primary: PAYMENT_LINK, banks: [] });
-    assert.deepEqual(bankLinks(order, 'desktop'), { primary: null, banks: [] });
-  });
-
-  test('a preselected bank limits the links to that bank', () => {
-    const ios = bankLinks(orderView(), 'ios', 'tinkoff');
-    assert.deepEqual(ios.banks.map((b) => b.key), ['tbank']);
-    const android = bankLinks(orderView(), 'android', 'sberbank');
-    assert.equal(android.primary, null);
-    assert.deepEqual(android.banks.map((b) => [b.key, b.href]), [['sber', PAYMENT_LINK]]);
-  });
-});
-
-describe('transfer links by requisites', () => {
-  test('phone: Sber, T-Bank, VTB and Alfa templates with the amount', () => {
-    const links = Object.fromEntries(bankLinks(phoneOrder, 'ios').banks.map((b) => [b.key, b.href]));
-    assert.deepEqual(Object.keys(links).sort(), ['alfa', 'sber', 'tbank', 'vtb']);
-    assert.equal(links.sber, 'sberbankonline://payments/p2p?type=phone_number&requisiteNumber=79991234567&amount=1500.00');
-    assert.equal(links.tbank, 'tinkoffbank://Main/PayByMobileNumber?amount=1500.00&numberPhone=%2B79991234567&workflowType=RTLNTransfer');
-    assert.equal(links.vtb, 'https://online.vtb.ru/i/transfers?phoneNumber=%2B79991234567&amount=1500.00&bankCode=100000000111');
-    assert.equal(links.alfa, 'alfabank://payments/phone?number=%2B79991234567');
-  });
-
-  test('VTB link without bankCode when the recipient bank is unknown', () => {
-    const links = bankLinks({ ...phoneOrder, bank: null }, 'android').banks;
-    assert.equal(links.find((b) => b.key === 'vtb')!.href, 'https://online.vtb.ru/i/transfers?phoneNumber=%2B79991234567&amount=1500.00');
-  });
-
-  test('card: the Sber card template only', () => {
-    const links = bankLinks(cardOrder, 'android').banks;
-    assert.deepEqual(links.map((b) => b.href), ['sberbankonline://payments/p2p?type=card_number&requisiteNumber=4627100101654724&amount=1500.00']);
-  });
-
-  test('an account, a malformed phone or a card that is not digits gives no links', () => {
-    assert.deepEqual(bankLinks({ ...phoneOrder, requisites: { holder_name: 'X', holder_account: '40817810099991234567', kind: 'account' } }, 'ios').banks, []);
-    assert.deepEqual(bankLinks({ ...phoneOrder, requisites: { holder_name: 'X', holder_account: '+1 555', kind: 'phone' } }, 'ios').banks, []);
-    assert.deepEqual(bankLinks({ ...phoneOrder, requisites: { holder_name: 'X', holder_account: '4627"><x', kind: 'card' } }, 'ios').banks, []);
-  });
-
-  test('a hostile amount is URL-encoded, never breaking out of the parameter', () => {
-    const links = bankLinks({ ...phoneOrder, amount: '1&x=javascript:1' }, 'ios').banks;
-    assert.ok(links.every((b) => !b.href.includes('&x=')));
   });
 });

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clocksDiverged, crossedThreshold, msToNextSecond, remainingMs, serverNow, syncFrom } from '../../../src/element/countdown.js';
+import { remainingMs, serverNow, syncFrom } from '../../../src/element/countdown.js';
+import { clocksDiverged, crossedThreshold, msToNextSecond } from '../../../src/element/live.js';
 
 const T0 = Date.parse('2026-03-02T10:00:00.000Z');
 const expires = new Date(T0 + 30 * 60_000).toISOString();

@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  GONE_CODES,
   initialState,
-  isOrderOpen,
   isWatching,
   transition,
   type Effect,
@@ -11,6 +11,9 @@ import {
   type Step,
 } from '../../../src/element/machine.js';
 import { orderView, METHODS } from '../../browser/helpers/orders.js';
+import { isOrderOpen } from '../../../src/element/footer.js';
+import { isEnded } from '../../../src/element/live.js';
+import { canDispute } from '../../../src/element/views.js';
 
 const T0 = Date.parse('2026-03-02T10:00:00.000Z');
 const at = (ms = 0) => ({ mono: 1000 + ms, wall: T0 + ms });
@@ -44,6 +47,7 @@ const update = (patch: Parameters<typeof orderView>[0], ms = 0, serverTime: stri
   serverTime,
   ...at(ms),
 });
+const failure = (code: string, retryable: boolean): MachineEvent => ({ type: 'failed', error: { code, message: code, retryable } });
 const toPay = [start(), { type: 'methods', methods: METHODS } as MachineEvent, { type: 'choose', selection: { payment_method_id: 'm-sbp' }, key: 'k2' } as MachineEvent, created()];
 
 describe('checkout state machine: starting', () => {
@@ -247,7 +251,6 @@ describe('checkout state machine: time', () => {
 });
 
 describe('checkout state machine: failures and retries', () => {
-  const failure = (code: string, retryable: boolean): MachineEvent => ({ type: 'failed', error: { code, message: code, retryable } });
 
   test('a failed create is an error that retries with the same idempotency key', () => {
     const failed = run([start(), { type: 'methods', methods: METHODS }, { type: 'choose', selection: { payment_method_id: 'm-sbp' }, key: 'k2' }, failure('no_traders', true)]);
@@ -280,17 +283,46 @@ describe('checkout state machine: failures and retries', () => {
     assert.deepEqual(one.effects[0], { type: 'create', selection: { payment_method_id: 'm-card' }, key: 'k3' });
   });
 
-  test('a stored session that is gone is forgotten and the checkout starts fresh', () => {
-    const { state, effects } = run([start({ resume: { session: 'old', from: 'storage' } }), failure('session_invalid', false)]);
-    assert.equal(state.name, 'loading');
-    assert.equal(state.op, 'methods');
-    assert.deepEqual(types(effects).slice(0, 2), ['forget', 'fetchMethods']);
+  for (const code of ['session_not_found', 'session_invalid', 'session_expired']) {
+    test(`a stored session that is gone (${code}) says so and never makes a new order by itself`, () => {
+      const known = { number: 'sku-1', support: 'https://shop.example/support', back: null };
+      const { state, effects } = run([start({ resume: { session: 'old', from: 'storage', known } }), failure(code, false)]);
+      assert.equal(state.name, 'gone');
+      assert.deepEqual(state.known, known, 'the order number and support link stay for the screen');
+      assert.ok(!types(effects).includes('create') && !types(effects).includes('fetchMethods'));
+      assert.deepEqual(effects[0], { type: 'forget', mine: { session: 'old', key: 'k1' } });
+      assert.deepEqual(emits(effects), ['error', 'status']);
+    });
+  }
+
+  test('a merchant session that is gone is said to be gone too (never a silent new order)', () => {
+    const { state, effects } = run([start({ resume: { session: 'bad', from: 'attribute' }, canCreate: false }), failure('session_invalid', false)]);
+    assert.equal(state.name, 'gone');
+    assert.ok(!types(effects).includes('create'));
+    assert.equal(transition(state, { type: 'renew', key: 'k9' }).state, state, 'without an order ref no new payment can be started');
   });
 
-  test('a merchant session that is gone is an error (never a silent new order)', () => {
-    const { state } = run([start({ resume: { session: 'bad', from: 'attribute' } }), failure('session_invalid', false)]);
-    assert.equal(state.name, 'error');
-    assert.equal(state.error?.code, 'session_invalid');
+  test('"start a new payment" after a lost session: the methods again, with a new key', () => {
+    const gone = run([start({ resume: { session: 'old', from: 'storage' } }), failure('session_not_found', false)]).state;
+    const { state, effects } = transition(gone, { type: 'renew', key: 'k7' });
+    assert.equal(state.name, 'loading');
+    assert.equal(state.key, 'k7');
+    assert.deepEqual(types(effects), ['forget', 'fetchMethods', 'emit']);
+  });
+
+  test('a preselected checkout whose session was lost starts the new payment with the preselection', () => {
+    const gone = run([start({ resume: { session: 'old', from: 'storage' }, preselected: { method_type: 'SBP' } }), failure('session_expired', false)]).state;
+    const { effects } = transition(gone, { type: 'renew', key: 'k8' });
+    assert.deepEqual(effects[1], { type: 'create', selection: { method_type: 'SBP' }, key: 'k8' });
+  });
+
+  test('a session lost while paying (the live status is refused) says so', () => {
+    for (const code of GONE_CODES) {
+      const { state, effects } = run([...toPay, failure(code, false)]);
+      assert.equal(state.name, 'gone', code);
+      assert.ok(!types(effects).includes('create'));
+      assert.equal(state.order?.client_order_id, 'sku-1', 'the order number is still there');
+    }
   });
 
   test('a resume that failed on the network retries the resume', () => {
@@ -300,7 +332,7 @@ describe('checkout state machine: failures and retries', () => {
   });
 
   test('a status request refused for good while paying becomes an error that resumes on retry', () => {
-    const failed = run([...toPay, failure('session_expired', false)]);
+    const failed = run([...toPay, failure('unauthorized', false)]);
     assert.equal(failed.state.name, 'error');
     assert.equal(failed.state.op, 'resume');
   });
@@ -318,7 +350,7 @@ describe('checkout state machine: new requisites and reset', () => {
     assert.equal(state.name, 'searching');
     assert.equal(state.order, null);
     assert.equal(state.paidNotified, false);
-    assert.deepEqual(effects.slice(0, 2), [{ type: 'forget' }, { type: 'create', selection: { payment_method_id: 'm-sbp' }, key: 'k9' }]);
+    assert.deepEqual(effects.slice(0, 2), [{ type: 'forget', mine: { session: 'S1', key: 'k2' } }, { type: 'create', selection: { payment_method_id: 'm-sbp' }, key: 'k9' }]);
   });
 
   test('no new requisites without an order ref', () => {
@@ -340,13 +372,100 @@ describe('checkout state machine: new requisites and reset', () => {
   });
 });
 
+describe('checkout state machine: late payments and receipts', () => {
+  const dispute = (status: 'open' | 'closed') => ({ id: 'dsp-1', status, created_at: new Date(T0 + 60_000).toISOString() });
+
+  test('an expired order that turns paid (late) shows paid and fires paydesk-paid once', () => {
+    const expired = run([...toPay, update({ status: 'expired', provider_status: 'CanceledByTimeout' })]).state;
+    const late = transition(expired, update({ status: 'paid', provider_status: 'Completed', late: true }, 60_000));
+    assert.equal(late.state.name, 'paid');
+    assert.equal(late.state.order?.late, true);
+    assert.deepEqual(emits(late.effects), ['status', 'paid']);
+    assert.ok(late.effects.some((e) => e.type === 'store' && e.paid));
+    const again = transition(late.state, update({ status: 'paid', late: true }, 70_000));
+    assert.ok(!emits(again.effects).includes('paid'));
+  });
+
+  test('a cancelled order paid late shows paid too', () => {
+    const { state } = run([...toPay, update({ status: 'cancelled' }), update({ status: 'paid', late: true })]);
+    assert.equal(state.name, 'paid');
+  });
+
+  test('a receipt sent while confirming: the dispute step, watched; accepted → paid (late)', () => {
+    const confirming = run([...toPay, { type: 'paidPressed' }]).state;
+    assert.equal(canDispute(confirming), true);
+    const open = transition(confirming, update({ dispute: dispute('open') }, 1000));
+    assert.equal(open.state.name, 'dispute');
+    assert.equal(isWatching(open.state), true);
+    assert.equal(canDispute(open.state), false, 'one dispute at a time');
+    assert.ok(emits(open.effects).includes('status'));
+    const paid = transition(open.state, update({ status: 'paid', late: true, dispute: dispute('closed') }, 2000));
+    assert.equal(paid.state.name, 'paid');
+    assert.deepEqual(emits(paid.effects), ['status', 'paid']);
+  });
+
+  test('a receipt after expiry whose check found nothing: the dispute step (closed), a new payment offered', () => {
+    const expired = run([...toPay, update({ status: 'expired' })]).state;
+    assert.equal(canDispute(expired), true);
+    const open = transition(expired, update({ status: 'expired', dispute: dispute('open') }));
+    assert.equal(open.state.name, 'dispute');
+    const closed = transition(open.state, update({ status: 'expired', dispute: dispute('closed') }));
+    assert.equal(closed.state.name, 'dispute');
+    assert.equal(closed.state.order?.dispute?.status, 'closed');
+    assert.ok(emits(closed.effects).includes('status'), 'the dispute status change is announced');
+    const renewed = transition(closed.state, { type: 'renew', key: 'k5' });
+    assert.equal(renewed.state.name, 'searching');
+  });
+
+  test('no receipt from the requisites (before "I have paid") or without a session', () => {
+    assert.equal(canDispute(run(toPay).state), false);
+    assert.equal(canDispute(initialState()), false);
+  });
+});
+
+describe('checkout state machine: one order per purchase', () => {
+  test('a second start, a second choice or a second click changes nothing: one create', () => {
+    const chosen = run([start(), { type: 'methods', methods: METHODS }, { type: 'choose', selection: { payment_method_id: 'm-sbp' }, key: 'k2' }]);
+    const again = transition(chosen.state, { type: 'choose', selection: { payment_method_id: 'm-card' }, key: 'k3' });
+    assert.equal(again.state, chosen.state);
+    assert.deepEqual(again.effects, []);
+    assert.deepEqual(transition(chosen.state, start({ key: 'k4' })).effects, []);
+  });
+
+  test('another tab already has the session: follow it (resume) instead of creating', () => {
+    const searching = run([start({ preselected: { method_type: 'SBP' } })]).state;
+    const { state, effects } = transition(searching, { type: 'adopt', session: 'S-other' });
+    assert.equal(state.name, 'loading');
+    assert.equal(state.op, 'resume');
+    assert.deepEqual(effects[0], { type: 'resume', session: 'S-other' });
+    const pay = run(toPay).state;
+    assert.equal(transition(pay, { type: 'adopt', session: 'S-other' }).state, pay, 'never while showing an order of its own');
+  });
+
+  test("joining another tab's attempt keeps the selection and key it went out with", () => {
+    const searching = run([start(), { type: 'methods', methods: METHODS }, { type: 'choose', selection: { payment_method_id: 'm-card' }, key: 'k2' }]).state;
+    const { state } = transition(searching, { ...(created() as Extract<MachineEvent, { type: 'created' }>), selection: { payment_method_id: 'm-sbp' }, key: 'k-first' });
+    assert.deepEqual(state.selection, { payment_method_id: 'm-sbp' });
+    assert.equal(state.key, 'k-first');
+  });
+
+  test('the methods answer may say the amount to pay', () => {
+    const { state } = run([start(), { type: 'methods', methods: METHODS, amount: '1500.00', currency: 'RUB' }]);
+    assert.deepEqual(state.price, { amount: '1500.00', currency: 'RUB' });
+  });
+});
+
 describe('checkout state machine: derived facts', () => {
-  test('watching while paying, confirming and after a local expiry only', () => {
+  test('watching while the order may still change: paying, confirming, a receipt checked, and after it ended (a late payment)', () => {
     const pay = run(toPay).state;
     assert.equal(isWatching(pay), true);
     assert.equal(isWatching(transition(pay, { type: 'paidPressed' }).state), true);
-    assert.equal(isWatching(run([...toPay, update({ status: 'paid' })]).state), false);
-    assert.equal(isWatching(run([...toPay, update({ status: 'expired' })]).state), false);
+    assert.equal(isWatching(run([...toPay, update({ status: 'paid' })]).state), false, 'paid is final');
+    assert.equal(isWatching(run([...toPay, update({ status: 'expired' })]).state), true);
+    assert.equal(isWatching(run([...toPay, update({ status: 'cancelled' })]).state), true);
+    assert.equal(isWatching(run([...toPay, failure('session_not_found', false)]).state), false, 'a lost session is not watched');
+    assert.equal(isEnded(pay), false);
+    assert.equal(isEnded(run([...toPay, update({ status: 'expired' })]).state), true, 'an ended order is polled slowly');
   });
 
   test('the order is open (return link shown) while paying and confirming only', () => {

@@ -1,7 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normaliseEndpoint, safeAppUrl, safeHttpUrl } from '../../../src/element/url.js';
-import { APP_SCHEMES } from '../../../src/element/banks.js';
+import { normaliseEndpoint, safeHttpUrl } from '../../../src/element/url.js';
 
 describe('URL sanitising', () => {
   test('absolute http and https URLs pass (normalised)', () => {
@@ -37,20 +36,6 @@ describe('URL sanitising', () => {
   for (const [name, value] of dropped) {
     test(`drops ${name}`, () => assert.equal(safeHttpUrl(value), null));
   }
-});
-
-describe('bank app links', () => {
-  test('allowlisted schemes pass', () => {
-    assert.equal(safeAppUrl('sberbankonline://payments/p2p?x=1', APP_SCHEMES), 'sberbankonline://payments/p2p?x=1');
-    assert.equal(safeAppUrl('bank100000000111://qr.nspk.ru/AS1', APP_SCHEMES), 'bank100000000111://qr.nspk.ru/AS1');
-    assert.equal(safeAppUrl('https://online.vtb.ru/i/transfers', APP_SCHEMES), 'https://online.vtb.ru/i/transfers');
-  });
-
-  test('other schemes, unknown banks and scripts are dropped', () => {
-    for (const bad of ['intent://x#Intent;end', 'bank999999999999://x', 'javascript://x', 'tinkoffbank:no-slashes', 'sberbankonline://a b', null]) {
-      assert.equal(safeAppUrl(bad, APP_SCHEMES), null, String(bad));
-    }
-  });
 });
 
 describe('token endpoint setting', () => {

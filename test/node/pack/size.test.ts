@@ -73,18 +73,24 @@ test('both CDN files carry the English and Russian tables inside and fetch no ch
   }
 });
 
-test('the CDN ES file loads the pay view and the bank-app table from chunks/; the classic script bundles them', async () => {
+test('the CDN ES file loads the pay view and the bank sheet from chunks/; the classic script bundles the pay view and loads the rare steps from chunks/ of its own', async () => {
   const cdn = join(root, 'dist', 'cdn');
   const es = await readFile(join(cdn, 'paydesk.js'), 'utf8');
   const iife = await readFile(join(cdn, 'paydesk.iife.js'), 'utf8');
   const banks = await readFile(join(cdn, 'chunks', 'banks.js'), 'utf8');
   const pay = await readFile(join(cdn, 'chunks', 'pay-view.js'), 'utf8');
+  const classicBanks = await readFile(join(cdn, 'chunks', 'classic-banks.js'), 'utf8');
   const bankTemplate = 'sberbankonline://payments/p2p';
   const payRule = '.warn{display:flex';
-  assert.ok(banks.includes(bankTemplate) && pay.includes(payRule), 'the chunks hold the bank table and the pay view styles');
+  assert.ok(banks.includes(bankTemplate) && pay.includes(payRule), 'the chunks hold the bank links and the pay view styles');
   assert.ok(!es.includes(bankTemplate) && !es.includes(payRule), 'paydesk.js leaves them out');
   assert.ok(es.includes('chunks/banks.js') && es.includes('chunks/pay-view.js'), 'paydesk.js loads both chunks');
   for (const chunk of [banks, pay]) assert.match(chunk, /from\s*"\.\.\/paydesk\.js"/, 'a chunk takes Lit and the shared code from paydesk.js (no second copy)');
-  assert.ok(iife.includes(bankTemplate) && iife.includes(payRule), 'the classic script has both inside');
-  assert.ok(!iife.includes('chunks/banks.js') && !iife.includes('chunks/pay-view.js'), 'the classic script fetches neither');
+  // The classic script: the steps every shopper sees inside, the rare ones (bank sheet, receipt upload, form frame) from chunks/classic-*.js.
+  assert.ok(iife.includes(payRule), 'the classic script has the pay view inside');
+  assert.ok(!iife.includes(bankTemplate) && iife.includes('chunks/classic-banks.js'), 'the classic script loads the bank sheet from chunks/');
+  assert.ok(classicBanks.includes(bankTemplate), 'its bank sheet chunk holds the links');
+  assert.doesNotMatch(classicBanks, /paydesk\.js|from\s*"lit"/, 'a classic chunk loads neither paydesk.js nor a Lit of its own');
+  assert.ok(iife.includes('chunks/qr.js') && es.includes('chunks/qr.js'), 'both CDN files load the QR encoder from chunks/');
+  assert.ok(banks.includes('bank-table.js') && classicBanks.includes('bank-table.js'), 'both bank sheets load the SBP bank table from chunks/');
 });

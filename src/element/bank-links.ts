@@ -1,0 +1,203 @@
+/**
+ * Bank-app links (provider-notes.md, "Bank-app links"; shared/data/README.md): pure functions from an
+ * order, a platform and the SBP bank table (bank-table.ts, generated, loaded on demand) to the links
+ * a bank sheet offers. Every link produced is checked before it is returned: http(s), the fixed
+ * transfer-template schemes, the bank's own iOS scheme from the table, or an Android intent built here.
+ *
+ *   SBP payment link (`https://qr.nspk.ru/…`), per bank of the table:
+ *     iOS      `{scheme}://qr.nspk.ru/…` (the bank's scheme), falling back to the https link itself when
+ *              the app does not open (the element does that part: a timer the page's hiding cancels)
+ *     Android  `intent://qr.nspk.ru/…#Intent;scheme=https;package={package};S.browser_fallback_url=…;end`
+ *              (the bank's package; Chrome opens the https link when the app is not installed); the
+ *              https link itself for a bank without a package (the system offers the apps)
+ *     web      the bank's web client with the link's path and query (`{webClientUrl}/AS…?type=…`), for
+ *              banks that have one: NSPK's own addresses end in `…/qr.nspk.ru`, the host they replace
+ *   Transfer by phone or card number (no payment link): every bank app whose link template is known
+ *   (TRANSFER_TEMPLATES), whoever issued the recipient's card.
+ */
+import { BANKS as PROVIDER_BANKS } from '../provider/facts.js';
+import type { OrderView } from '../protocol/index.js';
+import type { Platform } from './platform.js';
+import { paymentLinkOf, russianPhoneDigits } from './requisites.js';
+
+export { paymentLinkOf };
+import { MAX_URL_LENGTH, safeHttpUrl, UNSAFE_CHARS } from './url.js';
+
+export { detectPlatform, type Platform } from './platform.js';
+
+/** One SBP member bank of the table. */
+export interface SbpBank {
+  /** The member id as NSPK lists it (VTB's is 110000000005 there, 100000000005 in payment links). */
+  id: string;
+  name: BankName;
+  /** iOS URL scheme of the bank's app. */
+  scheme: string;
+  /** Android package of the bank's app, or null. */
+  pkg: string | null;
+  /** The bank's web client for SBP payments, or null. */
+  web: string | null;
+  /** Every name it is found by, normalised (see {@link normalise}). */
+  search: string;
+  /** One of the most used banks (shown first). */
+  popular: boolean;
+}
+
+export interface BankName {
+  ru: string;
+  en: string;
+}
+
+/** One entry of the bank sheet. */
+export interface BankLink {
+  id: string;
+  name: BankName;
+  /** What a tap opens: the app (scheme, intent or template), or a web page. */
+  href: string;
+  /** iOS: the https link to open when the app did not open; null elsewhere. */
+  fallback: string | null;
+  /** The bank's web client for this payment, or null. */
+  web: string | null;
+}
+
+/**
+ * A link to a bank app: a safe http(s) URL, or one whose scheme is in `schemes` (lower-case, with
+ * the colon, e.g. `sberbankonline:`), with no unsafe characters.
+ */
+export function safeAppUrl(value: unknown, schemes: ReadonlySet<string>): string | null {
+  const web = safeHttpUrl(value);
+  if (web) return web;
+  if (typeof value !== 'string' || value.length > MAX_URL_LENGTH || UNSAFE_CHARS.test(value)) return null;
+  const m = /^([a-z][a-z0-9+.-]*:)\/\/[^/]/i.exec(value);
+  if (!m || !schemes.has(m[1]!.toLowerCase())) return null;
+  return value;
+}
+
+/** Lower case, ё as е, letters and digits only: how names are compared when searching. */
+export function normalise(text: string): string {
+  return text.toLowerCase().replace(/ё/g, 'е').replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** The generated table's text as banks (see bank-table.ts for the row format); malformed rows are dropped. */
+export function parseBanks(table: string, popularCount = 0): SbpBank[] {
+  const out: SbpBank[] = [];
+  for (const line of table.split('\n')) {
+    const [id = '', ru = '', en = '', scheme = '', pkg = '', web = '', aliases = ''] = line.split('|');
+    if (!/^\d{12}$/.test(id) || !ru || !en) continue;
+    const name = { ru, en };
+    out.push({
+      id,
+      name,
+      scheme: scheme || `bank${id}`,
+      pkg: pkg || null,
+      web: safeHttpUrl(web),
+      search: [ru, en, ...aliases.split(' ')].map(normalise).join(' '),
+      popular: out.length < popularCount,
+    });
+  }
+  return out;
+}
+
+/**
+ * The banks whose names (Russian, Latin, other names) contain every word of `query`, in table order;
+ * all banks for an empty query.
+ */
+export function findBanks<T extends { search: string }>(banks: readonly T[], query: string): T[] {
+  const words = query.split(/\s+/).map(normalise).filter(Boolean);
+  return words.length === 0 ? [...banks] : banks.filter((b) => words.every((w) => b.search.includes(w)));
+}
+
+/** The SBP link for one bank on a platform: the app link and (iOS) the https fallback; null when none is safe. */
+export function sbpAppLink(paymentLink: string, bank: Pick<SbpBank, 'scheme' | 'pkg'>, platform: Platform): { href: string; fallback: string | null } | null {
+  const safe = safeHttpUrl(paymentLink);
+  if (!safe) return null;
+  const rest = safe.replace(/^https?:\/\//i, '');
+  if (platform === 'ios') {
+    const href = safeAppUrl(`${bank.scheme}://${rest}`, new Set([`${bank.scheme.toLowerCase()}:`]));
+    return href ? { href, fallback: safe } : null;
+  }
+  if (platform === 'android' && bank.pkg && /^[A-Za-z][\w]*(\.\w+)+$/.test(bank.pkg)) {
+    // The fragment of an intent URL ends at `;`: the fallback is percent-encoded, `;` included.
+    const href = `intent://${rest.split('#')[0]}#Intent;scheme=${safe.startsWith('http:') ? 'http' : 'https'};package=${bank.pkg};S.browser_fallback_url=${encodeURIComponent(safe)};end`;
+    return { href: safeAppUrl(href, new Set(['intent:']))!, fallback: null };
+  }
+  return { href: safe, fallback: null };
+}
+
+/** The bank's web client for an SBP payment link (its path and query after the web client's address), or null. */
+export function webClientLink(paymentLink: string, bank: Pick<SbpBank, 'web'>): string | null {
+  const link = safeHttpUrl(paymentLink);
+  const web = safeHttpUrl(bank.web);
+  if (!link || !web) return null;
+  const u = new URL(link);
+  return safeHttpUrl(web.replace(/\/+$/, '') + u.pathname + u.search);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transfers by phone or card number: observed link templates (provider-notes.md), by member id.
+
+const e = encodeURIComponent;
+type PhoneTemplate = (phone: string, amount: string, recipientMemberId: string | null) => string;
+type CardTemplate = (pan: string, amount: string) => string;
+
+export const TRANSFER_TEMPLATES: Readonly<Record<string, { phone?: PhoneTemplate; card?: CardTemplate }>> = {
+  100000000111: {
+    phone: (p, a) => `sberbankonline://payments/p2p?type=phone_number&requisiteNumber=${p}&amount=${e(a)}`,
+    card: (pan, a) => `sberbankonline://payments/p2p?type=card_number&requisiteNumber=${pan}&amount=${e(a)}`,
+  },
+  100000000004: {
+    phone: (p, a) => `tinkoffbank://Main/PayByMobileNumber?amount=${e(a)}&numberPhone=${e(`+${p}`)}&workflowType=RTLNTransfer`,
+  },
+  100000000005: {
+    phone: (p, a, to) => `https://online.vtb.ru/i/transfers?phoneNumber=${e(`+${p}`)}&amount=${e(a)}${to ? `&bankCode=${to}` : ''}`,
+  },
+  100000000008: { phone: (p) => `alfabank://payments/phone?number=${e(`+${p}`)}` },
+};
+
+/** The custom schemes of the transfer templates (besides http(s)). */
+export const TEMPLATE_SCHEMES: ReadonlySet<string> = new Set(['sberbankonline:', 'tinkoffbank:', 'alfabank:']);
+
+/** VTB is 110000000005 in NSPK's list and 100000000005 in links and in the provider's facts. */
+const sameBank = (a: string, b: string) => a === b || a.replace(/^11/, '10') === b.replace(/^11/, '10');
+
+/** The member id of a `customer_bank` value (`sberbank`…), or null. */
+export function memberIdOf(customerBank: string | null | undefined): string | null {
+  return PROVIDER_BANKS.find((b) => b.customerBank === customerBank)?.memberId ?? null;
+}
+
+/**
+ * The bank sheet's entries for an order: for an SBP payment link, one per bank of `banks` (the table;
+ * desktop: those with a web client); for a transfer by phone or card, one per known template (no
+ * table needed), whoever issued the recipient's card. `only` (a member id) keeps that bank alone for
+ * an SBP link, as the provider's form does for a preselected bank (`button_name`: pay with that bank).
+ */
+export function bankLinks(
+  order: Pick<OrderView, 'payment_link' | 'requisites' | 'amount' | 'bank'>,
+  platform: Platform,
+  banks: readonly SbpBank[],
+  only: string | null = null,
+): BankLink[] {
+  const link = paymentLinkOf(order);
+  const out: BankLink[] = [];
+  if (link) {
+    for (const bank of banks) {
+      if (only && !sameBank(bank.id, only)) continue;
+      const web = webClientLink(link, bank);
+      const app = platform === 'desktop' ? null : sbpAppLink(link, bank, platform);
+      const href = app?.href ?? web;
+      if (href) out.push({ id: bank.id, name: bank.name, href, fallback: app?.fallback ?? null, web: app ? web : null });
+    }
+    return out;
+  }
+  const req = order.requisites;
+  if (!req || platform === 'desktop') return out;
+  const recipient = memberIdOf(order.bank);
+  const phone = req.kind === 'phone' ? russianPhoneDigits(req.holder_account) : null;
+  const pan = req.kind === 'card' ? req.holder_account.replace(/[\s-]/g, '') : '';
+  for (const [id, t] of Object.entries(TRANSFER_TEMPLATES)) {
+    const raw = phone ? t.phone?.(phone, order.amount, recipient) : /^\d{12,19}$/.test(pan) ? t.card?.(pan, order.amount) : undefined;
+    const href = safeAppUrl(raw, TEMPLATE_SCHEMES);
+    const known = PROVIDER_BANKS.find((b) => b.memberId === id);
+    if (href && known) out.push({ id, name: known.name, href, fallback: null, web: null });
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+/**
+ * The claim before `POST /sessions` (see storage.ts): one order per purchase across the tabs of a
+ * browser. Loaded on demand when the checkout first creates an order (a resumed order never needs it);
+ * a create waits for it, so no create goes out unclaimed.
+ */
+import { bankByCustomerBank } from '../provider/facts.js';
+import type { Selection } from './machine.js';
+import { loadCheckout, PREFIX, saveCheckout, type KeyValueStorage } from './storage.js';
+
+/** The part of the Web Locks API used here (`navigator.locks`). */
+export interface Locks {
+  request<T>(name: string, callback: () => T | Promise<T>): Promise<T>;
+}
+
+/** How long a stored attempt holds (a create waits at most 65 s for the requisites search). */
+export const ATTEMPT_MS = 2 * 60_000;
+/** Without Web Locks: how long to wait for another tab's simultaneous write before reading the winner. */
+export const SETTLE_MS = 80;
+
+/** `navigator.locks` where the browser has it. */
+export function defaultLocks(): Locks | null {
+  try {
+    const locks = (globalThis.navigator as { locks?: Locks } | undefined)?.locks;
+    return locks && typeof locks.request === 'function' ? locks : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What to do instead of (or for) a create: follow another tab's session, or send this attempt. */
+export type Claim = { session: string } | { key: string; selection: Selection };
+
+/**
+ * Claims the creation of the order for `key`: an unexpired stored session wins (follow it); else a
+ * stored attempt of another tab wins (send the same request with its key: the server answers the same
+ * session); else `mine` is stored and returned. Atomic across tabs with Web Locks; without them, the
+ * record is read again after {@link SETTLE_MS} and the last writer's attempt is the one both send.
+ */
+export async function claimCreate(
+  storage: KeyValueStorage | null,
+  key: string,
+  mine: { key: string; selection: Selection },
+  now: () => number,
+  locks: Locks | null,
+  wait: (ms: number) => Promise<void>,
+): Promise<Claim> {
+  if (!storage) return mine;
+  const decide = (): Claim | null => {
+    const stored = loadCheckout(storage, key, now());
+    if (stored?.session) return { session: stored.session };
+    if (stored?.attempt) return stored.attempt;
+    saveCheckout(storage, key, { session: null, paid: false, attempt: mine, order: null, exp: now() + ATTEMPT_MS });
+    return null;
+  };
+  if (locks) {
+    try {
+      return await locks.request(`${PREFIX}${key}`, () => decide() ?? mine);
+    } catch {
+      // A lock that cannot be taken (opaque origins): the settling wait below.
+    }
+  }
+  const first = decide();
+  if (first) return first;
+  await wait(SETTLE_MS);
+  const stored = loadCheckout(storage, key, now());
+  return stored?.session ? { session: stored.session } : (stored?.attempt ?? mine);
+}
+
+/** A preselected method type with a preselected bank (`bank` attribute) names the bank's `nspk_code`. */
+export function withBank(selection: Selection, bank: string): Selection {
+  const code = selection.method_type && !selection.nspk_code ? bankByCustomerBank(bank)?.nspkCode : undefined;
+  return code ? { ...selection, nspk_code: code } : selection;
+}

@@ -1,0 +1,153 @@
+/**
+ * The requests of the checkout and the stored session, as a reactive controller: it runs the
+ * machine's request effects (methods, create, resume) one at a time (a newer one or a disconnect
+ * makes an older answer stale; a request cut off by a disconnect runs again on reconnecting, with the
+ * same idempotency key), keeps the session in storage, and makes the tabs of one browser share one
+ * order per endpoint and order ref:
+ *   - a stored session is resumed at start (a reload, or a second tab);
+ *   - a create first claims the attempt in storage (claim.ts): another tab's session is followed,
+ *     another tab's attempt is joined (same key and request: the server answers the same session).
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { IntegrationMode, OrderView } from '../protocol/index.js';
+import { createApi, toErrorInfo, type Api } from './api.js';
+import type { CheckoutEnv } from './paydesk-checkout.js';
+import type { Effect, MachineEvent, MachineState } from './machine.js';
+import { ENDED_MS, forgetCheckout, loadCheckout, PAID_MS, saveCheckout, storageKey, type StoredCheckout } from './storage.js';
+import { normaliseEndpoint, safeHttpUrl } from './url.js';
+
+export interface SessionHost extends ReactiveControllerHost, HTMLElement {
+  endpoint: string;
+  orderRef: string;
+  mode: string;
+  bank: string;
+  readonly machine: MachineState;
+  readonly env$: CheckoutEnv;
+  send(event: MachineEvent): void;
+  /** The claim code (claim.ts), loaded on demand. */
+  need(name: 'claim'): Promise<typeof import('./claim.js')>;
+}
+
+export class SessionController implements ReactiveController {
+  /** Number of the request under way: answers of older ones are stale. */
+  private op = 0;
+  private abort: AbortController | null = null;
+  /** The request effect under way, run again after a reconnect. */
+  private pending: Effect | null = null;
+
+  constructor(private readonly host: SessionHost) {
+    host.addController(this);
+  }
+
+  /** The token endpoint, normalised ('' when unusable). */
+  get endpoint(): string {
+    return normaliseEndpoint(this.host.endpoint) ?? '';
+  }
+
+  get key(): string {
+    return storageKey(this.endpoint, this.host.orderRef);
+  }
+
+  api(): Api {
+    return createApi(this.endpoint, { fetch: this.host.env$.fetch });
+  }
+
+  /** The stored record of this purchase (none without an order ref). */
+  stored(): StoredCheckout | null {
+    const { env$, orderRef } = this.host;
+    return orderRef ? loadCheckout(env$.storage, this.key, env$.clock.now()) : null;
+  }
+
+  hostConnected(): void {
+    const fx = this.pending;
+    this.pending = null;
+    if (fx) this.run(fx); // a request cut off by a disconnect runs again (same idempotency key)
+  }
+
+  hostDisconnected(): void {
+    const pending = this.pending;
+    this.cancel();
+    this.pending = pending;
+  }
+
+  /** Drops the request under way (its answer will be ignored). */
+  cancel(): void {
+    this.op++;
+    this.abort?.abort();
+    this.abort = this.pending = null;
+  }
+
+  /** Runs a request or storage effect of the machine; false for any other effect. */
+  run(fx: Effect): boolean {
+    const h = this.host;
+    const { clock, storage, locks } = h.env$;
+    const time = () => ({ mono: clock.mono(), wall: clock.now() });
+    switch (fx.type) {
+      case 'fetchMethods':
+        this.request(fx, (signal) =>
+          this.api()
+            .methods(h.orderRef, signal)
+            .then((list) => {
+              // A preselected bank limits the methods to its own, where it has any.
+              const only = list.methods.filter((m) => m.bank === h.bank);
+              h.send({ type: 'methods', ...list, methods: only.length > 0 ? only : list.methods });
+            }),
+        );
+        return true;
+      case 'create':
+        this.request(fx, async (signal) => {
+          const { claimCreate, defaultLocks, withBank } = await h.need('claim');
+          if (signal.aborted) return;
+          const claim = await claimCreate(storage, this.key, { key: fx.key, selection: withBank(fx.selection, h.bank) }, () => clock.now(), locks === undefined ? defaultLocks() : locks, (ms) => new Promise((r) => clock.setTimeout(r, ms)));
+          if (signal.aborted) return;
+          if ('session' in claim) return h.send({ type: 'adopt', session: claim.session });
+          const mode = h.mode ? { mode: h.mode as IntegrationMode } : {};
+          const r = await this.api().create({ order_ref: h.orderRef, ...claim.selection, ...mode }, claim.key, signal);
+          h.send({ type: 'created', ...r, ...time(), selection: claim.selection, key: claim.key });
+        });
+        return true;
+      case 'resume':
+        this.request(fx, (signal) => this.api().session(fx.session, true, signal).then((r) => h.send({ type: 'order', ...r, ...time() })));
+        return true;
+      case 'store':
+        if (h.orderRef) saveCheckout(storage, this.key, record(fx.session, fx.paid, h.machine.order, clock.now()));
+        return true;
+      case 'forget':
+        if (h.orderRef) forgetCheckout(storage, this.key, fx.mine);
+        return true;
+    }
+    return false;
+  }
+
+  /** Runs one request of the machine; a newer one (or a disconnect) makes its answer stale. */
+  private request(fx: Effect, work: (signal: AbortSignal) => Promise<void>): void {
+    this.cancel();
+    const op = ++this.op;
+    const ctrl = (this.abort = new AbortController());
+    this.pending = fx;
+    work(ctrl.signal).then(
+      () => {
+        if (op === this.op) this.pending = null;
+      },
+      (e: unknown) => {
+        if (op !== this.op) return;
+        this.pending = null;
+        const error = toErrorInfo(e);
+        if (error.code !== 'aborted') this.host.send({ type: 'failed', error });
+      },
+    );
+  }
+}
+
+/** What is stored for a session: its expiry follows the order (longer once it ended, shorter once paid). */
+function record(session: string, paid: boolean, order: OrderView | null, now: number): StoredCheckout {
+  const ends = Date.parse(order?.expires_at ?? '');
+  const exp = paid ? now + PAID_MS : Math.max(now, Number.isNaN(ends) ? now : ends) + ENDED_MS;
+  return {
+    session,
+    paid,
+    attempt: null,
+    order: order ? { number: order.client_order_id, support: safeHttpUrl(order.support_url), back: safeHttpUrl(order.return_url) } : null,
+    exp,
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * What the views loaded on demand share (choose-view.ts, pay-view.ts, closed-view.ts, receipt.ts):
+ * what they read from the element (`ViewHost`), the context they derive from it, and the parts several
+ * of them show (copy buttons, the order number, the amount). Only views import this module, so it
+ * travels in their chunks, never in the element's own module.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { bankByCustomerBank } from '../provider/facts.js';
+import type { OrderView } from '../protocol/index.js';
+import { serverNow } from './countdown.js';
+import { formatAmount } from './format.js';
+import type { Messages } from './i18n/index.js';
+import { fill } from './i18n/text.js';
+import type { MachineEvent, MachineState } from './machine.js';
+import { icons } from './parts.js';
+import type { CheckoutEnv } from './paydesk-checkout.js';
+import type { Platform } from './platform.js';
+import type { BankSheetController, SheetHost } from './banks.js';
+import type { ReceiptController, ReceiptHost } from './receipt.js';
+
+/** What the views read from the element and ask of it. @internal */
+export interface ViewHost extends SheetHost, ReceiptHost {
+  readonly machine: MachineState;
+  readonly m: Messages;
+  /** The language tag used with `Intl`. */
+  readonly language: string;
+  readonly env$: CheckoutEnv;
+  readonly mode: string;
+  readonly theme: string;
+  /** Where "paid" returns the shopper (none inside the payment page's frame), and in how many seconds. */
+  readonly redirectUrl: string | null;
+  readonly redirectIn: number;
+  /** Inside the provider's payment page in the shop's frame: the shop's element shows the links. */
+  readonly embedded: boolean;
+  /** Form mode: sizes the frame of the payment page (once its code is there). */
+  readonly frame: { height: number; onLoad(e: Event): void; show(url: string): void } | null;
+  /** The copy button showing "Copied", or ''. */
+  copied: string;
+  copyTimer: unknown;
+  send(event: MachineEvent): void;
+  announce(text: string): void;
+  requestUpdate(): void;
+  sheet: BankSheetController | null;
+  receipt: ReceiptController | null;
+  /** The module `name` (loaded now if need be). */
+  need(name: 'banks'): Promise<typeof import('./banks.js')>;
+  need(name: 'receipt'): Promise<typeof import('./receipt.js')>;
+  wait(work: Promise<unknown>): void;
+  /** A new order (new requisites, a new payment). */
+  renew(): void;
+}
+
+/** What the pay and closed views work with. @internal */
+export interface ViewContext {
+  host: ViewHost;
+  m: Messages;
+  lang: string;
+  order: OrderView;
+  platform: Platform;
+  embedded: boolean;
+  /** The device time (ms) at which the order expires. */
+  deviceExpiry: number;
+  copied: string;
+  bankName(customerBank: string | null): string | null;
+  copy(id: string, label: string, text: string): void;
+  /** "I have paid". */
+  paid(): void;
+  /** Opens the bank sheet (the button that opened it gets the focus back). */
+  openSheet(opener: HTMLElement): void;
+  /** Opens the receipt upload; null where a receipt cannot be sent. */
+  receipt: (() => void) | null;
+  /** A new order; null when none can be made (no order ref). */
+  renew: (() => void) | null;
+  redirectUrl: string | null;
+  redirectIn: number;
+}
+
+/** True when a receipt may be sent from this step (the server decides whether it is too late). */
+export function canDispute(s: MachineState): boolean {
+  return s.session !== null && s.order !== null && !s.order.dispute && ['confirming', 'expired', 'cancelled'].includes(s.name);
+}
+
+/** Languages whose readers get the Russian names of banks. */
+const CYRILLIC = /^(ru|be|uk|kk|ky|tg)\b/i;
+
+/** A bank's name in the shopper's script (Cyrillic languages get the Russian one). */
+export const nameIn = (lang: string, name: { ru: string; en: string }): string => name[CYRILLIC.test(lang) ? 'ru' : 'en'];
+
+/** The name of a `customer_bank` (`sberbank`…) in the shopper's script, or null. */
+export function bankNameIn(lang: string, customerBank: string | null): string | null {
+  const bank = bankByCustomerBank(customerBank ?? '');
+  return bank ? nameIn(lang, bank.name) : null;
+}
+
+/** Opens the bank sheet (its code, and for an SBP link the bank table, load on the way; focus returns to `opener`) or the receipt upload. */
+export function open(host: ViewHost, what: 'banks' | 'receipt', opener: HTMLElement | null = null): void {
+  const opened =
+    what === 'banks'
+      ? host.need('banks').then((m) => (host.sheet ??= new m.BankSheetController(host)).open(opener))
+      : host.need('receipt').then((m) => (host.receipt ??= new m.ReceiptController(host)).show());
+  host.wait(opened.catch(() => host.requestUpdate()));
+}
+
+/** Ways to pay by `method_type` (provider-notes.md: method types seen); anything else goes by its own name. */
+export type WayKind = 'sbp' | 'card' | 'account' | 'link' | 'sbpAbroad' | 'cardAbroad';
+export const WAY_KINDS: Readonly<Record<string, WayKind>> = {
+  SBP: 'sbp',
+  BankCard: 'card',
+  BankAccount: 'account',
+  NSPKLink: 'link',
+  TransSBP: 'sbpAbroad',
+  TransBankCard: 'cardAbroad',
+};
+
+const key = (kind: WayKind, hint = '') => `way${kind[0]!.toUpperCase()}${kind.slice(1)}${hint}` as 'waySbp';
+
+/** The name of a way to pay in the shopper's language (a type not known here: the method's own name). */
+export function wayName(m: Messages, method: { type: string; name: string }): string {
+  const kind = WAY_KINDS[method.type];
+  return kind ? m[key(kind)] : method.name;
+}
+
+/** The line under a way to pay, or ''. */
+export function wayHint(m: Messages, type: string): string {
+  const kind = WAY_KINDS[type];
+  return kind ? m[key(kind, 'Hint') as 'waySbpHint'] : '';
+}
+
+/** How long a copy button says "Copied". */
+export const COPIED_MS = 2000;
+
+/** Copies `text` and says so (visibly on the button, and to screen readers), or says it could not. */
+export async function copyTo(host: ViewHost, id: string, label: string, text: string): Promise<void> {
+  const env = host.env$;
+  try {
+    await env.copy(text);
+    host.copied = id;
+    host.announce(fill(host.m.copiedAnnounce, { what: label }));
+    host.requestUpdate();
+    env.clock.clearTimeout(host.copyTimer);
+    host.copyTimer = env.clock.setTimeout(() => {
+      host.copyTimer = null;
+      host.copied = '';
+      host.requestUpdate();
+    }, COPIED_MS);
+  } catch {
+    host.announce(host.m.copyFailed);
+  }
+}
+
+/** The context of the pay and closed views, for the order on screen. */
+export function contextOf(host: ViewHost, order: OrderView): ViewContext {
+  const { clock, platform } = host.env$;
+  const s = host.machine;
+  return {
+    host,
+    m: host.m,
+    lang: host.language,
+    order,
+    platform,
+    embedded: host.embedded,
+    deviceExpiry: Date.parse(order.expires_at) - serverNow(s.sync, clock.mono(), clock.now()) + clock.now(),
+    copied: host.copied,
+    bankName: (b) => bankNameIn(host.language, b),
+    copy: (id, label, text) => void copyTo(host, id, label, text),
+    paid: () => host.send({ type: 'paidPressed' }),
+    openSheet: (opener) => open(host, 'banks', opener),
+    receipt: canDispute(s) ? () => open(host, 'receipt') : null,
+    renew: s.canCreate ? () => host.renew() : null,
+    redirectUrl: host.redirectUrl,
+    redirectIn: host.redirectIn,
+  };
+}
+
+/** What the copy parts need. */
+export type CopyContext = Pick<ViewContext, 'm' | 'copied' | 'copy'>;
+
+export function copyButton(c: CopyContext, id: string, label: string, text: string): TemplateResult {
+  const done = c.copied === id;
+  const word = done ? c.m.copied : c.m.copy;
+  return html`<button class="copy ${done ? 'done' : ''}" aria-label="${word}: ${label}" @click=${() => c.copy(id, label, text)}>${
+    done ? icons.check : icons.copy
+  }<span>${word}</span></button>`;
+}
+
+/** The order number (`client_order_id`) with a copy button: support asks for it. */
+export function orderNumber(c: CopyContext, number: string | null | undefined): TemplateResult | typeof nothing {
+  return number
+    ? html`<div part="order" class="order"><span class="muted">${c.m.orderLabel}</span><span class="row"><span class="num wrap">${number}</span>${
+        copyButton(c, 'order', c.m.orderLabel, number)
+      }</span></div>`
+    : nothing;
+}
+
+/** The order's amount in the shopper's language. */
+export const amountOf = (c: Pick<ViewContext, 'order' | 'lang'>): string => formatAmount(c.order.amount, c.order.currency, c.lang);

@@ -1,0 +1,217 @@
+/**
+ * Money safety in the browser (issue 11, the element's part): a lost session is said to be lost and
+ * never replaced by a silent new order; the tabs of one browser share one order per order ref; a
+ * double click or two start() calls make one request; a late payment reaches an open widget.
+ */
+import { expect, waitUntil } from '@open-wc/testing';
+import { byText, mount, norm, settle, type Harness } from './helpers/mount.js';
+import { FakeEndpoint, MemoryStorage } from './helpers/fake-endpoint.js';
+import { FakeClock } from './helpers/fake-clock.js';
+import { orderView } from './helpers/orders.js';
+import type { CheckoutEnv, PaydeskCheckout } from '../../src/element/index.js';
+
+const KEY = 'paydesk:v2:/api/paydesk|sku-1';
+const stored = (session: string, order: Record<string, unknown> | null = { number: 'sku-1', support: 'https://shop.example/support', back: 'https://shop.example/cart' }) =>
+  JSON.stringify({ session, paid: false, attempt: null, order, exp: Date.parse('2026-03-03T10:00:00Z') });
+
+describe('a session that is gone', () => {
+  it('a stored session the server lost (404 session_not_found): "ended, contact support", the order number, no new order', async () => {
+    const storage = new MemoryStorage();
+    storage.setItem(KEY, stored('lost'));
+    const h = await mount({ paymentMethodId: 'm-sbp' }, { storage });
+    await h.until('gone');
+    expect(h.root.querySelector('h2')!.textContent).to.equal('Payment session ended');
+    expect(h.text()).to.include('This payment session has ended. If you already paid, contact support.');
+    expect(norm(h.root.querySelector('[part="order"]')!.textContent!)).to.include('sku-1');
+    expect(byText(h.root, 'Support').getAttribute('href')).to.equal('https://shop.example/support');
+    expect(byText(h.root, 'Back to the shop').getAttribute('href')).to.equal('https://shop.example/cart');
+    await settle(h.el);
+    expect(h.server.count('create')).to.equal(0, 'never a silent new order');
+    expect(storage.getItem(KEY)).to.equal(null, 'the dead session is forgotten');
+    expect(h.of('paydesk-error').at(-1)!.detail.code).to.equal('session_not_found');
+    byText(h.root, 'Start a new payment').click();
+    await h.until('pay');
+    expect(h.server.count('create')).to.equal(1, 'a new order only when the shopper asks for one');
+  });
+
+  for (const [code, status] of [['session_invalid', 401], ['session_expired', 401]] as const) {
+    it(`${code} (${status}) on resume is the same screen`, async () => {
+      const storage = new MemoryStorage();
+      storage.setItem(KEY, stored('bad', null));
+      const server = new FakeEndpoint();
+      server.failNext('session', { status, body: { error: { code, message: 'x', retryable: false } } });
+      const h = await mount({}, { server, storage });
+      await h.until('gone');
+      expect(server.count('create') + server.count('methods')).to.equal(0);
+      expect(() => byText(h.root, 'Start a new payment')).not.to.throw();
+    });
+  }
+
+  it('a merchant-made session that is gone offers no new payment (no order ref)', async () => {
+    const h = await mount({ orderRef: '', session: 'merchant-lost' });
+    await h.until('gone');
+    expect(() => byText(h.root, 'Start a new payment')).to.throw();
+  });
+
+  it('a session lost while paying (the live status is refused): the same screen, the order number still shown', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    h.server.sessions.delete(h.server.session);
+    h.page.pageshow();
+    await h.until('gone');
+    expect(norm(h.root.querySelector('[part="order"]')!.textContent!)).to.include('sku-1');
+    expect(h.server.count('create')).to.equal(1);
+  });
+});
+
+describe('one request per action', () => {
+  it('a double click on a way to pay makes one POST', async () => {
+    const h = await mount();
+    await h.until('choose');
+    const button = h.root.querySelector<HTMLButtonElement>('[part="method"]')!;
+    button.click();
+    button.click();
+    button.dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));
+    await h.until('pay');
+    await settle(h.el);
+    expect(h.server.count('create')).to.equal(1);
+  });
+
+  it('a double click on "Continue to payment" and two start() calls make one request', async () => {
+    const h = await mount({ orderRef: '' });
+    h.el.orderRef = 'sku-1';
+    h.el.start();
+    h.el.start();
+    await h.until('choose');
+    expect(h.server.count('methods')).to.equal(1);
+    h.el.reset();
+    await h.el.updateComplete;
+    const go = byText(h.root, 'Continue to payment');
+    go.click();
+    go.click();
+    await h.until('choose');
+    expect(h.server.count('methods')).to.equal(2);
+  });
+});
+
+describe('tabs of one browser share one order per order ref', () => {
+  for (const locks of ['Web Locks', 'no Web Locks'] as const) {
+    it(`two widgets that start at once make one order (${locks})`, async () => {
+      const server = new FakeEndpoint();
+      const storage = new MemoryStorage();
+      const clock = new FakeClock(Date.now());
+      server.serverNow = () => clock.now();
+      server.makeOrder = (_b, n) => orderView({ id: `ord-${n}` }, clock.now());
+      const release = server.hold('create');
+      const env: Partial<CheckoutEnv> = locks === 'no Web Locks' ? { locks: null } : {};
+      const opened = [mount({ paymentMethodId: 'm-sbp' }, { server, storage, clock, env }), mount({ paymentMethodId: 'm-sbp' }, { server, storage, clock, env })];
+      const [a, b] = (await Promise.all(opened)) as [Harness, Harness];
+      // Without locks the first claim waits out the settling time (on the fake clock) before its request.
+      await waitUntil(() => {
+        clock.advance(50);
+        return server.count('create') >= 1;
+      }, 'a create went out');
+      release();
+      clock.advance(200); // any settling wait still under way ends
+      await Promise.all([a.until('pay'), b.until('pay')]);
+      expect(server.sessions.size).to.equal(1, 'one order');
+      expect(a.el.order!.id).to.equal(b.el.order!.id);
+      const keys = new Set(server.requests.filter((r) => r.route === 'create').map((r) => r.headers.get('Idempotency-Key')));
+      expect(keys.size).to.equal(1, 'every create carried the same key');
+    });
+  }
+
+  it('a widget that starts after another has the order resumes it', async () => {
+    const server = new FakeEndpoint();
+    const storage = new MemoryStorage();
+    const first = await mount({ paymentMethodId: 'm-sbp' }, { server, storage });
+    await first.until('pay');
+    const second = await mount({ paymentMethodId: 'm-sbp' }, { server, storage });
+    await second.until('pay');
+    expect(server.count('create')).to.equal(1);
+    expect(second.el.order!.id).to.equal(first.el.order!.id);
+  });
+
+  it('a widget still choosing follows the order the other one made when its shopper picks a way', async () => {
+    const server = new FakeEndpoint();
+    const storage = new MemoryStorage();
+    const a = await mount({}, { server, storage });
+    const b = await mount({}, { server, storage });
+    await Promise.all([a.until('choose'), b.until('choose')]);
+    a.root.querySelector<HTMLButtonElement>('[part="method"]')!.click();
+    await a.until('pay');
+    b.root.querySelectorAll<HTMLButtonElement>('[part="method"]')[1]!.click();
+    await b.until('pay');
+    expect(server.sessions.size).to.equal(1);
+    expect(b.el.order!.id).to.equal(a.el.order!.id);
+  });
+
+  it('two documents (two tabs) with their own copy of the widget and the real localStorage make one order', async () => {
+    const server = new FakeEndpoint();
+    server.makeOrder = (_b, n) => orderView({ id: `ord-${n}` }, Date.now());
+    const ref = `sku-tabs-${Math.random().toString(36).slice(2)}`;
+    const release = server.hold('create');
+    const tab = async () => {
+      const frame = document.createElement('iframe');
+      frame.src = '/test/browser/fixtures/tab.html';
+      document.body.appendChild(frame);
+      await waitUntil(() => (frame.contentWindow as (Window & { paydeskReady?: boolean }) | null)?.paydeskReady, 'the tab loaded its widget', { timeout: 8000 });
+      const win = frame.contentWindow as Window & typeof globalThis;
+      expect(win.customElements.get('paydesk-checkout')).not.to.equal(customElements.get('paydesk-checkout'), 'a copy of its own');
+      const el = win.document.createElement('paydesk-checkout') as PaydeskCheckout;
+      const visible = Object.assign(new EventTarget(), { hidden: false });
+      el.env = { fetch: server.fetch, EventSource: server.EventSource, document: visible, window: visible, navigate: () => {} };
+      Object.assign(el, { endpoint: '/api/paydesk', orderRef: ref, paymentMethodId: 'm-sbp', locale: 'en' });
+      win.document.body.appendChild(el);
+      return { frame, el };
+    };
+    const [one, two] = await Promise.all([tab(), tab()]);
+    await waitUntil(() => server.count('create') >= 1, 'a create went out');
+    release();
+    await waitUntil(() => one.el.state === 'pay' && two.el.state === 'pay', 'both tabs show the requisites', { timeout: 8000 });
+    expect(server.sessions.size).to.equal(1);
+    expect(one.el.order!.id).to.equal(two.el.order!.id);
+    expect(JSON.parse(localStorage.getItem(`paydesk:v2:/api/paydesk|${ref}`)!).session).to.equal(server.session, 'shared through localStorage');
+    localStorage.removeItem(`paydesk:v2:/api/paydesk|${ref}`);
+    one.frame.remove();
+    two.frame.remove();
+  });
+});
+
+describe('a late payment reaches the open widget', () => {
+  it('expired, then paid after all through the event stream: a clear screen, paydesk-paid once', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    h.server.update(h.server.session, { status: 'expired', provider_status: 'CanceledByTimeout' });
+    await h.until('expired');
+    expect(h.server.openStreams.length).to.equal(1, 'the stream stays open after the order ended');
+    h.server.update(h.server.session, { status: 'paid', provider_status: 'Completed', late: true });
+    await h.until('paid');
+    expect(h.text()).to.include('Your payment of RUB 1,500.00 arrived after the time was up, and the order is paid. Thank you!');
+    expect(h.of('paydesk-paid')).to.have.length(1);
+    expect(h.of('paydesk-paid')[0]!.detail.order.late).to.equal(true);
+    h.server.update(h.server.session, { status: 'paid', late: true });
+    await settle(h.el);
+    expect(h.of('paydesk-paid')).to.have.length(1);
+  });
+
+  it('without a stream, an ended order is polled slowly (15 s, growing) and still sees the late payment', async () => {
+    const server = new FakeEndpoint();
+    const clock = new FakeClock(Date.now());
+    server.serverNow = () => clock.now();
+    server.makeOrder = (_b, n) => orderView({ id: `ord-${n}` }, clock.now());
+    const h = await mount({ paymentMethodId: 'm-sbp' }, { server, clock, env: { EventSource: undefined } });
+    await h.until('pay');
+    server.update(server.session, { status: 'cancelled', provider_status: 'CanceledByService' }, false);
+    await h.advance(3000);
+    await h.until('cancelled');
+    const polls = server.count('session');
+    await h.advance(10_000);
+    await settle(h.el);
+    expect(server.count('session')).to.equal(polls, 'no poll within 10 s of an ended order');
+    server.update(server.session, { status: 'paid', provider_status: 'Completed', late: true }, false);
+    await h.advance(6000);
+    await h.until('paid');
+    expect(h.of('paydesk-paid')).to.have.length(1);
+  });
+});
