@@ -604,9 +604,22 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
 
 /** An answer that does not tell whether the create took effect. */
 function isLostAnswer(err: ProviderError): boolean {
-  if (err.code === 'network' || err.code === 'timeout') return true;
+  if (err.code === 'network') return !connectionRefused(err);
+  if (err.code === 'timeout') return true;
   // A 5xx other than the documented soft refusal ("no available traders": nothing was created).
   return err.code === 'provider_error' && err.status !== null && err.status >= 500;
+}
+
+/**
+ * A connection the provider refused (ECONNREFUSED) never carried the request: nothing can have been
+ * created. Any other network failure (a reset, a hang-up) may have come after the request was sent.
+ */
+function connectionRefused(err: unknown, depth = 0): boolean {
+  if (!(err instanceof Error) || depth > 4) return false;
+  if ((err as { code?: unknown }).code === 'ECONNREFUSED' || /\bECONNREFUSED\b/.test(err.message)) {
+    return !/ECONNRESET|socket hang up|EPIPE/i.test(err.message);
+  }
+  return connectionRefused(err.cause, depth + 1);
 }
 
 /** A ProviderError of a create with what it says of the record. */

@@ -118,6 +118,9 @@ export const sessionKey = (sid: string) => `s:${sid}`;
 export const sessionChannel = (sid: string) => `ev:${sid}`;
 export const orderIndexKey = (providerOrderId: string) => `o:${providerOrderId}`;
 export const clientOrderIndexKey = (clientOrderId: string) => `c:${clientOrderId}`;
+/** Kept long after the session: a client order id this handler created orders for (orphan webhooks). */
+export const seenClientOrderKey = (clientOrderId: string) => `seen:${clientOrderId}`;
+const SEEN_MARGIN_MS = 30 * 24 * 3600 * 1000;
 /** Sorted index of sessions by the time the sweep should look at them next. */
 export const WATCH_INDEX = 'watch';
 /** Sorted index of sessions by creation time (search, console). */
@@ -204,6 +207,7 @@ export class SessionRepository {
       throw new Error('session id collision');
     }
     await this.index(rec);
+    await this.store.set(seenClientOrderKey(rec.client_order_id), '1', this.ttl(rec) + SEEN_MARGIN_MS);
     await this.store.indexSet(SESSIONS_INDEX, rec.sid, rec.created_at);
     await this.watch(rec.sid, rec.created_at);
   }
@@ -264,7 +268,10 @@ export class SessionRepository {
       if (next === null) return { before, after: before };
       const written = await this.store.replace(sessionKey(sid), stored.version, JSON.stringify(next), this.ttl(next));
       if (written === null) continue;
-      if (next.provider_order_id && next.provider_order_id !== before.provider_order_id) await this.index(next);
+      // A new order id, or a longer life (a dispute, a failing hook): the indexes follow the record.
+      if ((next.provider_order_id && next.provider_order_id !== before.provider_order_id) || next.retain_until > before.retain_until) {
+        await this.index(next);
+      }
       if (next.event > before.event) await this.publish(next);
       return { before, after: next };
     }

@@ -46,11 +46,29 @@ export interface CreateOptions {
   generated: boolean;
   /** When the first attempt started (orders older than this, less a slack, are not its own). */
   since?: number;
+  /** An earlier attempt's create may still reach the provider until then (ms): no new create before. */
+  inFlightUntil?: number;
 }
 
 type Terms = { requested_amount: string; currency: string; unique_amount: boolean };
 
 const uncertainKey = (coid: string) => `uncertain:${coid}`;
+/**
+ * After a create whose outcome is unknown, the request may still be on its way to the provider for
+ * about the client's timeout plus its lookup window; until this long after, a later attempt that does
+ * not find the order answers "still being prepared" instead of creating a second one.
+ */
+export const CREATE_IN_FLIGHT_MS = 60_000;
+
+/** True for a refusal that proves nothing was created (no traders, limits, …): not "maybe created". */
+export function provesNotCreated(err: unknown): boolean {
+  const cause = err instanceof CheckoutError ? err.cause : err;
+  if (!isProviderError(cause)) return false;
+  // The client says so (a refusal, a connection that never opened), or the error is a refusal.
+  if ((cause as { outcome?: unknown }).outcome === 'not_created') return true;
+  if ((cause as { outcome?: unknown }).outcome === 'unknown') return false;
+  return !isAmbiguousProviderFailure(cause);
+}
 const creatingKey = (coid: string) => `creating:${coid}`;
 
 /** A unique client order id: `pd_` + time (base 36) + 96 random bits; 28 characters. */
@@ -117,8 +135,24 @@ export class Creator {
   private async withUncertainty(coid: string, opts: CreateOptions): Promise<CreateOptions> {
     const marker = await this.core.cfg.store.get(uncertainKey(coid));
     if (!marker) return opts;
-    const since = Number(marker.value);
-    return { ...opts, recover: true, since: opts.since ?? (Number.isFinite(since) ? since : undefined) };
+    let since: number | undefined;
+    let at: number | undefined;
+    try {
+      const v = JSON.parse(marker.value) as { since?: unknown; at?: unknown } | number;
+      if (typeof v === 'number') since = v;
+      else {
+        if (typeof v.since === 'number') since = v.since;
+        if (typeof v.at === 'number') at = v.at;
+      }
+    } catch {
+      // unreadable: look up without a bound
+    }
+    return {
+      ...opts,
+      recover: true,
+      since: opts.since ?? since,
+      ...(at !== undefined && { inFlightUntil: at + CREATE_IN_FLIGHT_MS }),
+    };
   }
 
   private sign(record: SessionRecord): string {
@@ -158,10 +192,12 @@ export class Creator {
     try {
       return await this.createWithin(lease.signal, input, order, selection, coid, opts);
     } catch (err) {
-      const cause = err instanceof CheckoutError ? err.cause : err;
-      if (isProviderError(cause) && isAmbiguousProviderFailure(cause)) {
-        // The provider may still create it: every later attempt with this id looks it up first.
-        await this.core.cfg.store.set(uncertainKey(coid), String(opts.since ?? startedAt), this.core.cfg.idempotencyTtlMs).catch((storeErr: unknown) => {
+      const stillInFlight = err instanceof CheckoutError && err.code === 'idempotency_in_progress';
+      // A timeout, a lost answer, our own deadline or anything unexpected: the provider may still
+      // create it, so every later attempt with this id looks it up first (and waits while it may land).
+      if (!stillInFlight && !provesNotCreated(err)) {
+        const marker = JSON.stringify({ since: opts.since ?? startedAt, at: this.core.cfg.now() });
+        await this.core.cfg.store.set(uncertainKey(coid), marker, this.core.cfg.idempotencyTtlMs).catch((storeErr: unknown) => {
           this.core.cfg.log.error('could not remember an uncertain creation', { client_order_id: coid, err: storeErr });
         });
       }
@@ -239,6 +275,10 @@ export class Creator {
     let created: Order | undefined;
     if (opts.recover) {
       created = await this.findLostOrder(coid, terms, opts.since, signal);
+      if (!created && opts.inFlightUntil !== undefined && this.core.cfg.now() < opts.inFlightUntil) {
+        log.warn('an earlier create of this order may still reach the provider; not creating another yet', { client_order_id: coid });
+        throw idempotencyInProgress();
+      }
       if (created) log.info('an order created by an earlier attempt with a lost answer was found and reused', { client_order_id: coid, order_id: created.id });
     }
     if (!created) {
@@ -303,8 +343,11 @@ export class Creator {
       this.core.logProviderFailure('looking up an order after a lost answer failed', err, { client_order_id: coid });
       throw fromProviderError(err);
     }
+    const bound = new Set<string>();
+    for (const o of page.orders.items) if (await this.core.repo.findByOrderId(o.id)) bound.add(o.id);
     const candidates = page.orders.items.filter(
       (o) =>
+        !bound.has(o.id) && // another session's order is never adopted
         o.client_order_id === coid &&
         o.order_side === 'Buy' &&
         orderProblem(o, { ...terms, expected_amount: null }, coid) === null &&

@@ -35,7 +35,7 @@ export class Disputes {
     const now = this.core.cfg.now();
     if (rec.view.status === 'paid') return notAllowed('This order is paid; there is nothing to dispute.');
     if (!rec.provider_order_id) return notAllowed('This payment has no order yet: choose a payment method first.');
-    if (rec.dispute && !rec.dispute.processed) return new CheckoutError(409, 'dispute_open', 'A receipt for this order is already being checked.');
+    if (rec.dispute && (!rec.dispute.processed || rec.dispute.outcome === null)) return new CheckoutError(409, 'dispute_open', 'A receipt for this order is already being checked.');
     if (isEnded(rec.view.status) && (rec.ended_at === null || now - rec.ended_at > this.core.cfg.lateWindowMs)) {
       return notAllowed('This order ended too long ago to send a receipt here. Please contact the shop.');
     }
@@ -97,6 +97,8 @@ export class Disputes {
       const next: SessionRecord = {
         ...cur,
         dispute: merged,
+        // The session (and its indexes) stay while the dispute is followed, and a late window after.
+        retain_until: Math.max(cur.retain_until, at + this.core.cfg.lateWindowMs + 24 * 3600 * 1000),
         history: [...cur.history, { at, status: cur.view.status, provider_status: cur.view.provider_status, via, note }].slice(-MAX_HISTORY),
       };
       const view = { ...cur.view, dispute: disputeView(next) };

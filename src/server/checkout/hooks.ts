@@ -12,7 +12,7 @@
  * The one gap no store can close: a process that dies after the hook succeeded and before `done`
  * was written runs it again elsewhere. Hooks are given the provider's order id to stay idempotent.
  */
-import { randomId } from '../crypto.js';
+import { Lease } from './lease.js';
 import type { FlaggedOrderEvent, OrderEvent } from '../options.js';
 import type { Order } from '../../provider/schemas.js';
 import type { HookKind, SessionRecord } from '../sessions.js';
@@ -24,16 +24,6 @@ const HOOK_NAMES: Record<HookKind, string> = { paid: 'onOrderPaid', closed: 'onO
 
 /** How long a `done` marker outlives the late window (a paid order never pays twice). */
 const DONE_MARGIN_MS = 30 * 24 * 3600 * 1000;
-
-/** Is a marker's value the `done` state (this version's JSON, or an earlier version's plain text)? */
-export function markerDone(value: string): boolean {
-  if (value === 'done') return true;
-  try {
-    return (JSON.parse(value) as { state?: unknown }).state === 'done';
-  } catch {
-    return false;
-  }
-}
 
 export function hookMarker(kind: HookKind, orderKey: string): string {
   return `hook:${kind}:${orderKey}`;
@@ -140,8 +130,9 @@ export class Hooks {
   }
 
   /**
-   * Runs `body` under the marker's lease: created first (false when taken), renewed while it runs,
-   * `done` after success, deleted after a failure. Also used for orphan orders (no session).
+   * Runs `body` under the marker's lease: taken first (nothing runs when another owner holds it),
+   * renewed while it runs, `done` after success (retried through store failures), given up after a
+   * failure. Also used for orphan orders (no session).
    */
   async runLeased(
     marker: string,
@@ -149,44 +140,23 @@ export class Hooks {
     name: string,
     body: () => Promise<boolean>,
   ): Promise<{ ran: boolean; ok: boolean; error?: string; doneElsewhere?: boolean }> {
-    const { store, log, now, hookLeaseMs } = this.core.cfg;
-    const owner = randomId(9);
-    const lease = JSON.stringify({ state: 'running', owner, since: now() });
-    if (!(await store.create(marker, lease, hookLeaseMs))) {
-      const v = await store.get(marker);
-      return { ran: false, ok: false, doneElsewhere: v !== null && markerDone(v.value) };
-    }
-    let version = 1;
-    let lost = false;
-    const renew = setInterval(() => {
-      void store.replace(marker, version, lease, hookLeaseMs).then(
-        (v) => {
-          if (v === null) {
-            if (!lost) log.error(`${name} is still running but its lease was lost (the store was cleared?)`, { session: subject });
-            lost = true;
-          } else version = v;
-        },
-        (err: unknown) => log.warn(`renewing the lease of ${name} failed; retried`, { session: subject, err }),
-      );
-    }, hookLeaseMs / 3);
-    (renew as { unref?: () => void }).unref?.();
+    const { store, log, hookLeaseMs, lateWindowMs } = this.core.cfg;
+    const lease = await Lease.acquire(store, marker, hookLeaseMs, log, `${name} (${subject})`);
+    if (!lease) return { ran: false, ok: false, doneElsewhere: (await Lease.stateOf(store, marker)) === 'done' };
+    lease.keepAlive();
     let ran: boolean;
     try {
       ran = await body();
     } catch (err) {
-      clearInterval(renew);
       log.error(`${name} failed; it runs again after a backoff (the next status update or reconciliation sweep)`, { session: subject, err });
-      await store.delete(marker, version).catch(() => undefined);
+      await lease.release();
       return { ran: true, ok: false, error: err instanceof Error ? err.message : String(err) };
     }
-    clearInterval(renew);
     if (!ran) {
-      await store.delete(marker, version).catch(() => undefined);
+      await lease.release();
       return { ran: false, ok: false };
     }
-    const done = JSON.stringify({ state: 'done', owner, at: now() });
-    const ttl = this.core.cfg.lateWindowMs + DONE_MARGIN_MS;
-    if ((await store.replace(marker, version, done, ttl)) === null) await store.set(marker, done, ttl);
+    await lease.settle('done', lateWindowMs + DONE_MARGIN_MS);
     return { ran: true, ok: true };
   }
 

@@ -7,7 +7,7 @@
 import { randomId, sha256Base64url } from '../crypto.js';
 import { CheckoutError, idempotencyInProgress, isAmbiguousProviderFailure, isProviderError } from '../errors.js';
 import type { CheckoutCore } from './core.js';
-import { generateClientOrderId } from './create.js';
+import { generateClientOrderId, provesNotCreated } from './create.js';
 import type { CreatedSession, CreateSessionInput, Creator } from './create.js';
 import type { Offers } from './offers.js';
 import { resolveOrder } from './resolve.js';
@@ -132,6 +132,8 @@ export class IdempotentCreate {
       return true;
     };
     const recovering = claim.client_order_id !== null;
+    /** Set once the provider may have been asked: from then on only a proven refusal releases the key. */
+    let creating = false;
     try {
       const order = await resolveOrder(this.core, input.order_ref, request);
       const selection = this.offers.choose(input, await this.offers.for(order));
@@ -143,6 +145,7 @@ export class IdempotentCreate {
         }
       }
       const coid = rec.client_order_id!;
+      creating = true;
       const created = await this.creator.createForClientOrder(input, this.offers.priced(order, selection), selection, coid, {
         recover: recovering,
         generated: order.client_order_id === null,
@@ -155,9 +158,7 @@ export class IdempotentCreate {
     } catch (err) {
       // Ambiguous: the provider may have created the order (lost answer, timeout, garbage, or an
       // unexpected throw): keep the client order id so the next attempt looks it up first.
-      const cause = err instanceof CheckoutError ? err.cause : err;
-      const ambiguous =
-        rec.client_order_id !== null && (err instanceof CheckoutError ? isProviderError(cause) && isAmbiguousProviderFailure(cause) : true);
+      const ambiguous = rec.client_order_id !== null && (creating ? !provesNotCreated(err) : !(err instanceof CheckoutError));
       try {
         if (ambiguous) await save({ ...rec, state: 'uncertain', lease_until: 0 });
         else if (await store.delete(storeKey, ver)) await store.publish(channel, 'released').catch(() => undefined);

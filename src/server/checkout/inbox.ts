@@ -18,6 +18,7 @@ import { orderOutcome } from '../../provider/facts.js';
 import type { Order } from '../../provider/schemas.js';
 import { isProviderError } from '../errors.js';
 import { randomId } from '../crypto.js';
+import { seenClientOrderKey } from '../sessions.js';
 import type { SessionRecord } from '../sessions.js';
 import type { CheckoutCore } from './core.js';
 import { isGeneratedClientOrderId } from './create.js';
@@ -166,9 +167,13 @@ export class Inbox {
       }
       throw err;
     }
+    // Ours: our webhook URL on it, a client order id we generate, or one we created orders for (a
+    // merchant's id, a hosted-form order that carries no webhook_url).
     const ours =
       order.client_order_id === coid &&
-      ((cfg.webhookUrl !== null && order.webhook_url === cfg.webhookUrl) || isGeneratedClientOrderId(order.client_order_id));
+      ((cfg.webhookUrl !== null && order.webhook_url === cfg.webhookUrl) ||
+        isGeneratedClientOrderId(order.client_order_id) ||
+        (await cfg.store.get(seenClientOrderKey(order.client_order_id))) !== null);
     if (!ours) {
       cfg.log.info('webhook for an order this endpoint did not create; acknowledged and ignored', { order_id: orderId, client_order_id: coid });
       return { outcome: 'ignored', sid: null };

@@ -17,7 +17,7 @@
 import { orderOutcome } from '../../provider/facts.js';
 import { namesId } from '../../provider/matching.js';
 import type { Dispute, Order } from '../../provider/schemas.js';
-import { randomId } from '../crypto.js';
+import { Lease } from './lease.js';
 import { isProviderError } from '../errors.js';
 import { orderToView } from '../order-view.js';
 import { SESSIONS_INDEX, WATCH_INDEX } from '../sessions.js';
@@ -87,10 +87,22 @@ const DIRECT_LIMIT = 3;
 const LIST_SLACK_MS = 10 * 60 * 1000;
 /** Disputes are listed from the last sweep less this (a dispute created during the last sweep). */
 const DISPUTE_OVERLAP_MS = 10 * 60 * 1000;
+/** The late check due when the window closes is still made by a sweep this long after. */
+const LATE_FINAL_GRACE_MS = 60 * 60 * 1000;
+/** A processed dispute's deposit is looked for this long before the dispute counts as unconfirmed. */
+export const DEPOSIT_GRACE_MS = 10 * 60 * 1000;
 /** Pages of disputes or deposits read per sweep at most. */
 const MAX_PAGES = 100;
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+type HookRun = Promise<LeaseRun | { ran: boolean; ok: boolean } | undefined>;
+interface SweepResult {
+  report: ReconcileReport;
+  hookRuns: Set<HookRun>;
+  /** performance.now() when the sweep began (its duration includes its hooks). */
+  t0: number;
+}
 
 export class Reconciler {
   private chain: Promise<unknown> = Promise.resolve();
@@ -110,9 +122,10 @@ export class Reconciler {
     const schedule = (ms: number) => {
       if (this.stopped) return;
       this.timer = setTimeout(() => {
-        void this.run(false)
-          .catch((err: unknown) => this.core.cfg.log.error('reconciliation sweep failed', { err }))
-          .finally(() => schedule(intervalMs));
+        // The next sweep does not wait for this one's hooks (a hung hook must not stop reconciliation).
+        const { swept, settled } = this.begin(false);
+        settled.catch((err: unknown) => this.core.cfg.log.error('reconciliation sweep failed', { err }));
+        void swept.catch(() => undefined).finally(() => schedule(intervalMs));
       }, ms);
       (this.timer as { unref?: () => void }).unref?.();
     };
@@ -128,51 +141,59 @@ export class Reconciler {
   }
 
   /**
-   * One sweep now (serialised in this process). `wait`: when another instance holds the lease, wait
-   * for it (up to a lease) and sweep after it; else skip.
+   * One sweep now (serialised in this process), resolved once the hooks it triggered have settled.
+   * `wait`: when another instance holds the lease, wait for it (up to a lease) and sweep after it;
+   * else skip.
    */
   run(wait: boolean): Promise<ReconcileReport> {
-    const next = this.chain.then(() => this.leased(wait));
-    this.chain = next.catch(() => undefined);
-    return next;
+    return this.begin(wait).settled;
   }
 
-  private async leased(wait: boolean): Promise<ReconcileReport> {
-    const { store, now } = this.core.cfg;
-    const owner = randomId(9);
-    const deadline = performance.now() + LEASE_MS + 5000;
-    while (!(await store.create(LEASE_KEY, owner, LEASE_MS))) {
-      if (!wait || performance.now() > deadline) return { ...emptyReport(), skipped: true };
+  /**
+   * Starts a sweep: `swept` resolves when the provider has been read and the sweep's lease given up
+   * (hooks are fenced by their own leases, so neither this process's next sweep nor another
+   * instance waits for a slow hook); `settled` when the hooks it started have settled too.
+   */
+  private begin(wait: boolean): { swept: Promise<SweepResult>; settled: Promise<ReconcileReport> } {
+    const swept = this.chain.then(() => this.leased(wait));
+    this.chain = swept.catch(() => undefined);
+    const settled = swept.then(async ({ report, hookRuns, t0 }) => {
+      for (const result of await Promise.all([...hookRuns])) {
+        if (!result?.ran) continue;
+        report.hooks_run++;
+        if (!result.ok) report.hooks_failed++;
+      }
+      report.duration_ms = Math.round(performance.now() - t0);
+      if (!report.skipped) {
+        const interesting = report.paid + report.late_paid + report.closed + report.flagged + report.errors + report.hooks_run > 0;
+        this.core.cfg.log[report.errors > 0 ? 'warn' : 'info']?.('reconciliation sweep', interesting ? { ...report } : { checked: report.checked });
+      }
+      return report;
+    });
+    return { swept, settled };
+  }
+
+  private async leased(wait: boolean): Promise<SweepResult> {
+    const { store, now, log } = this.core.cfg;
+    const t0 = performance.now();
+    const deadline = t0 + LEASE_MS + 5000;
+    let lease: Lease | null;
+    while (!(lease = await Lease.acquire(store, LEASE_KEY, LEASE_MS, log, 'the reconciliation sweep'))) {
+      if (!wait || performance.now() > deadline) return { report: { ...emptyReport(), skipped: true }, hookRuns: new Set(), t0 };
       await new Promise((r) => setTimeout(r, 250));
     }
-    let version = 1;
-    const renew = setInterval(() => {
-      void store.replace(LEASE_KEY, version, owner, LEASE_MS).then(
-        (v) => {
-          if (v !== null) version = v;
-        },
-        () => undefined,
-      );
-    }, LEASE_MS / 3);
-    (renew as { unref?: () => void }).unref?.();
-    const started = now();
-    const t0 = performance.now();
+    lease.keepAlive();
     try {
-      const report = await this.sweep(started);
-      report.duration_ms = Math.round(performance.now() - t0);
-      const interesting = report.paid + report.late_paid + report.closed + report.flagged + report.errors + report.hooks_run > 0;
-      this.core.cfg.log[report.errors > 0 ? 'warn' : 'info']?.('reconciliation sweep', interesting ? { ...report } : { checked: report.checked });
-      return report;
+      return { ...(await this.sweep(now())), t0 };
     } finally {
-      clearInterval(renew);
-      await store.delete(LEASE_KEY, version).catch(() => undefined);
+      await lease.release();
     }
   }
 
-  private async sweep(start: number): Promise<ReconcileReport> {
+  private async sweep(start: number): Promise<Omit<SweepResult, 't0'>> {
     const { store, client } = this.core.cfg;
     const report = emptyReport();
-    const hookRuns = new Set<Promise<LeaseRun | { ran: boolean; ok: boolean } | undefined>>();
+    const hookRuns = new Set<HookRun>();
     const call = <T>(f: () => Promise<T>): Promise<T> => {
       report.provider_calls++;
       return f();
@@ -200,7 +221,7 @@ export class Reconciler {
       if (rec.view.status === 'pending') {
         if (rec.provider_order_id) pending.set(rec.provider_order_id, rec);
         else if (rec.form_session_id) forms.push(rec);
-      } else if (isEnded(rec.view.status) && rec.provider_order_id && rec.ended_at !== null && start - rec.ended_at <= this.core.cfg.lateWindowMs) {
+      } else if (isEnded(rec.view.status) && rec.provider_order_id && rec.ended_at !== null && start - rec.ended_at <= this.core.cfg.lateWindowMs + LATE_FINAL_GRACE_MS) {
         ended.set(rec.provider_order_id, rec);
       }
     }
@@ -250,8 +271,8 @@ export class Reconciler {
     // 3. Orphans: orders of this handler without a session.
     for (const orderId of orphans) {
       try {
-        const run = await this.orphan(orderId, call, report);
-        if (run) hookRuns.add(Promise.resolve(run));
+        const started = await this.orphan(orderId, call, report);
+        if (started) hookRuns.add(started.run);
       } catch (err) {
         report.errors++;
         this.core.logProviderFailure('re-reading an orphan order failed', err, { order_id: orderId });
@@ -265,14 +286,8 @@ export class Reconciler {
       for (const run of this.hooks.ensure(fresh.rec, seen.get(fresh.rec.provider_order_id ?? '') ?? null)) hookRuns.add(run);
       await this.status.reschedule(fresh.rec, true);
     }
-    for (const result of await Promise.all([...hookRuns])) {
-      if (!result?.ran) continue;
-      report.hooks_run++;
-      if (!result.ok) report.hooks_failed++;
-    }
-
     await this.pruneSessionsIndex(start);
-    return report;
+    return { report, hookRuns };
   }
 
   /**
@@ -362,8 +377,11 @@ export class Reconciler {
     // New disputes since the last sweep (the first sweep looks back over the late window).
     const cursor = await store.get(DISPUTE_CURSOR_KEY);
     const since = cursor ? Number(cursor.value) : start - lateWindowMs;
+    let exhausted = false;
+    let newest = since;
     for (let page = 1; page <= MAX_PAGES; page++) {
       const res = await call(() => client.searchDisputes({ start_date: iso(since - DISPUTE_OVERLAP_MS), size: 100, page }));
+      for (const d of res.data.items) newest = Math.max(newest, Date.parse(d.created_at) || 0);
       for (const d of res.data.items) {
         const rec = await this.core.repo.findByOrderId(d.order_id);
         if (!rec || handled.has(d.dispute_id)) continue;
@@ -379,9 +397,13 @@ export class Reconciler {
         }
         if (d.processed && !(known && rec.dispute!.processed)) processed.push({ sid: rec.sid, dispute: d });
       }
-      if (page >= res.data.pages || res.data.items.length === 0) break;
+      if (page >= res.data.pages || res.data.items.length === 0) {
+        exhausted = true;
+        break;
+      }
     }
-    await store.set(DISPUTE_CURSOR_KEY, String(start), lateWindowMs + 24 * 3600 * 1000);
+    // With pages left unread (more than MAX_PAGES), the next sweep goes on from the newest one read.
+    await store.set(DISPUTE_CURSOR_KEY, String(exhausted ? start : newest), lateWindowMs + 24 * 3600 * 1000);
 
     // The open disputes this server follows, created before the listing above.
     const open = sessions.filter((r) => r.dispute && !r.dispute.processed && !handled.has(r.dispute.id));
@@ -390,10 +412,16 @@ export class Reconciler {
       const d = res.data.items.find((x) => x.dispute_id === rec.dispute!.id);
       if (d?.processed) processed.push({ sid: rec.sid, dispute: d });
     }
-    if (processed.length === 0) return;
+    // Processed earlier, its deposit not seen yet: looked for again during the grace period.
+    const needDeposit: Array<{ rec: SessionRecord; dispute: Dispute }> = [];
+    for (const rec of sessions) {
+      const d = rec.dispute;
+      if (!d || !d.processed || d.outcome !== null || processed.some((p) => p.dispute.dispute_id === d.id) || !rec.provider_order_id) continue;
+      needDeposit.push({ rec, dispute: { dispute_id: d.id, order_id: rec.provider_order_id, client_order_id: rec.client_order_id, amount: 0, currency: rec.currency, processed: true, created_at: d.created_at } });
+    }
+    if (processed.length === 0 && needDeposit.length === 0) return;
 
     // A processed dispute: the order completed, or the provider's deposit naming the order, or a flag.
-    const needDeposit: Array<{ rec: SessionRecord; dispute: Dispute }> = [];
     for (const { sid, dispute } of processed) {
       report.disputes_processed++;
       const rec = await this.core.repo.get(sid);
@@ -413,25 +441,43 @@ export class Reconciler {
     if (needDeposit.length === 0) return;
     let from = Infinity;
     for (const { dispute } of needDeposit) from = Math.min(from, Date.parse(dispute.created_at) || start);
-    const deposits: Array<{ description: string }> = [];
+    const deposits: Array<{ description: string; at: number }> = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
       const res = await call(() =>
         client.listTransactions({ transaction_type: 'deposit', start_date: iso(from - DISPUTE_OVERLAP_MS), size: 100, page }),
       );
-      for (const t of res.items) deposits.push({ description: t.client_description ?? '' });
+      for (const t of res.items) deposits.push({ description: t.client_description ?? '', at: Date.parse(t.created_at) });
       if (page >= res.pages || res.items.length === 0) break;
     }
     for (const { rec, dispute } of needDeposit) {
+      // The provider's record of this order's money: a deposit after the dispute that names the
+      // provider's order id — or the client order id when this server generated it (unique to one
+      // order; a merchant's id may be shared by several attempts, one of them paid normally).
+      const after = (Date.parse(dispute.created_at) || 0) - DISPUTE_OVERLAP_MS;
       const credited = deposits.some(
-        (t) => namesId(t.description, rec.provider_order_id!) || namesId(t.description, rec.client_order_id),
+        (t) =>
+          !(t.at < after) &&
+          (namesId(t.description, rec.provider_order_id!) || (rec.client_order_id_generated && namesId(t.description, rec.client_order_id))),
       );
       if (credited) {
         count(await this.status.markPaidByDispute(rec.sid, dispute.dispute_id, 'sweep'));
-      } else {
-        const before = rec.flagged;
-        await this.disputes.flagUnconfirmed(rec.sid, dispute.dispute_id);
-        if (!before) report.flagged++;
+        continue;
       }
+      const processedAt = rec.dispute?.id === dispute.dispute_id ? rec.dispute.processed_at : null;
+      if (processedAt === null || start - processedAt < DEPOSIT_GRACE_MS) {
+        // Not yet: the provider may write its deposit a little after processing the dispute.
+        if (processedAt === null) {
+          await this.disputes.record(
+            rec.sid,
+            { ...(rec.dispute ?? { via: 'provider', files: 0 }), id: dispute.dispute_id, created_at: rec.dispute?.created_at ?? isoOf(dispute.created_at, start), processed: true, processed_at: start, outcome: null },
+            'sweep',
+          );
+        }
+        continue;
+      }
+      const before = rec.flagged;
+      await this.disputes.flagUnconfirmed(rec.sid, dispute.dispute_id);
+      if (!before) report.flagged++;
     }
   }
 
@@ -440,7 +486,7 @@ export class Reconciler {
     orderId: string,
     call: <T>(f: () => Promise<T>) => Promise<T>,
     report: ReconcileReport,
-  ): Promise<{ ran: boolean; ok: boolean } | null> {
+  ): Promise<{ run: HookRun } | null> {
     const { store, client, now, lateWindowMs, hooks, log } = this.core.cfg;
     const member = orphanKey(orderId);
     const stored = await store.get(member);
@@ -479,7 +525,7 @@ export class Reconciler {
       nspk_code: null,
       bank: null,
     });
-    const run = await this.core.track(
+    const run = this.core.track(
       this.hooks
         .runLeased(hookMarker('flagged', orderId), orderId, 'onOrderFlagged', async () => {
           await hooks.flagged!({
@@ -508,7 +554,7 @@ export class Reconciler {
           return { ran: result.ran, ok: result.ok };
         }),
     );
-    return run ?? { ran: true, ok: false };
+    return { run };
   }
 
   /** Drops index entries of sessions the store has let go. */

@@ -24,7 +24,8 @@ export const isEnded = (status: OrderView['status']) => status === 'expired' || 
 /** The OrderView's `dispute` for a session's dispute. */
 export function disputeView(rec: Pick<SessionRecord, 'dispute'>): DisputeView | null {
   const d = rec.dispute;
-  return d ? { id: d.id, status: d.processed ? 'closed' : 'open', created_at: d.created_at } : null;
+  // Open until its outcome is known (a processed dispute's deposit may come a little later).
+  return d ? { id: d.id, status: d.processed && d.outcome !== null ? 'closed' : 'open', created_at: d.created_at } : null;
 }
 
 /** A completion the provider recorded after the order's own deadline (its `updated_at` past `expires_at`). */
@@ -255,7 +256,7 @@ export class StatusSync {
     if (hooksAt !== null) times.push(hooksAt);
     if (rec.view.status === 'pending' || rec.confirm_pending) times.push(now);
     if (isEnded(rec.view.status)) {
-      if (rec.dispute && !rec.dispute.processed) times.push(now);
+      if (rec.dispute && (!rec.dispute.processed || rec.dispute.outcome === null)) times.push(now);
       const late = nextLateCheck(rec.ended_at ?? rec.refreshed_at, now, this.core.cfg.lateWindowMs);
       if (late !== null && rec.provider_order_id !== null) times.push(late);
     }

@@ -82,41 +82,107 @@ describe('reconcile(): what webhooks and readers missed', () => {
     assert.ok(detail?.hooks.paid.done_at);
   });
 
-  test('a hook that runs longer than its lease never runs twice at once, however many reads and sweeps come', async () => {
+  test('a hook that runs longer than its lease never runs twice at once, however many reads and sweeps come on two instances', async () => {
     let running = 0;
     let maxRunning = 0;
     let runs = 0;
     const release = deferred();
-    const h = makeHarness({
-      hookLeaseSeconds: 0.15,
-      onOrderPaid: async () => {
-        runs++;
-        running++;
-        maxRunning = Math.max(maxRunning, running);
-        await release.promise;
-        running--;
-      },
-    });
-    h.clock.now = Date.now();
-    const tick = setInterval(() => (h.clock.now = Date.now()), 10);
+    const provider = new FakeProvider();
+    const store = new MemoryStore();
+    const slow = async () => {
+      runs++;
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      await release.promise;
+      running--;
+    };
+    // Two instances: no process-local state is shared, only the store's lease (renewed every 50 ms).
+    const a = makeHarness({ store, hookLeaseSeconds: 0.15, onOrderPaid: slow }, provider);
+    const b = makeHarness({ store, hookLeaseSeconds: 0.15, onOrderPaid: slow }, provider);
+    const tick = setInterval(() => (a.clock.now = b.clock.now = Date.now()), 5);
+    a.clock.now = b.clock.now = Date.now();
     try {
-      const { session, order } = await createSession(h);
-      h.provider.setStatus(order.id, 'Completed');
-      await getSession(h, session, '?refresh=1');
+      const { session, order } = await createSession(a);
+      provider.setStatus(order.id, 'Completed');
+      await getSession(a, session, '?refresh=1');
       const deadline = Date.now() + 1000; // more than six leases
       while (Date.now() < deadline) {
-        await getSession(h, session);
-        void h.handler.reconcile();
-        await new Promise((r) => setTimeout(r, 40));
+        await Promise.all([getSession(a, session), getSession(b, session)]);
+        void b.handler.reconcile();
+        await new Promise((r) => setTimeout(r, 30));
       }
+      assert.equal(runs, 1, 'started once');
       release.resolve();
-      await h.handler.reconcile();
-      await h.handler.idle();
+      await Promise.all([a.handler.reconcile(), b.handler.reconcile()]);
+      await Promise.all([a.handler.idle(), b.handler.idle()]);
       assert.equal(maxRunning, 1);
       assert.equal(runs, 1);
     } finally {
       clearInterval(tick);
     }
+  });
+
+  test('a renewal whose reply is lost (the write landed) does not end the lease: still one run', async () => {
+    let runs = 0;
+    const release = deferred();
+    const provider = new FakeProvider();
+    const store = new MemoryStore();
+    // The store applies the first renewal of the marker but its caller never hears back.
+    let dropped = false;
+    const lossy = Object.create(store) as MemoryStore;
+    lossy.replace = async (key, version, value, ttl) => {
+      const v = await store.replace(key, version, value, ttl);
+      if (!dropped && key.startsWith('hook:paid:') && value.includes('"running"')) {
+        dropped = true;
+        throw new Error('ECONNRESET: the reply was lost');
+      }
+      return v;
+    };
+    const hook = async () => {
+      runs++;
+      await release.promise;
+    };
+    const a = makeHarness({ store: lossy, hookLeaseSeconds: 0.15, onOrderPaid: hook }, provider);
+    const b = makeHarness({ store, hookLeaseSeconds: 0.15, onOrderPaid: hook }, provider);
+    const tick = setInterval(() => (a.clock.now = b.clock.now = Date.now()), 5);
+    a.clock.now = b.clock.now = Date.now();
+    try {
+      const { session, order } = await createSession(a);
+      provider.setStatus(order.id, 'Completed');
+      await getSession(a, session, '?refresh=1');
+      const deadline = Date.now() + 800;
+      while (Date.now() < deadline) {
+        await getSession(b, session);
+        await new Promise((r) => setTimeout(r, 30));
+      }
+      assert.ok(dropped, 'a renewal reply was lost');
+      release.resolve();
+      await Promise.all([a.handler.idle(), b.handler.idle()]);
+      assert.equal(runs, 1);
+    } finally {
+      clearInterval(tick);
+    }
+  });
+
+  test('two instances sweep one at a time: while one sweep reads the provider, the other waits for its lease', async () => {
+    const provider = new FakeProvider();
+    const store = new MemoryStore();
+    const a = makeHarness({ store }, provider);
+    const b = makeHarness({ store }, provider);
+    b.clock.now = a.clock.now;
+    await createSession(a);
+    const hold = deferred();
+    provider.failNext('getOrder', () => hold.promise);
+    const first = a.handler.reconcile();
+    while (provider.count('getOrder') === 0) await new Promise((r) => setImmediate(r));
+    const callsBefore = provider.calls.length;
+    const second = b.handler.reconcile();
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(provider.calls.length, callsBefore, 'the second instance made no provider call while the first swept');
+    hold.resolve();
+    const [ra, rb] = await Promise.all([first, second]);
+    assert.ok(!ra.skipped && !rb.skipped);
+    assert.ok(provider.calls.length > callsBefore, 'then it swept');
   });
 
   test('with two instances on one store, concurrent reconcile() calls sweep one at a time and pay once', async () => {
@@ -209,7 +275,11 @@ describe('late payments', () => {
     const d = h.provider.openDispute(order.id);
     await h.handler.reconcile();
     h.provider.processDispute(d.dispute_id, false);
-    const r = await h.handler.reconcile();
+    let r = await h.handler.reconcile();
+    assert.equal(r.flagged, 0, 'not before the deposit had time to appear');
+    assert.equal((await view(h, session)).dispute?.status, 'open', 'still being checked');
+    h.clock.now += 10 * MINUTE;
+    r = await h.handler.reconcile();
     assert.equal(r.flagged, 1);
     await h.handler.reconcile();
     assert.equal(h.paid.length, 0);
@@ -220,10 +290,42 @@ describe('late payments', () => {
     assert.deepEqual([v.status, v.dispute?.status], ['expired', 'closed']);
   });
 
+  test('a merchant client order id shared by two attempts: the other attempt\'s deposit never confirms this one\'s rejected dispute', async () => {
+    const h = makeHarness({ resolveOrder: () => ({ amount: '1500.00', client_order_id: 'cart-42' }) });
+    const a = await createSession(h, { order_ref: 'cart', method_type: 'SBP' });
+    h.provider.setStatus(a.order.id, 'CanceledByTimeout');
+    await h.handler.reconcile();
+    const d = h.provider.openDispute(a.order.id);
+    await h.handler.reconcile();
+    // Attempt B of the same cart is paid normally; the provider's deposit for it names the cart id.
+    h.clock.now += MINUTE;
+    const b = await createSession(h, { order_ref: 'cart', method_type: 'SBP' });
+    assert.notEqual(b.order.id, a.order.id);
+    h.provider.setStatus(b.order.id, 'Completed');
+    h.provider.transactions.push({
+      id: 't-b',
+      deposit_id: 'd-b',
+      amount: '1500.00',
+      transaction_type: 'deposit',
+      created_at: new Date(h.clock.now).toISOString(),
+      terminal: { id: 'terminal', currency: 'RUB', name: 'Shop' },
+      client_description: `Payment of order ${b.order.id} (client_order_id cart-42)`,
+      client_id: 'client',
+    });
+    h.provider.processDispute(d.dispute_id, false);
+    await h.handler.reconcile();
+    h.clock.now += 10 * MINUTE;
+    await h.handler.reconcile();
+    await h.handler.reconcile();
+    const paidOrders = (h.paid as OrderEvent[]).map((e) => [e.provider_order_id, e.late]);
+    assert.deepEqual(paidOrders, [[b.order.id, false]], 'only B is paid');
+    assert.deepEqual((h.flagged as FlaggedOrderEvent[]).map((f) => [f.reason, f.provider_order_id]), [['dispute_unconfirmed', a.order.id]]);
+  });
+
   test('after the late window an ended session is no longer read', async () => {
     const h = makeHarness({ lateWindowSeconds: 3600 });
     const { order } = await endedSession(h);
-    h.clock.now += 2 * 3600_000;
+    h.clock.now += 3 * 3600_000; // past the window and the grace of its last check
     h.provider.setStatus(order.id, 'Completed');
     const before = h.provider.count('getOrder') + h.provider.count('listOrders');
     const r = await h.handler.reconcile();

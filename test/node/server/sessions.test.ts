@@ -526,12 +526,17 @@ describe('POST /sessions: idempotency', () => {
     assert.equal(h.provider.count('searchOrdersByClientOrderId'), 1);
   });
 
-  test('a lost answer when nothing was created: the retry creates it with the same client_order_id', async () => {
+  test('a lost answer when nothing was created: no new create while the first may still land, then one with the same client_order_id', async () => {
     const h = makeHarness();
     h.provider.failNext('createOrder', () => {
       throw new ProviderError({ code: 'network', message: 'socket hang up', retryable: true });
     });
     assert.equal((await post(h, { order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'lost-2' })).status, 503);
+    const early = await post(h, { order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'lost-2' });
+    assert.equal(early.status, 409);
+    assert.equal(await errorCode(early), 'idempotency_in_progress');
+    assert.equal(h.provider.count('createOrder'), 1, 'looked up, not created again');
+    h.clock.now += 61_000;
     const retry = await post(h, { order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'lost-2' });
     assert.equal(retry.status, 201);
     assert.equal(h.provider.orders.length, 1);
