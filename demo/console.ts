@@ -47,13 +47,13 @@ import { parseIsoDateTime, type Order } from '../src/provider/schemas.js';
 import type { ProviderClient } from '../src/provider/types.js';
 import {
   CONSOLE_PATH,
-  type ConsoleErrorBody,
   type ConsoleErrorCode,
   type CreatePayoutRequest,
   type ListPage,
   type PayoutResponse,
   type PayoutView,
 } from './console-contract.js';
+import { ConsoleHttpError, errorBody, invalid, rateLimited, readError } from './console-errors.js';
 import {
   destinationKindOf,
   maskDestination,
@@ -119,29 +119,6 @@ export interface ConsoleOptions {
   audit?: (entry: PayoutAuditEntry) => void;
   /** Where unexpected errors go (default: console.error). */
   logError?: (message: string, err: unknown) => void;
-}
-
-/** An error answer of the console API. */
-class ConsoleHttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ConsoleErrorCode,
-    message: string,
-    readonly extra: { retryable?: boolean; field?: string; details?: ConsoleErrorBody['error']['details']; headers?: Record<string, string> } = {},
-  ) {
-    super(message);
-  }
-
-  body(): ConsoleErrorBody {
-    const { retryable = false, field, details } = this.extra;
-    return { error: { code: this.code, message: this.message, retryable, ...(field && { field }), ...(details && { details }) } };
-  }
-}
-
-const invalid = (field: string, message: string) => new ConsoleHttpError(400, 'validation_failed', `${field}: ${message}`, { field });
-
-function errorBody(code: ConsoleErrorCode, message: string, retryable = false): ConsoleErrorBody {
-  return { error: { code, message, retryable } };
 }
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
@@ -703,35 +680,6 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
   app.notFound((c) => c.json(errorBody('not_found', 'No such console endpoint.'), 404));
 
   return app;
-}
-
-/** A provider error on a read, as the console answers it. */
-function readError(err: ProviderError): ConsoleHttpError {
-  switch (err.code) {
-    case 'invalid_request':
-      return new ConsoleHttpError(400, 'validation_failed', `the provider client refused the request: ${err.message}`, { ...(err.field && { field: err.field }) });
-    case 'rate_limited':
-      return rateLimited(err);
-    case 'unauthorized':
-      return new ConsoleHttpError(502, 'provider_error', 'the provider refused the merchant key (check PAYDESK_API_KEY)');
-    case 'timeout':
-      return new ConsoleHttpError(504, 'timeout', `the provider did not answer in time: ${err.message}`, { retryable: true });
-    case 'network':
-      return new ConsoleHttpError(502, 'network', `the provider could not be reached: ${err.message}`, { retryable: true });
-    case 'invalid_response':
-      return new ConsoleHttpError(502, 'invalid_response', `the provider did not answer as expected: ${err.message}`);
-    default:
-      return new ConsoleHttpError(502, 'provider_error', `the provider did not answer as expected: ${err.message}`, { retryable: err.retryable });
-  }
-}
-
-function rateLimited(err: ProviderError): ConsoleHttpError {
-  const seconds = Math.max(1, Math.ceil((err.retryAfterMs ?? 60_000) / 1000));
-  return new ConsoleHttpError(429, 'rate_limited', `the provider limits requests: try again in ${seconds} s`, {
-    retryable: true,
-    details: { retry_after: seconds },
-    headers: { 'Retry-After': String(seconds) },
-  });
 }
 
 /** A provider error while creating a payout, as the console answers it. */
