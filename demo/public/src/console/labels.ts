@@ -155,6 +155,8 @@ const ERRORS: ByLang<ConsoleErrorCode> = {
     timeout: 'The provider did not answer in time. Try again.',
     invalid_response: 'The provider’s answer could not be read.',
     sandbox_refused: 'The sandbox refused this action.',
+    receipts_unavailable: 'The provider does not give dispute receipts out; the console shows them only with the sandbox.',
+    unsafe_receipt: 'This file is not an image or a PDF by its content, so it is not shown.',
     internal_error: 'Something went wrong on the merchant server.',
   },
   ru: {
@@ -181,6 +183,8 @@ const ERRORS: ByLang<ConsoleErrorCode> = {
     timeout: 'Провайдер не ответил вовремя. Повторите попытку.',
     invalid_response: 'Ответ провайдера не удалось прочитать.',
     sandbox_refused: 'Песочница отклонила это действие.',
+    receipts_unavailable: 'Провайдер не отдаёт файлы споров; кабинет показывает их только с песочницей.',
+    unsafe_receipt: 'По содержимому этот файл не изображение и не PDF, поэтому он не показывается.',
     internal_error: 'На сервере мерчанта что-то пошло не так.',
   },
 };
