@@ -96,10 +96,10 @@ const orders: ListDefinition<OrderRow> = {
       cell: (o) =>
         el(
           'span',
-          { className: 'product' },
-          orderLink(ctx, o.key, o.shop ? productTitle(ctx, o.shop) : o.client_order_id, ctx.t('c.showOrder', { id: o.client_order_id })),
-          o.shop && el('small', { className: 'ref', 'data-ref': o.shop.order_ref, text: o.shop.order_ref }),
-          o.shop && el('small', { className: 'ref', 'data-client': o.client_order_id, text: o.client_order_id }),
+          { className: 'product', 'data-client-order-id': o.client_order_id },
+          orderLink(ctx, o.key, o.shop ? productTitle(ctx, o.shop) : o.client_order_id),
+          o.shop && el('small', { className: 'ref', 'data-order-ref': o.shop.order_ref, text: o.shop.order_ref }),
+          o.shop && el('small', { className: 'ref', text: o.client_order_id }),
         ),
     },
     { key: 'order', label: ctx.t('c.col.order'), cell: (o) => shortId(o.id), mono: true, title: (o) => o.id ?? '' },
@@ -187,7 +187,7 @@ const formSessions: ListDefinition<FormSession> = {
   ],
   columns: (ctx) => [
     { label: ctx.t('c.col.created'), cell: (s) => dateTime(s.created_at, ctx.lang) },
-    { label: ctx.t('c.col.client'), cell: (s) => orderLink(ctx, s.order_id ?? s.client_order_id, s.client_order_id, ctx.t('c.showOrder', { id: s.client_order_id })), wrap: true },
+    { label: ctx.t('c.col.client'), cell: (s) => orderLink(ctx, s.order_id ?? s.client_order_id, s.client_order_id), wrap: true },
     { label: ctx.t('c.col.session'), cell: (s) => shortId(s.session_id), mono: true, title: (s) => s.session_id },
     { label: ctx.t('c.col.method'), cell: (s) => (s.payment_method_type ? methodTypeLabel(ctx.lang, s.payment_method_type) : '—') },
     { label: ctx.t('c.col.amount'), cell: (s) => ctx.money(s.amount, s.currency), num: true },
@@ -230,8 +230,8 @@ const disputes: ListDefinition<DisputeView> = {
       cell: (d) =>
         el(
           'span',
-          { className: 'product' },
-          orderLink(ctx, d.order_id, d.client_order_id, ctx.t('c.showOrder', { id: d.client_order_id })),
+          { className: 'product', 'data-client-order-id': d.client_order_id },
+          orderLink(ctx, d.order_id, d.client_order_id),
           d.shop && el('small', { className: 'ref', text: d.shop.order_ref }),
         ),
     },
@@ -286,7 +286,7 @@ const webhooks: ListDefinition<WebhookView> = {
       mono: true,
       title: (w) => w.order_id ?? '',
       // Only a verified payload names an order worth opening; an unverified one is shown as text.
-      cell: (w) => (w.order_id === null ? '—' : w.verified ? orderLink(ctx, w.order_id, shortId(w.order_id), ctx.t('c.showOrder', { id: w.order_id })) : shortId(w.order_id)),
+      cell: (w) => (w.order_id === null ? '—' : w.verified ? orderLink(ctx, w.order_id, shortId(w.order_id), w.order_id) : shortId(w.order_id)),
     },
     { key: 'status', label: ctx.t('w.col.status'), cell: (w) => (w.status ? el('span', { className: w.verified ? null : 'muted', text: orderStatusLabel(ctx.lang, w.status, 'Buy').text }) : '—'), wrap: true },
     { key: 'signature', label: ctx.t('w.col.signature'), cell: (w) => badge(ctx.t(w.verified ? 'w.verified' : 'w.unverified'), w.verified ? 'ok' : 'bad') },

@@ -93,7 +93,7 @@ function renderOrder(ctx: ConsoleContext, order: OrderDetail): HTMLElement[] {
           { className: 'others' },
           ...order.others.map((o) => {
             const s = orderStatusLabel(ctx.lang, o.status, 'Buy');
-            return el('li', {}, orderLink(ctx, o.id, shortId(o.id), ctx.t('c.showOrder', { id: o.id })), ' ', badge(s.text, s.tone), ' ', dateTime(o.created_at, ctx.lang));
+            return el('li', {}, orderLink(ctx, o.id, shortId(o.id), o.id), ' ', badge(s.text, s.tone), ' ', dateTime(o.created_at, ctx.lang));
           }),
         ),
       ),

@@ -26,13 +26,16 @@ export function shopBadges(ctx: ConsoleContext, shop: ShopView): HTMLElement {
   return el('span', { className: 'badges', 'data-shop-state': shop.status, 'data-fulfilment': shop.fulfilment.state }, badge(state.text, state.tone), ...extra);
 }
 
-/** A link to the order page that changes the view without reloading. */
-export function orderLink(ctx: ConsoleContext, key: string, text: string, label?: string): HTMLAnchorElement {
+/**
+ * A link to the order page that changes the view without reloading. Its name is its visible text (a
+ * product, a client order id, a shortened id); `title` gives the whole id where the text shortens it.
+ */
+export function orderLink(ctx: ConsoleContext, key: string, text: string, title?: string): HTMLAnchorElement {
   const path = orderPath(key);
   return el('a', {
     href: path,
     text,
-    'aria-label': label ?? null,
+    title: title ?? null,
     onclick: (e: Event) => {
       const event = e as MouseEvent;
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
