@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { OrderDetailResponse } from '../../demo/console-contract.js';
 import type { OrderView } from '../../src/protocol/index.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { HTML_PAGE, makePdf, makePng } from '../node/sandbox/receipt-files.js';
 import { listSettled, logIn } from './console-page.js';
 import { launchBrowser, newShopper, sandboxCall, screenshot, startTestDemo, waitUntil, type Shopper, type TestDemo } from './helpers.js';
@@ -252,6 +253,7 @@ describe('console: orders as the shop sees them, disputes with receipts, the web
     assert.equal(await item.locator('a.receipt-file').count(), 1);
     assert.equal(await page.locator('.order-summary .badges').innerText(), 'Awaiting payment\nDispute in review');
     assert.deepEqual(await axeViolations(page), [], 'the order page with a dispute');
+    await screenshot(page, 'console-order-dispute', { fullPage: true });
     made.disputed = order;
   });
 
@@ -309,7 +311,17 @@ describe('console: orders as the shop sees them, disputes with receipts, the web
       const shopper = await newShopper(browser, { width: s.width, height: s.height, mobile: s.mobile });
       const p = shopper.page;
       const problems: string[] = [];
-      const shot = (what: string) => `${what}-${s.mobile ? 'phone' : 'desktop'}-${s.theme}`;
+      const name = (what: string) => `${what}-${s.mobile ? 'phone' : 'desktop'}-${s.theme}`;
+      /** A phone's screen from the page's title down; a desktop's whole page. */
+      const shot = async (what: string) => {
+        if (s.mobile) {
+          await p.evaluate(() => {
+            document.querySelector('#view-title')?.scrollIntoView({ block: 'start', behavior: 'instant' });
+            window.scrollBy(0, -12);
+          });
+        }
+        await screenshot(p, name(what), { fullPage: !s.mobile });
+      };
       const check = async (label: string) => {
         const [scroll, client] = await documentWidths(p);
         if (scroll !== client) problems.push(`${label}: ${scroll} px wide on a ${client} px screen (${(await overflowing(p)).join('; ')})`);
@@ -321,9 +333,9 @@ describe('console: orders as the shop sees them, disputes with receipts, the web
         await p.goto(`${demo.merchantUrl}/console/orders?q=pour-over&${settings}`);
         await listSettled(p, 'orders');
         await check('orders searched');
-        if (s.width === 390 || s.width === 1280) await screenshot(p, shot('console-orders-search'), { fullPage: s.mobile });
+        if (s.width === 390 || s.width === 1280) await shot('console-orders-search');
 
-        for (const [name, order] of [
+        for (const [label, order] of [
           ['order', made.paid],
           ['order-dispute', made.disputed],
         ] as const) {
@@ -335,18 +347,18 @@ describe('console: orders as the shop sees them, disputes with receipts, the web
             await images.nth(i).scrollIntoViewIfNeeded();
             await waitUntil(() => images.nth(i).evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), 'a receipt image');
           }
-          await check(name);
-          if (name === 'order' && s.width !== 412) await screenshot(p, shot('console-order'), { fullPage: true });
+          await check(label);
+          if (label === 'order' && s.width !== 412) await shot('console-order');
         }
 
         await p.goto(`${demo.merchantUrl}/console/disputes?processed=false&${settings}`);
         await listSettled(p, 'disputes');
         await check('disputes');
-        if (s.width === 390) await screenshot(p, shot('console-disputes'), { fullPage: true });
+        if (s.width === 390) await shot('console-disputes');
         await p.goto(`${demo.merchantUrl}/console/webhooks?${settings}`);
         await listSettled(p, 'webhooks');
         await check('webhooks');
-        if (s.width === 1280 || s.width === 320) await screenshot(p, shot('console-webhooks'), { fullPage: s.mobile });
+        if (s.width === 1280 || s.width === 320) await shot('console-webhooks');
         if (s.mobile) {
           await p.locator('#filters-box summary').click();
           await p.locator('#f-outcome').waitFor();
@@ -364,5 +376,56 @@ describe('console: orders as the shop sees them, disputes with receipts, the web
   test('the page made no error and broke no content rule', () => {
     assert.deepEqual(merchant.errors, []);
     assert.deepEqual(merchant.cspViolations, []);
+  });
+});
+
+describe('console with a real provider (no sandbox behind the demo): receipts are not available, and the page says so', () => {
+  let provider: Sandbox;
+  let providerUrl: string;
+  let demo: TestDemo;
+  let browser: Browser;
+
+  before(async () => {
+    // A provider the demo does not run itself: to the demo it is any provider at a URL, with no sandbox controls.
+    provider = createSandbox({ apiKey: 'real_provider_key_for_the_console_test', sweepIntervalMs: 0 });
+    providerUrl = (await provider.listen({ port: 0, host: '127.0.0.1' })).url;
+    [demo, browser] = await Promise.all([startTestDemo({ provider: { url: providerUrl, apiKey: provider.apiKey } }), launchBrowser()]);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await demo?.close();
+    await provider?.close();
+  });
+
+  test('the disputes list and the order page tell that the provider does not give receipts out; the file route answers receipts_unavailable', async () => {
+    const shopper = await newShopper(browser, { height: 1000 });
+    const page = shopper.page;
+    try {
+      await logIn(page, demo, '/console/disputes');
+      await listSettled(page, 'disputes');
+      const dispute = (await (await fetch(`${providerUrl}/api/v1/disputes/search?size=1`, { headers: { 'X-API-Key': provider.apiKey } })).json()) as {
+        data: { items: Array<{ dispute_id: string; order_id: string }> };
+      };
+      const first = dispute.data.items[0]!;
+      assert.equal(await page.locator('#list-note').innerText(), 'Receipts are not available here: the provider does not give them out to merchants (the sandbox does).');
+      assert.ok((await page.locator('#list-table tbody td[data-col="files"]').allInnerTexts()).every((t) => t === '—'));
+      assert.deepEqual(await axeViolations(page), [], 'the disputes without receipts');
+
+      const res = await page.evaluate(async (id) => {
+        const r = await fetch(`/console/api/disputes/${encodeURIComponent(id)}/files/0`);
+        return { status: r.status, body: (await r.json()) as { error: { code: string } } };
+      }, first.dispute_id);
+      assert.deepEqual([res.status, res.body.error.code], [404, 'receipts_unavailable']);
+
+      await page.goto(`${demo.merchantUrl}/console/orders/${first.order_id}?lang=en&theme=light`);
+      await page.locator(`#order-disputes [data-dispute="${first.dispute_id}"]`).waitFor();
+      assert.match(await page.locator('#order-disputes').innerText(), /Receipts are not available here: the provider does not give them out/);
+      assert.match(await page.locator('.order-summary').innerText(), /The shop’s server did not make this order/);
+      assert.deepEqual(await axeViolations(page), [], 'an order of the provider without receipts');
+      assert.deepEqual(shopper.errors, []);
+    } finally {
+      await shopper.context.close();
+    }
   });
 });

@@ -3,7 +3,7 @@
  * a change of filter or page pushes a new address (so Back restores the previous one), and the list
  * is loaded for what the address says. Only the latest load is shown.
  */
-import { $, el } from '../shared/dom.js';
+import { $, el, keyboardScrollable } from '../shared/dom.js';
 import { ApiError, api, isUnauthorized } from './api.js';
 import type { ConsoleContext } from './context.js';
 import type { Filter, List } from './lists.js';
@@ -149,6 +149,7 @@ async function load(ctx: ConsoleContext, name: ListName, list: List, values: Map
     const page = list.show(ctx, body, table);
     note.textContent = page.note ?? '';
     note.hidden = page.note === null;
+    keyboardScrollable(panel);
     $('#list-empty').hidden = page.count > 0;
     const pages = Math.max(page.pages, 1);
     $('#pager-info').textContent = ctx.t('c.pageInfo', { page: page.page, pages, total: page.total });

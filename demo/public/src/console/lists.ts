@@ -356,8 +356,8 @@ const methods: ListDefinition<PaymentMethod> = {
             el('span', {
               className: 'range',
               'data-side': r.fee_side,
-              text: `${sideLabel(ctx.lang, r.fee_side)}: ${ctx.money(String(r.min_amount), r.currency)} – ${ctx.money(String(r.max_amount), r.currency)} · ${r.fee}%${
-                r.fixed_fee ? ` + ${ctx.money(String(r.fixed_fee), r.currency)}` : ''
+              text: `${sideLabel(ctx.lang, r.fee_side)}: ${ctx.money(r.min_amount, r.currency)} – ${ctx.money(r.max_amount, r.currency)} · ${r.fee}%${
+                r.fixed_fee ? ` + ${ctx.money(r.fixed_fee, r.currency)}` : ''
               }`,
             }),
           ),

@@ -6,7 +6,7 @@
  * receipts. Only the latest load is shown.
  */
 import type { DisputeView, HistoryView, OrderDetail, OrderDetailResponse, ProviderOrderView, ShopView, WebhookView } from '../../../console-contract.js';
-import { $, el } from '../shared/dom.js';
+import { $, el, keyboardScrollable } from '../shared/dom.js';
 import { dateTime, shortId } from '../shared/format.js';
 import type { ConsoleKey } from '../texts/console.js';
 import { ApiError, api, isUnauthorized } from './api.js';
@@ -44,6 +44,7 @@ export function showOrder(ctx: ConsoleContext, key: string, setTitle: (title: st
       if (seq !== loadSeq) return;
       setTitle(ctx.t('c.orderTitle', { name: order.shop ? productTitle(ctx, order.shop) : order.client_order_id }));
       body.replaceChildren(...renderOrder(ctx, order));
+      for (const wrap of body.querySelectorAll<HTMLElement>('.table-wrap')) keyboardScrollable(wrap);
       body.removeAttribute('aria-busy');
     },
     (err: unknown) => {
