@@ -85,6 +85,8 @@ const PARALLEL = 8;
 const WEBHOOK_LOG = 1000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** What can be a whole client order id (asked of the provider as is); `7 490,50` is not. */
+const CLIENT_ORDER_ID = /^[\x21-\x7e]{1,64}$/;
 const iso = (ms: number) => new Date(ms).toISOString();
 /** A provider time (ISO 8601; one without a zone is UTC) in ms, NaN when unreadable. */
 const timeOf = (text: string) => Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
@@ -306,7 +308,7 @@ export class ShopRecords {
 
     // 2. The provider: exact look-ups, then its list within the period.
     const [byClientId, byId] = await Promise.all([
-      q.length <= 64 ? client.searchOrdersByClientOrderId({ id: q, size: 100 }).then((r) => r.orders.items) : Promise.resolve([]),
+      CLIENT_ORDER_ID.test(q) ? client.searchOrdersByClientOrderId({ id: q, size: 100 }).then((r) => r.orders.items) : Promise.resolve([]),
       UUID.test(q) ? client.getOrder(q).then((o) => [o], (err: unknown) => (isProviderError(err, 'order_not_found') ? [] : Promise.reject(err))) : Promise.resolve([]),
     ]);
     for (const o of [...byClientId, ...byId]) if (inFilters(o, filters)) add(o.id, { order: o });
@@ -367,24 +369,31 @@ export class ShopRecords {
     let others: Order[] = [];
     const client = endpoint.client;
     const sameClientId = async (coid: string) => (await client.searchOrdersByClientOrderId({ id: coid, size: 20 })).orders.items;
-    try {
-      if (detail) {
+    if (detail) {
+      // The shop knows the order: a failed provider read is shown on the page, not the whole page lost.
+      try {
         if (detail.provider_order_id) order = await client.getOrder(detail.provider_order_id);
-        if (detail.mode === 'form') others = (await sameClientId(detail.client_order_id)).filter((o) => o.id !== detail!.provider_order_id);
-      } else {
-        if (UUID.test(key)) order = await client.getOrder(key).catch((err: unknown) => (isProviderError(err, 'order_not_found') ? null : Promise.reject(err)));
-        if (!order) {
-          const found = key.length <= 64 ? await sameClientId(key) : [];
-          order = found[0] ?? null;
-          others = found.slice(1);
-        }
-        if (!order) return null;
-        others = others.filter((o) => o.id !== order!.id);
+      } catch (err) {
+        if (!isProviderError(err)) throw err;
+        providerError = readError(err);
       }
-    } catch (err) {
-      if (!isProviderError(err)) throw err;
-      if (!detail) throw err; // nothing to show without the provider
-      providerError = readError(err);
+      if (detail.mode === 'form') {
+        // A hosted form's earlier attempts share its client order id; without them the page still stands.
+        others = await sameClientId(detail.client_order_id).then(
+          (found) => found.filter((o) => o.id !== detail!.provider_order_id),
+          (err: unknown) => (isProviderError(err) ? [] : Promise.reject(err)),
+        );
+      }
+    } else {
+      // Only the provider may know it: its errors are the answer (the route maps them).
+      if (UUID.test(key)) order = await client.getOrder(key).catch((err: unknown) => (isProviderError(err, 'order_not_found') ? null : Promise.reject(err)));
+      if (!order) {
+        const found = CLIENT_ORDER_ID.test(key) ? await sameClientId(key) : [];
+        order = found[0] ?? null;
+        others = found.slice(1);
+      }
+      if (!order) return null;
+      others = others.filter((o) => o.id !== order!.id);
     }
 
     const orderId = detail?.provider_order_id ?? order?.id ?? null;
@@ -446,7 +455,14 @@ export class ShopRecords {
   /** A dispute with the shop's view of it and its receipts (the main endpoint's terminal unless given). */
   async disputeView(endpoint: ConsoleEndpoint, d: Dispute, known?: SessionDetail | null): Promise<DisputeView> {
     const session = known !== undefined ? known : await this.sessionOf(d.order_id);
-    const files = endpoint.receipts ? await endpoint.receipts.list(d.dispute_id) : null;
+    let files: Awaited<ReturnType<ReceiptSource['list']>> = null;
+    if (endpoint.receipts) {
+      try {
+        files = await endpoint.receipts.list(d.dispute_id);
+      } catch (err) {
+        throw new ConsoleHttpError(502, 'provider_error', `the receipts of dispute ${d.dispute_id} could not be read: ${err instanceof Error ? err.message : String(err)}`, { retryable: true });
+      }
+    }
     const query = endpoint === this.main ? '' : `?endpoint=${encodeURIComponent(endpoint.path)}`;
     return {
       dispute_id: d.dispute_id,

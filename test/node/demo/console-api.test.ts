@@ -96,10 +96,20 @@ describe('console API over a token endpoint and the sandbox', () => {
   let client: ProviderClient;
   let app: Hono;
   let cookie = '';
+  /** While set, the provider answers this path prefix with a 503 (as a provider that is down). */
+  let downFor: string | null = null;
+  /** While set, the receipts cannot be read. */
+  let receiptsDown = false;
   const receipts = new Map<string, { name: string; bytes: Uint8Array }[]>();
   const receiptSource: ReceiptSource = {
-    list: async (id) => receipts.get(id)?.map((f, index) => ({ index, name: f.name, content_type: 'image/png', size: f.bytes.byteLength })) ?? null,
-    read: async (id, index) => receipts.get(id)?.[index] ?? null,
+    list: async (id) => {
+      if (receiptsDown) throw new Error('the sandbox did not answer');
+      return receipts.get(id)?.map((f, index) => ({ index, name: f.name, content_type: 'image/png', size: f.bytes.byteLength })) ?? null;
+    },
+    read: async (id, index) => {
+      if (receiptsDown) throw new Error('the sandbox did not answer');
+      return receipts.get(id)?.[index] ?? null;
+    },
   };
 
   before(async () => {
@@ -110,7 +120,11 @@ describe('console API over a token endpoint and the sandbox', () => {
       webhookRetryDelaysMs: [],
       fetch: (input, init) => handler(new Request(input, init)),
     });
-    const toSandbox = (input: RequestInfo | URL, init?: RequestInit) => sandbox.fetch(new Request(input, init));
+    const toSandbox = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = new Request(input, init);
+      if (downFor && new URL(req.url).pathname.startsWith(downFor)) return Response.json({ success: false, message: 'Service unavailable' }, { status: 503 });
+      return sandbox.fetch(req);
+    };
     client = createProviderClient({ baseUrl: PROVIDER, apiKey: KEY, fetch: toSandbox, maxRetries: 0 });
     handler = createCheckoutHandler({
       provider: { client, apiKey: KEY },
@@ -242,6 +256,35 @@ describe('console API over a token endpoint and the sandbox', () => {
     assert.equal(((await html.json()) as { error: { code: string } }).error.code, 'unsafe_receipt');
     assert.equal((await get('/disputes/d-ok/files/1')).status, 404);
     assert.equal((await get('/disputes/unknown/files/0')).status, 404);
+  });
+
+  test('the shop knows the order while the provider is down: the page stands with the read error; receipts that cannot be read are a 502, not a 500', async () => {
+    const order = await buy('grinder');
+    downFor = `/api/v1/order/${order.id}`;
+    try {
+      const { order: o } = await json<OrderDetailResponse>(`/orders/${order.id}`);
+      assert.equal(o.shop?.order_ref, 'grinder');
+      assert.ok(o.provider && 'error' in o.provider, 'the provider read failed');
+      assert.equal(o.provider.error.retryable, true);
+    } finally {
+      downFor = null;
+    }
+    downFor = '/api/v1/order/';
+    try {
+      const res = await get(`/orders/${encodeURIComponent('shop-1')}`);
+      assert.ok(res.status >= 502 && res.status <= 504, `only the provider could know it: ${res.status} ${await res.clone().text()}`);
+    } finally {
+      downFor = null;
+    }
+    receiptsDown = true;
+    try {
+      const res = await get('/disputes?size=5');
+      const body = (await res.json()) as { error: { code: string; retryable: boolean } };
+      assert.deepEqual([res.status, body.error.code, body.error.retryable], [502, 'provider_error', true]);
+      assert.equal((await get('/disputes/d-ok/files/0')).status, 502);
+    } finally {
+      receiptsDown = false;
+    }
   });
 
   test('every parameter is checked: a clear 400, never a 500', async () => {
