@@ -172,6 +172,7 @@ describe('console: orders as the shop sees them, disputes with receipts, the web
     assert.match(await page.locator('.order-summary').innerText(), /Paid late\s+Yes: recognised after the order had ended/);
     const statuses = await page.locator('#order-history tbody td[data-col="status"]').allInnerTexts();
     assert.deepEqual(statuses.slice(-2), ['Expired', 'Paid'], `expired, then paid: ${statuses.join(', ')}`);
+    assert.equal((await page.locator('#order-history tbody td[data-col="note"]').allInnerTexts()).at(-1), 'Paid late');
     assert.deepEqual(await axeViolations(page), [], 'the order page of a late payment');
     await screenshot(page, 'console-order-late', { fullPage: true });
 
@@ -252,6 +253,7 @@ describe('console: orders as the shop sees them, disputes with receipts, the web
     await waitUntil(() => item.locator('.receipt-image img').evaluate((img) => (img as HTMLImageElement).naturalWidth === 48), 'the receipt on the order page');
     assert.equal(await item.locator('a.receipt-file').count(), 1);
     assert.equal(await page.locator('.order-summary .badges').innerText(), 'Awaiting payment\nDispute in review');
+    assert.equal((await page.locator('#order-history tbody td[data-col="note"]').allInnerTexts()).at(-1), `Dispute ${dispute.id} opened`);
     assert.deepEqual(await axeViolations(page), [], 'the order page with a dispute');
     await screenshot(page, 'console-order-dispute', { fullPage: true });
     made.disputed = order;

@@ -211,6 +211,25 @@ export function webhookReason(lang: Lang, detail: string | null): string | null 
   return known ? known[lang] : detail;
 }
 
+/** The server's note on a history entry (`late`, `dispute … opened: comment`, …) in the console's language; others as written. */
+export function historyNote(lang: Lang, note: string | null): string | null {
+  if (note === null || note === '') return null;
+  if (note === 'late') return lang === 'ru' ? 'Оплачен поздно' : 'Paid late';
+  const dispute = /^dispute (\S+) (opened|accepted|processed)(?:: ([\s\S]*))?$/.exec(note);
+  if (!dispute) return note;
+  const [, id, what, comment] = dispute;
+  const words = {
+    en: { opened: `Dispute ${id} opened`, accepted: `Dispute ${id} accepted`, processed: `Dispute ${id} processed` },
+    ru: { opened: `Открыт спор ${id}`, accepted: `Спор ${id} принят`, processed: `Спор ${id} рассмотрен` },
+  }[lang][what as 'opened' | 'accepted' | 'processed'];
+  return comment ? `${words}: ${comment}` : words;
+}
+
+/** A status the server recorded: the provider's order status, or a hosted form session's state before there is an order. */
+export function recordedStatusLabel(lang: Lang, status: string): string {
+  return (FORM_SESSION_STATES as readonly string[]).includes(status) ? formStateLabel(lang, status).text : orderStatusLabel(lang, status, 'Buy').text;
+}
+
 const FLAG_REASON: ByLang<'amount_mismatch' | 'currency_mismatch' | 'dispute_unconfirmed' | 'session_lost'> = {
   en: {
     amount_mismatch: 'The provider’s amount differs from the order’s',

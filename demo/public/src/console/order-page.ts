@@ -15,9 +15,11 @@ import {
   disputeLabel,
   disputeOutcomeLabel,
   flagReasonLabel,
+  historyNote,
   methodTypeLabel,
   modeLabel,
   orderStatusLabel,
+  recordedStatusLabel,
   shopStatusLabel,
   sideLabel,
   viaLabel,
@@ -179,9 +181,9 @@ function history(ctx: ConsoleContext, entries: HistoryView[]): HTMLElement {
       label: ctx.t('o.col.status'),
       cell: (h) => badge(shopStatusLabel(ctx.lang, h.status), h.status === 'paid' ? 'ok' : h.status === 'pending' ? 'wait' : 'bad'),
     },
-    { key: 'provider', label: ctx.t('o.col.provider'), cell: (h) => orderStatusLabel(ctx.lang, h.provider_status, 'Buy').text, title: (h) => h.provider_status },
+    { key: 'provider', label: ctx.t('o.col.provider'), cell: (h) => recordedStatusLabel(ctx.lang, h.provider_status), title: (h) => h.provider_status },
     { key: 'via', label: ctx.t('o.col.via'), cell: (h) => viaLabel(ctx.lang, h.via) },
-    { key: 'note', label: ctx.t('o.col.note'), cell: (h) => h.note ?? '—', wrap: true },
+    { key: 'note', label: ctx.t('o.col.note'), cell: (h) => historyNote(ctx.lang, h.note) ?? '—', wrap: true },
   ];
   return section(ctx, 'order-history', 'o.history', table(columns, entries, ctx.t('o.history')));
 }
