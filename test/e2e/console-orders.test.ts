@@ -159,6 +159,25 @@ describe('console: orders as the shop sees them, disputes with receipts, the web
     assert.ok((await page.locator('#list-table tbody td[data-col="shop"]').allInnerTexts()).every((t) => t === 'Not from the shop'));
   });
 
+  test('an order of the second token endpoint (order_with_form, another terminal) is found by the search and read from its own terminal', async () => {
+    const res = await fetch(`${demo.merchantUrl}/api/paydesk-with-form/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-paydesk': '1', origin: demo.merchantUrl },
+      body: JSON.stringify({ order_ref: 'gift-card', method_type: 'SBP' }),
+    });
+    assert.equal(res.status, 201);
+    const { order } = (await res.json()) as { order: OrderView };
+    await page.goto(`${demo.merchantUrl}/console/orders?q=${encodeURIComponent(order.client_order_id)}&lang=en&theme=light`);
+    await listSettled(page, 'orders');
+    const row = page.locator('#list-table tbody tr').filter({ has: page.locator(`[data-client-order-id="${order.client_order_id}"]`) });
+    assert.equal(await shopCell(row).innerText(), 'Awaiting payment');
+    await row.locator('td[data-col="client"] a').click();
+    await page.waitForURL((u) => u.pathname === `/console/orders/${order.id}`);
+    await page.locator('#order-provider').waitFor();
+    assert.match(await page.locator('.order-summary').innerText(), /Token endpoint\s+\/api\/paydesk-with-form[\s\S]*Integration\s+Order with the provider’s form/);
+    assert.match(await page.locator('#order-provider').innerText(), /Status\s+Awaiting payment/, "read with the with-form terminal's key");
+  });
+
   test('a late payment (expired, then completed) reads "paid late" on its page and in the list', async () => {
     const { order } = await checkout('gift-card');
     await sandboxCall(demo, `/sandbox/orders/${order.id}/expire`, { body: {} });
