@@ -28,6 +28,8 @@ import { createSandbox, PRESET_KEYS, type Sandbox } from '../src/sandbox/index.j
 import { createCheckoutHandler, toHonoHandler, type CheckoutHandler, type CheckoutHandlerOptions, type Logger } from '../src/server/index.js';
 import { catalogResolver, loadCatalog, type Product } from './catalog.js';
 import { CONSOLE_PAGE, CONSOLE_PATH, createConsoleApi, randomConsolePassword } from './console.js';
+import { sandboxReceipts } from './console-receipts.js';
+import type { ConsoleEndpoint } from './console-shop.js';
 import { openDataDir } from './data-dir.js';
 import { CONTENT_TYPES, loadDemoPages, type DemoPages } from './pages.js';
 
@@ -275,8 +277,22 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     }
 
     const client = createProviderClient({ baseUrl: providerUrl, apiKey: providerKey });
+    // The console reads each token endpoint's sessions and webhook log, with the provider client of its
+    // terminal; dispute receipts come from the sandbox (the provider does not give them out).
+    const receiptsOf = (apiKey: string) => (sandbox ? sandboxReceipts({ url: sandboxUrl!, apiKey, fetch: (r) => sandbox!.fetch(r) }) : null);
+    const endpoints: ConsoleEndpoint[] = [{ path: ENDPOINT, inspect: main.inspect, client, receipts: receiptsOf(providerKey) }];
+    if (withForm) {
+      endpoints.push({
+        path: WITH_FORM_ENDPOINT,
+        inspect: withForm.inspect,
+        client: createProviderClient({ baseUrl: providerUrl, apiKey: PRESET_KEYS.withForm }),
+        receipts: receiptsOf(PRESET_KEYS.withForm),
+      });
+    }
     const consoleApi = createConsoleApi({
       client,
+      endpoints,
+      products,
       password: consolePassword,
       clientAddress: (c) => remoteAddress(c) ?? 'local',
       sandbox: sandbox ? { complete: (orderId) => sandboxControl(sandbox!, `${sandboxUrl}/sandbox/orders/${encodeURIComponent(orderId)}/complete`) } : null,

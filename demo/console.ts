@@ -10,9 +10,23 @@
  *   GET  /meta                        → the filter values (order statuses, form session states, method and transaction types) and `sandbox`
  *   GET  /balance                     → {"balance": {available, frozen, total, currency, id}}
  *   GET  /orders?page&size&status&order_side&payment_method_id&sort_by&sort&start_date&end_date
- *        /orders?client_order_id=…&size   (search by client order id: one page)
+ *                                     → OrdersPage: the provider's list, each row with the shop's session beside it
+ *        /orders?q=…&(the same filters)   search: a fragment of order_ref, client order id or order id, or an
+ *                                     amount, in the shop's sessions and at the provider (demo/console-shop.ts)
+ *        /orders?client_order_id=…&size   the provider's exact client order id search (one page)
+ *   GET  /orders/{key}                → {"order": OrderDetail}: by order id or client order id — the shop's
+ *                                     session (status history, hooks, dispute), the provider's order read now,
+ *                                     the webhooks received for it, its disputes with their receipts
  *   GET  /form-sessions?page&size&state&order_id&client_order_id&session_id
  *   GET  /disputes?page&size&processed&order_id&dispute_id&start_date&end_date
+ *                                     → DisputesPage: each with its order, the amount in minor units, the shop's
+ *                                     view and its receipts (null with a real provider: it does not give them out)
+ *   GET  /disputes/{id}/files/{index}?endpoint&download=1
+ *                                     → the receipt's bytes, only as the type its content proves (JPEG, PNG, WebP,
+ *                                     HEIC, PDF), nosniff, a script-free sandboxing CSP, Content-Disposition;
+ *                                     404 receipts_unavailable with a real provider; 502 unsafe_receipt otherwise
+ *   GET  /webhooks?page&size&outcome&verified&order_id&endpoint
+ *                                     → a page of WebhookView: what the token endpoints received, newest first
  *   GET  /transactions?page&size&transaction_type&start_date&end_date
  *   GET  /payment-methods?active&method_type (repeatable)
  *   GET  /payout-methods              → {"methods": [PayoutMethod]}: active methods with a Sell range
@@ -40,20 +54,27 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { z } from 'zod';
-import { addAmounts, compareAmounts, MoneyError, parseAmount } from '../src/money/index.js';
+import { addAmounts, compareAmounts, currencyDigits, MoneyError, parseAmount } from '../src/money/index.js';
+import { DISPUTE_MAX_FILES } from '../src/protocol/index.js';
 import { FORM_SESSION_STATES, METHOD_TYPES, ORDER_STATUSES, orderOutcome, TRANSACTION_TYPES } from '../src/provider/facts.js';
 import { isProviderError, type ProviderError } from '../src/provider/errors.js';
 import { parseIsoDateTime, type Order } from '../src/provider/schemas.js';
 import type { ProviderClient } from '../src/provider/types.js';
 import {
   CONSOLE_PATH,
-  type ConsoleErrorBody,
   type ConsoleErrorCode,
   type CreatePayoutRequest,
+  type DisputesPage,
   type ListPage,
+  type OrderDetailResponse,
+  type OrdersPage,
   type PayoutResponse,
   type PayoutView,
+  WEBHOOK_OUTCOMES,
 } from './console-contract.js';
+import { ConsoleHttpError, errorBody, invalid, rateLimited, readError } from './console-errors.js';
+import { receiptResponse } from './console-receipts.js';
+import { mapLimit, ShopRecords, type ConsoleEndpoint, type ProductTitles } from './console-shop.js';
 import {
   destinationKindOf,
   maskDestination,
@@ -72,11 +93,8 @@ export const CONSOLE_COOKIE = 'paydesk_console';
 /** Largest request body the console API reads. */
 const MAX_BODY_BYTES = 4 * 1024;
 
-/**
- * The console's pages (served as console.html; the page picks the view from the path). Phase 2 adds
- * the order page (`/console/orders/{id}`) and the webhook log.
- */
-export const CONSOLE_PAGE = /^\/console(?:\/(?:orders|payouts|payouts\/new|form-sessions|disputes|transactions|payment-methods))?\/?$/;
+/** The console's pages (served as console.html; the page picks the view from the path), the order page `/console/orders/{key}` among them. */
+export const CONSOLE_PAGE = /^\/console(?:\/(?:orders(?:\/[^/]+)?|payouts|payouts\/new|form-sessions|disputes|transactions|payment-methods|webhooks))?\/?$/;
 
 /** One line per payout attempt. */
 export interface PayoutAuditEntry {
@@ -100,7 +118,15 @@ export interface PayoutAuditEntry {
 }
 
 export interface ConsoleOptions {
+  /** The provider client of the console's terminal (the first endpoint's). */
   client: ProviderClient;
+  /**
+   * The shop's token endpoints, the console's own terminal first: each one's `handler.inspect`, the
+   * provider client of its terminal and its dispute receipts (null with a real provider).
+   */
+  endpoints: ConsoleEndpoint[];
+  /** The catalog, for the product titles of order_refs. */
+  products?: readonly ProductTitles[];
   /** The demo login's password (printed at start, or `PAYDESK_CONSOLE_PASSWORD`). */
   password: string;
   /** Lifetime of a login (default 8 h). */
@@ -121,29 +147,6 @@ export interface ConsoleOptions {
   logError?: (message: string, err: unknown) => void;
 }
 
-/** An error answer of the console API. */
-class ConsoleHttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ConsoleErrorCode,
-    message: string,
-    readonly extra: { retryable?: boolean; field?: string; details?: ConsoleErrorBody['error']['details']; headers?: Record<string, string> } = {},
-  ) {
-    super(message);
-  }
-
-  body(): ConsoleErrorBody {
-    const { retryable = false, field, details } = this.extra;
-    return { error: { code: this.code, message: this.message, retryable, ...(field && { field }), ...(details && { details }) } };
-  }
-}
-
-const invalid = (field: string, message: string) => new ConsoleHttpError(400, 'validation_failed', `${field}: ${message}`, { field });
-
-function errorBody(code: ConsoleErrorCode, message: string, retryable = false): ConsoleErrorBody {
-  return { error: { code, message, retryable } };
-}
-
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
 /** Constant-time comparison of two strings (both hashed first, so lengths do not leak). */
@@ -159,6 +162,8 @@ const size = z.coerce.number().int('must be a whole number').min(1, 'must be bet
 const id = z.string().trim().min(1, 'must not be empty').max(128, 'is too long').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 const text = z.string().trim().min(1, 'must not be empty').max(64, 'is too long');
 const clientOrderId = z.string().trim().min(1, 'must not be empty').max(64, 'must be 1 to 64 characters');
+// eslint-disable-next-line no-control-regex
+const searchText = z.string().trim().min(1, 'must not be empty').max(64, 'must be 1 to 64 characters').regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters');
 const isoDate = z
   .string()
   .max(40, 'is too long')
@@ -180,6 +185,7 @@ const OrdersQuery = z.strictObject({
   start_date: isoDate.optional(),
   end_date: isoDate.optional(),
   client_order_id: clientOrderId.optional(),
+  q: searchText.optional(),
 });
 
 const PayoutsQuery = z.strictObject({
@@ -233,6 +239,20 @@ const CreatePayoutBody = z.strictObject({
   total: decimalText,
 });
 
+const WebhooksQuery = z.strictObject({
+  page: page.optional(),
+  size: size.optional(),
+  outcome: z.enum(WEBHOOK_OUTCOMES as [string, ...string[]], { message: `must be one of ${WEBHOOK_OUTCOMES.join(', ')}` }).optional(),
+  verified: bool.optional(),
+  order_id: id.optional(),
+  endpoint: text.optional(),
+});
+
+const ReceiptQuery = z.strictObject({
+  endpoint: text.optional(),
+  download: z.literal('1', { message: 'must be 1 (or left out)' }).optional(),
+});
+
 const SandboxCompleteBody = z.strictObject({ client_order_id: clientOrderId });
 
 /** The query as an object; empty values are dropped (an empty filter field means "any"). */
@@ -267,6 +287,13 @@ function check<T extends z.ZodType>(schema: T, value: unknown, what: 'filter' | 
   }
   if (issue.path.length === 0) throw new ConsoleHttpError(400, 'bad_request', `expected a JSON object: ${issue.message}`);
   throw invalid(issue.path.join('.'), issue.message);
+}
+
+/** A path parameter checked by `schema`. */
+function param<T extends z.ZodType>(schema: T, value: string, name: string): z.output<T> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw invalid(name, r.error.issues[0]!.message);
+  return r.data;
 }
 
 function dateOrder(q: { start_date?: string; end_date?: string }): void {
@@ -326,7 +353,7 @@ export function payoutView(o: Order): PayoutView {
     outcome: orderOutcome(o.status),
     amount: o.amount,
     fee: o.fee,
-    total: addAmounts(o.amount, o.fee),
+    total: addAmounts(o.amount, o.fee, currencyDigits(o.currency)),
     currency: o.currency,
     method: { id: o.method_id, name: o.method_name, type: o.method_type },
     destination_kind: kind,
@@ -365,6 +392,7 @@ function sameIntent(order: Order, intent: PayoutIntent): boolean {
  */
 export function createConsoleApi(options: ConsoleOptions): Hono {
   const { client } = options;
+  const shops = new ShopRecords(options.endpoints, options.products);
   if (typeof options.password !== 'string' || options.password.length < 8) {
     throw new Error('createConsoleApi: password must be at least 8 characters');
   }
@@ -482,6 +510,9 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
       form_session_states: FORM_SESSION_STATES,
       method_types: METHOD_TYPES,
       transaction_types: TRANSACTION_TYPES,
+      webhook_outcomes: WEBHOOK_OUTCOMES,
+      endpoints: shops.endpoints.map((e) => e.path),
+      receipts: shops.receiptsAvailable,
       sandbox: Boolean(options.sandbox),
     }),
   );
@@ -491,16 +522,37 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
     return c.json({ balance: res.deposit });
   });
 
+  /** The provider's page of orders, each row with the shop's session beside it. */
+  const ordersPage = async (orders: { items: Order[]; total: number; page: number; size: number; pages: number }): Promise<OrdersPage> => ({
+    items: await shops.rows(orders.items),
+    total: orders.total,
+    page: orders.page,
+    size: orders.size,
+    pages: orders.pages,
+    search: null,
+  });
+
   app.get('/orders', async (c) => {
     const q = check(OrdersQuery, readQuery(c));
     dateOrder(q);
-    if (q.client_order_id !== undefined) {
-      const res = await client.searchOrdersByClientOrderId(defined({ id: q.client_order_id, size: q.size }));
-      return c.json(res.orders);
+    const { q: search, client_order_id: exact, page: pageNumber, size: pageSize, ...filters } = q;
+    if (search !== undefined && exact !== undefined) throw invalid('q', 'give q or client_order_id, not both');
+    if (search !== undefined) {
+      return c.json((await shops.search(search, defined(filters), pageNumber ?? 1, pageSize ?? 10)) satisfies OrdersPage);
     }
-    const { client_order_id: _unused, ...rest } = q;
-    const res = await client.listOrders(defined(rest));
-    return c.json(res.orders);
+    if (exact !== undefined) {
+      const res = await client.searchOrdersByClientOrderId(defined({ id: exact, size: pageSize }));
+      return c.json(await ordersPage(res.orders));
+    }
+    const res = await client.listOrders(defined({ ...filters, page: pageNumber, size: pageSize }));
+    return c.json(await ordersPage(res.orders));
+  });
+
+  app.get('/orders/:key', async (c) => {
+    const key = param(id, c.req.param('key'), 'key');
+    const order = await shops.order(key);
+    if (!order) throw new ConsoleHttpError(404, 'not_found', `neither the shop's sessions nor the provider have an order ${key}`);
+    return c.json({ order } satisfies OrderDetailResponse);
   });
 
   app.get('/form-sessions', async (c) => {
@@ -513,7 +565,45 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
     const q = check(DisputesQuery, readQuery(c));
     dateOrder(q);
     const res = await client.searchDisputes(defined(q));
-    return c.json(res.data);
+    const { items, total, page: pageNumber, size: pageSize, pages } = res.data;
+    const views = await mapLimit(items, 8, (d) => shops.disputeView(shops.main, d));
+    return c.json({ items: views, total, page: pageNumber, size: pageSize, pages, receipts_available: shops.receiptsAvailable } satisfies DisputesPage);
+  });
+
+  // A dispute's receipt: proxied from the sandbox, served only as what its bytes prove (console-receipts.ts).
+  app.get('/disputes/:id/files/:index', async (c) => {
+    const disputeId = param(id, c.req.param('id'), 'id');
+    const indexText = c.req.param('index');
+    if (!/^\d{1,2}$/.test(indexText) || Number(indexText) >= DISPUTE_MAX_FILES) {
+      throw invalid('index', `must be a whole number from 0 to ${DISPUTE_MAX_FILES - 1}`);
+    }
+    const q = check(ReceiptQuery, readQuery(c));
+    const endpoint = shops.endpoint(q.endpoint);
+    if (!endpoint) throw invalid('endpoint', `must be one of ${shops.endpoints.map((e) => e.path).join(', ')}`);
+    if (!endpoint.receipts) {
+      throw new ConsoleHttpError(404, 'receipts_unavailable', 'the provider does not give dispute receipts out to merchants; the console has them only with the sandbox');
+    }
+    let file: Awaited<ReturnType<NonNullable<ConsoleEndpoint['receipts']>['read']>>;
+    try {
+      file = await endpoint.receipts.read(disputeId, Number(indexText));
+    } catch (err) {
+      logError('reading a dispute receipt failed', err);
+      throw new ConsoleHttpError(502, 'provider_error', `the receipt could not be read: ${err instanceof Error ? err.message : String(err)}`, { retryable: true });
+    }
+    if (!file) throw new ConsoleHttpError(404, 'not_found', `dispute ${disputeId} has no receipt ${indexText}`);
+    const res = receiptResponse(file.bytes, file.name, { download: q.download === '1' });
+    if (!res) {
+      logError('a dispute receipt is not a JPEG, PNG, WebP, HEIC or PDF by its content; it is not served', new Error(`dispute ${disputeId}, receipt ${indexText}`));
+      throw new ConsoleHttpError(502, 'unsafe_receipt', 'this file is not a JPEG, PNG, WebP, HEIC or PDF by its content, so it is not served');
+    }
+    return res;
+  });
+
+  app.get('/webhooks', async (c) => {
+    const q = check(WebhooksQuery, readQuery(c));
+    if (q.endpoint !== undefined && !shops.endpoint(q.endpoint)) throw invalid('endpoint', `must be one of ${shops.endpoints.map((e) => e.path).join(', ')}`);
+    const { page: pageNumber = 1, size: pageSize = 20, ...filters } = q;
+    return c.json(await shops.webhooks(defined(filters) as Parameters<ShopRecords['webhooks']>[0], pageNumber, pageSize));
   });
 
   app.get('/transactions', async (c) => {
@@ -703,35 +793,6 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
   app.notFound((c) => c.json(errorBody('not_found', 'No such console endpoint.'), 404));
 
   return app;
-}
-
-/** A provider error on a read, as the console answers it. */
-function readError(err: ProviderError): ConsoleHttpError {
-  switch (err.code) {
-    case 'invalid_request':
-      return new ConsoleHttpError(400, 'validation_failed', `the provider client refused the request: ${err.message}`, { ...(err.field && { field: err.field }) });
-    case 'rate_limited':
-      return rateLimited(err);
-    case 'unauthorized':
-      return new ConsoleHttpError(502, 'provider_error', 'the provider refused the merchant key (check PAYDESK_API_KEY)');
-    case 'timeout':
-      return new ConsoleHttpError(504, 'timeout', `the provider did not answer in time: ${err.message}`, { retryable: true });
-    case 'network':
-      return new ConsoleHttpError(502, 'network', `the provider could not be reached: ${err.message}`, { retryable: true });
-    case 'invalid_response':
-      return new ConsoleHttpError(502, 'invalid_response', `the provider did not answer as expected: ${err.message}`);
-    default:
-      return new ConsoleHttpError(502, 'provider_error', `the provider did not answer as expected: ${err.message}`, { retryable: err.retryable });
-  }
-}
-
-function rateLimited(err: ProviderError): ConsoleHttpError {
-  const seconds = Math.max(1, Math.ceil((err.retryAfterMs ?? 60_000) / 1000));
-  return new ConsoleHttpError(429, 'rate_limited', `the provider limits requests: try again in ${seconds} s`, {
-    retryable: true,
-    details: { retry_after: seconds },
-    headers: { 'Retry-After': String(seconds) },
-  });
 }
 
 /** A provider error while creating a payout, as the console answers it. */

@@ -50,7 +50,7 @@ function friendlyPaths(): Plugin {
     configureServer(server) {
       server.middlewares.use((req, _res, next) => {
         const path = (req.url ?? '/').split('?')[0]!;
-        if (/^\/console(\/(?!api\/)[a-z0-9/-]*)?$/.test(path)) req.url = '/console.html';
+        if (/^\/console(\/(?!api\/)[A-Za-z0-9_.~%/-]*)?$/.test(path)) req.url = '/console.html';
         else if (path === '/thanks' || path === '/support') req.url = `${path}.html`;
         else if (path === '/cdn-demo') req.url = '/cdn.html';
         next();

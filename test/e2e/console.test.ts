@@ -60,6 +60,10 @@ describe('merchant console', () => {
 
   const rows = () => page.locator('#list-table tbody tr');
   const column = async (index: number) => page.locator(`#list-table tbody tr td:nth-child(${index})`).allInnerTexts();
+  /** The cells of a column by its key (`data-col`). */
+  const cells = async (key: string) => page.locator(`#list-table tbody td[data-col="${key}"]`).allInnerTexts();
+  /** The client order id of every row (orders, disputes). */
+  const clientIds = async () => page.locator('#list-table tbody td[data-col="client"] [data-client-order-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-client-order-id')));
   const query = () => new URL(page.url()).searchParams;
 
   /** Waits until the table shows `list` and no request is in flight. */
@@ -97,7 +101,7 @@ describe('merchant console', () => {
     const provider = await sandboxCall<{ orders: Page_<{ client_order_id: string }> }>(demo, '/api/v1/order/?size=10');
     assert.ok(provider.orders.total > 10, 'the seeded history has more than one page of orders');
     assert.equal(await rows().count(), 10);
-    assert.deepEqual(await column(2), provider.orders.items.map((o) => o.client_order_id));
+    assert.deepEqual(await clientIds(), provider.orders.items.map((o) => o.client_order_id));
     assert.deepEqual(await axeViolations(page), [], 'the orders');
     await screenshot(page, 'console-orders', { fullPage: true });
 
@@ -106,7 +110,7 @@ describe('merchant console', () => {
     assert.equal(query().get('page'), '2');
     const second = await sandboxCall<{ orders: Page_<{ client_order_id: string }> }>(demo, '/api/v1/order/?size=10&page=2');
     await settled('orders');
-    assert.deepEqual(await column(2), second.orders.items.map((o) => o.client_order_id));
+    assert.deepEqual(await clientIds(), second.orders.items.map((o) => o.client_order_id));
     assert.equal(await page.locator('#prev').isDisabled(), false);
     await page.goBack();
     await page.locator('#pager-info').filter({ hasText: `Page 1 of ${provider.orders.pages}` }).waitFor();
@@ -119,8 +123,8 @@ describe('merchant console', () => {
       await page.locator('#f-size').selectOption('50');
       await settled('orders');
       const expected = provider.orders.items.map((o) => (o.order_side === 'Sell' ? SELL_STATUS : BUY_STATUS)[lang][o.status]);
-      assert.deepEqual(await column(8), expected, `statuses in ${lang}`);
-      assert.deepEqual(await column(5), provider.orders.items.map((o) => SIDE[lang][o.order_side]), `sides in ${lang}`);
+      assert.deepEqual(await cells('status'), expected, `statuses in ${lang}`);
+      assert.deepEqual(await cells('side'), provider.orders.items.map((o) => SIDE[lang][o.order_side]), `sides in ${lang}`);
       assert.ok(provider.orders.items.some((o) => o.order_side === 'Sell'), 'the page has payouts too');
       const options = await page.locator('#f-status option').allInnerTexts();
       assert.ok(options.includes(BUY_STATUS[lang].CanceledByTimeout), `the status filter speaks ${lang}`);
@@ -151,10 +155,10 @@ describe('merchant console', () => {
     await page.locator('#f-sort').selectOption('asc');
     await waitUntil(() => query().get('sort') === 'asc', 'the direction in the address');
     await settled('orders');
-    const filtered = await column(6);
+    const filtered = await cells('amount');
     const amounts = filtered.map((a) => Number(a.replace(/[^\d.]/g, '')));
     assert.deepEqual(amounts, [...amounts].sort((a, b) => a - b), 'ascending amounts');
-    const statuses = await column(8);
+    const statuses = await cells('status');
     assert.ok(statuses.length > 0 && statuses.every((s) => s === 'Paid' || s === 'Paid out'), `only completed orders: ${statuses.join(', ')}`);
     const filteredUrl = page.url();
 
@@ -162,7 +166,7 @@ describe('merchant console', () => {
     await settled('orders');
     assert.equal(await page.locator('#f-status').inputValue(), 'Completed');
     assert.equal(await page.locator('#f-sort').inputValue(), 'asc');
-    assert.deepEqual(await column(6), filtered, 'the same rows after a reload');
+    assert.deepEqual(await cells('amount'), filtered, 'the same rows after a reload');
 
     // Away to another list, then Back: the same filters and rows.
     await page.locator('#console-nav a[data-list="disputes"]').click();
@@ -171,7 +175,7 @@ describe('merchant console', () => {
     await settled('orders');
     assert.equal(page.url(), filteredUrl);
     assert.equal(await page.locator('#f-sort_by').inputValue(), 'amount');
-    assert.deepEqual(await column(6), filtered, 'the same rows after Back');
+    assert.deepEqual(await cells('amount'), filtered, 'the same rows after Back');
     // Back once more: the step before (sorted by amount, still newest first).
     await page.goBack();
     await settled('orders');
@@ -187,7 +191,7 @@ describe('merchant console', () => {
       await colleague.page.locator('#login-form button[type="submit"]').click();
       await colleague.page.locator('#list-table[data-list="orders"] tbody tr').first().waitFor();
       await waitUntil(async () => !(await colleague.page.locator('#list-panel').getAttribute('class'))?.includes('loading'), 'loaded');
-      assert.deepEqual(await colleague.page.locator('#list-table tbody tr td:nth-child(6)').allInnerTexts(), filtered);
+      assert.deepEqual(await colleague.page.locator('#list-table tbody td[data-col="amount"]').allInnerTexts(), filtered);
     } finally {
       await colleague.context.close();
     }
@@ -200,18 +204,18 @@ describe('merchant console', () => {
     assert.equal(await rows().count(), 10);
   });
 
-  test('orders: search by client order id finds exactly that order', async () => {
+  test('orders: a search by a whole client order id finds exactly that order', async () => {
     const provider = await sandboxCall<{ orders: Page_<{ client_order_id: string; id: string }> }>(demo, '/api/v1/order/?size=5&page=2');
     const wanted = provider.orders.items[0]!;
-    await page.locator('#f-client_order_id').fill(wanted.client_order_id);
-    await page.locator('#f-client_order_id').press('Enter');
+    await page.locator('#f-q').fill(wanted.client_order_id);
+    await page.locator('#f-q').press('Enter');
     await waitUntil(async () => (await rows().count()) === 1, 'one row');
-    assert.deepEqual(await column(2), [wanted.client_order_id]);
-    assert.equal(query().get('client_order_id'), wanted.client_order_id);
-    assert.equal(await page.locator('#list-table tbody tr td:nth-child(3)').getAttribute('title'), wanted.id);
+    assert.deepEqual(await clientIds(), [wanted.client_order_id]);
+    assert.equal(query().get('q'), wanted.client_order_id);
+    assert.equal(await page.locator('#list-table tbody td[data-col="order"]').getAttribute('title'), wanted.id);
 
-    await page.locator('#f-client_order_id').fill('no-such-order-anywhere');
-    await page.locator('#f-client_order_id').press('Enter');
+    await page.locator('#f-q').fill('no-such-order-anywhere');
+    await page.locator('#f-q').press('Enter');
     await page.locator('#list-empty').waitFor();
     await page.locator('#filters [data-reset]').click();
     await settled('orders');
@@ -233,28 +237,28 @@ describe('merchant console', () => {
     assert.deepEqual(await axeViolations(page), [], 'the form sessions');
   });
 
-  test('disputes: each with its order and amount, processed or not; the order link opens the order', async () => {
+  test('disputes: each with its order and amount, processed or not; the order link opens the order page', async () => {
     await page.locator('#console-nav a[data-list="disputes"]').click();
     await settled('disputes');
     await page.locator('#f-processed').selectOption('true');
     await settled('disputes');
-    const done = await sandboxCall<{ data: Page_<{ client_order_id: string; order_id: string; amount: number }> }>(demo, '/api/v1/disputes/search?processed=true');
+    const done = await sandboxCall<{ data: Page_<{ client_order_id: string; order_id: string; dispute_id: string; amount: number }> }>(demo, '/api/v1/disputes/search?processed=true');
     assert.equal(await rows().count(), Math.min(10, done.data.total));
-    assert.ok((await column(5)).every((s) => s === 'Processed'));
-    assert.deepEqual(await column(2), done.data.items.slice(0, 10).map((d) => d.client_order_id));
+    assert.ok((await cells('processed')).every((s) => s === 'Processed'));
+    assert.deepEqual(await clientIds(), done.data.items.slice(0, 10).map((d) => d.client_order_id));
     assert.deepEqual(
-      (await column(4)).map((a) => a.replace(/[^\d.]/g, '')),
+      (await cells('amount')).map((a) => a.replace(/[^\d.]/g, '')),
       done.data.items.slice(0, 10).map((d) => d.amount.toFixed(2)),
     );
     assert.deepEqual(await axeViolations(page), [], 'the disputes');
     await screenshot(page, 'console-disputes');
 
     const first = done.data.items[0]!;
-    await page.locator('#list-table tbody tr').first().locator('a').click();
-    await settled('orders');
-    assert.equal(query().get('client_order_id'), first.client_order_id);
-    await waitUntil(async () => (await column(2)).join() === first.client_order_id, 'the order of the dispute');
-    assert.equal(await page.locator('#list-table tbody tr td:nth-child(3)').getAttribute('title'), first.order_id);
+    await page.locator('#list-table tbody tr').first().locator('td[data-col="client"] a').click();
+    await page.waitForURL((url) => url.pathname === `/console/orders/${first.order_id}`);
+    await page.locator('#order-provider').waitFor();
+    assert.match(await page.locator('.order-summary').innerText(), new RegExp(first.client_order_id));
+    assert.match(await page.locator('#order-disputes').innerText(), new RegExp(first.dispute_id));
     await page.goBack();
     await settled('disputes');
 

@@ -9,6 +9,12 @@ export interface Meta {
   form_session_states: string[];
   method_types: string[];
   transaction_types: string[];
+  /** Results a webhook can have in the log. */
+  webhook_outcomes: string[];
+  /** The shop's token endpoints (mount paths), the console's own terminal first. */
+  endpoints: string[];
+  /** False with a real provider: dispute receipts are not available. */
+  receipts: boolean;
   /** True when the demo runs against the sandbox (payouts can be completed from the console). */
   sandbox: boolean;
 }
@@ -20,7 +26,7 @@ export interface ConsoleContext {
   /** The last balance read, or null. */
   readonly balance: BalanceView | null;
   /** Money in the page's language (`currency` defaults to the terminal's). */
-  money(amount: string | null | undefined, currency?: string): string;
+  money(amount: string | number | null | undefined, currency?: string): string;
   /** Reads the balance again (after a payout). */
   refreshBalance(): Promise<void>;
   /** Goes to a console address (pushState unless `replace`), keeping the page settings. */

@@ -5,7 +5,8 @@
  * demo/console-contract.ts): a status added there and missing here fails the type check. A value the
  * provider sends that no table knows is shown as it came, marked unknown, never hidden.
  */
-import type { ConsoleErrorBody, ConsoleErrorCode } from '../../../console-contract.js';
+import type { ConsoleErrorBody, ConsoleErrorCode, HistoryView, HookView, ShopView, WebhookOutcome } from '../../../console-contract.js';
+import type { IntegrationMode, OrderViewStatus } from '../../../../src/protocol/index.js';
 import {
   FORM_SESSION_STATES,
   LEGACY_ORDER_STATUSES,
@@ -106,7 +107,7 @@ function lookup<K extends string>(table: ByLang<K>, lang: Lang, value: string): 
 
 /** Tone of a badge: ok (money arrived), wait (still open), bad (ended without money). */
 export type Tone = 'ok' | 'wait' | 'bad' | 'none';
-const TONE: Record<OrderOutcome, Tone> = { paid: 'ok', pending: 'wait', expired: 'bad', cancelled: 'bad' };
+const TONE: Record<OrderOutcome | OrderViewStatus, Tone> = { paid: 'ok', pending: 'wait', expired: 'bad', cancelled: 'bad' };
 
 /** An order's status for its side; unknown statuses read as the provider wrote them (pending tone). */
 export function orderStatusLabel(lang: Lang, status: string, side: string): { text: string; tone: Tone } {
@@ -127,6 +128,129 @@ export function formStateLabel(lang: Lang, state: string): { text: string; tone:
   const tone: Tone = state === 'completed' ? 'ok' : state === 'expired' || state === 'cancelled' ? 'bad' : FORM_SESSION_STATES.includes(state as FormSessionState) ? 'wait' : 'none';
   return { text: lookup(FORM_STATE, lang, state), tone };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The shop's side of an order: its session, hooks, history and the webhooks it received
+
+const SHOP_STATUS: ByLang<OrderViewStatus> = {
+  en: { pending: 'Awaiting payment', paid: 'Paid', expired: 'Expired', cancelled: 'Cancelled' },
+  ru: { pending: 'Ожидает оплаты', paid: 'Оплачен', expired: 'Истёк', cancelled: 'Отменён' },
+};
+
+/** A paid order by what its fulfilment (`onOrderPaid`) did. */
+const PAID_FULFILMENT: ByLang<HookView['state']> = {
+  en: { done: 'Paid, fulfilled', due: 'Paid, fulfilment pending', retrying: 'Paid, fulfilment failing', none: 'Paid', off: 'Paid' },
+  ru: { done: 'Оплачен, выполнен', due: 'Оплачен, ждёт выполнения', retrying: 'Оплачен, выполнить не удалось', none: 'Оплачен', off: 'Оплачен' },
+};
+
+/** The shop's state of an order in one badge: paid and fulfilled, paid and waiting, or the session's status. */
+export function shopStateLabel(lang: Lang, shop: Pick<ShopView, 'status' | 'fulfilment'>): { text: string; tone: Tone } {
+  if (shop.status === 'paid') {
+    const state = shop.fulfilment.state;
+    return { text: PAID_FULFILMENT[lang][state], tone: state === 'retrying' ? 'bad' : state === 'due' ? 'wait' : 'ok' };
+  }
+  return { text: SHOP_STATUS[lang][shop.status], tone: TONE[shop.status] };
+}
+
+export const shopStatusLabel = (lang: Lang, status: string) => lookup(SHOP_STATUS, lang, status);
+
+const VIA: ByLang<HistoryView['via']> = {
+  en: { create: 'Order created', read: 'Read for the shopper’s page', webhook: 'Provider’s webhook', sweep: 'Reconciliation sweep', dispute: 'Dispute' },
+  ru: { create: 'Заказ создан', read: 'Запрос страницы покупателя', webhook: 'Вебхук провайдера', sweep: 'Сверка', dispute: 'Спор' },
+};
+export const viaLabel = (lang: Lang, via: string) => lookup(VIA, lang, via);
+
+const MODE: ByLang<IntegrationMode> = {
+  en: { h2h: 'Requisites in the widget (H2H)', form: 'Provider’s hosted form', order_with_form: 'Order with the provider’s form' },
+  ru: { h2h: 'Реквизиты в виджете (H2H)', form: 'Платёжная форма провайдера', order_with_form: 'Заказ с формой провайдера' },
+};
+export const modeLabel = (lang: Lang, mode: string) => lookup(MODE, lang, mode);
+
+const OUTCOME: ByLang<WebhookOutcome> = {
+  en: {
+    confirmed: 'Confirmed',
+    recorded: 'Recorded, being confirmed',
+    orphan: 'Kept: no session for it',
+    ignored: 'Ignored: not this shop’s order',
+    refused: 'Refused',
+    failed: 'Not recorded: to be delivered again',
+  },
+  ru: {
+    confirmed: 'Подтверждён',
+    recorded: 'Записан, проверяется',
+    orphan: 'Сохранён: сессии нет',
+    ignored: 'Пропущен: не заказ магазина',
+    refused: 'Отклонён',
+    failed: 'Не записан: придёт снова',
+  },
+};
+const OUTCOME_TONE: Record<WebhookOutcome, Tone> = { confirmed: 'ok', recorded: 'wait', orphan: 'wait', ignored: 'none', refused: 'bad', failed: 'bad' };
+
+export function webhookOutcomeLabel(lang: Lang, outcome: string): { text: string; tone: Tone } {
+  return { text: lookup(OUTCOME, lang, outcome), tone: Object.hasOwn(OUTCOME_TONE, outcome) ? OUTCOME_TONE[outcome as WebhookOutcome] : 'none' };
+}
+
+/** Why the token endpoint refused or could not record a webhook (its log's `detail`), by the start of the text. */
+const REASONS: ReadonlyArray<{ starts: string; en: string; ru: string }> = [
+  { starts: 'signature does not match', en: 'Bad signature: it does not match the body', ru: 'Неверная подпись: не совпадает с телом' },
+  { starts: 'missing X-Paydesk-Signature', en: 'No signature (X-Paydesk-Signature missing)', ru: 'Нет подписи (нет X-Paydesk-Signature)' },
+  { starts: 'malformed X-Paydesk-Signature', en: 'Malformed signature header', ru: 'Заголовок подписи в неверном формате' },
+  { starts: 'timestamp outside', en: 'Signed too long ago or in the future (replay protection)', ru: 'Подписан слишком давно или в будущем (защита от повтора)' },
+  { starts: 'no webhook secret', en: 'No webhook secret is configured on this server', ru: 'На сервере не задан секрет вебхуков' },
+  { starts: 'missing X-API-Key', en: 'No API key (X-API-Key missing)', ru: 'Нет ключа (нет X-API-Key)' },
+  { starts: 'wrong X-API-Key', en: 'Wrong API key', ru: 'Неверный ключ API' },
+  { starts: 'no API key is configured', en: 'No API key is configured to check webhooks', ru: 'Не задан ключ для проверки вебхуков' },
+  { starts: 'not JSON', en: 'The body is not JSON', ru: 'Тело не JSON' },
+  { starts: 'no payload.id', en: 'No order id in the payload', ru: 'В теле нет id заказа' },
+];
+
+/** The reason in the console's language; an unknown one as the server wrote it. */
+export function webhookReason(lang: Lang, detail: string | null): string | null {
+  if (detail === null || detail === '') return null;
+  const known = REASONS.find((r) => detail.startsWith(r.starts));
+  return known ? known[lang] : detail;
+}
+
+/** The server's note on a history entry (`late`, `dispute … opened: comment`, …) in the console's language; others as written. */
+export function historyNote(lang: Lang, note: string | null): string | null {
+  if (note === null || note === '') return null;
+  if (note === 'late') return lang === 'ru' ? 'Оплачен поздно' : 'Paid late';
+  const dispute = /^dispute (\S+) (opened|accepted|processed)(?:: ([\s\S]*))?$/.exec(note);
+  if (!dispute) return note;
+  const [, id, what, comment] = dispute;
+  const words = {
+    en: { opened: `Dispute ${id} opened`, accepted: `Dispute ${id} accepted`, processed: `Dispute ${id} processed` },
+    ru: { opened: `Открыт спор ${id}`, accepted: `Спор ${id} принят`, processed: `Спор ${id} рассмотрен` },
+  }[lang][what as 'opened' | 'accepted' | 'processed'];
+  return comment ? `${words}: ${comment}` : words;
+}
+
+/** A status the server recorded: the provider's order status, or a hosted form session's state before there is an order. */
+export function recordedStatusLabel(lang: Lang, status: string): string {
+  return (FORM_SESSION_STATES as readonly string[]).includes(status) ? formStateLabel(lang, status).text : orderStatusLabel(lang, status, 'Buy').text;
+}
+
+const FLAG_REASON: ByLang<'amount_mismatch' | 'currency_mismatch' | 'dispute_unconfirmed' | 'session_lost'> = {
+  en: {
+    amount_mismatch: 'The provider’s amount differs from the order’s',
+    currency_mismatch: 'The provider’s currency differs from the order’s',
+    dispute_unconfirmed: 'A dispute was processed, but the provider has no record of the money',
+    session_lost: 'Paid, but the session was lost',
+  },
+  ru: {
+    amount_mismatch: 'Сумма у провайдера не совпадает с суммой заказа',
+    currency_mismatch: 'Валюта у провайдера не совпадает с валютой заказа',
+    dispute_unconfirmed: 'Спор рассмотрен, но у провайдера нет записи о деньгах',
+    session_lost: 'Оплачен, но сессия потеряна',
+  },
+};
+export const flagReasonLabel = (lang: Lang, reason: string) => lookup(FLAG_REASON, lang, reason);
+
+const DISPUTE_OUTCOME: ByLang<'paid' | 'unconfirmed'> = {
+  en: { paid: 'Money confirmed by the provider', unconfirmed: 'No record of the money: review it' },
+  ru: { paid: 'Провайдер подтвердил деньги', unconfirmed: 'Записи о деньгах нет: проверьте' },
+};
+export const disputeOutcomeLabel = (lang: Lang, outcome: string) => lookup(DISPUTE_OUTCOME, lang, outcome);
 
 type Details = NonNullable<ConsoleErrorBody['error']['details']>;
 
@@ -155,6 +279,8 @@ const ERRORS: ByLang<ConsoleErrorCode> = {
     timeout: 'The provider did not answer in time. Try again.',
     invalid_response: 'The provider’s answer could not be read.',
     sandbox_refused: 'The sandbox refused this action.',
+    receipts_unavailable: 'The provider does not give dispute receipts out; the console shows them only with the sandbox.',
+    unsafe_receipt: 'This file is not an image or a PDF by its content, so it is not shown.',
     internal_error: 'Something went wrong on the merchant server.',
   },
   ru: {
@@ -181,6 +307,8 @@ const ERRORS: ByLang<ConsoleErrorCode> = {
     timeout: 'Провайдер не ответил вовремя. Повторите попытку.',
     invalid_response: 'Ответ провайдера не удалось прочитать.',
     sandbox_refused: 'Песочница отклонила это действие.',
+    receipts_unavailable: 'Провайдер не отдаёт файлы споров; кабинет показывает их только с песочницей.',
+    unsafe_receipt: 'По содержимому этот файл не изображение и не PDF, поэтому он не показывается.',
     internal_error: 'На сервере мерчанта что-то пошло не так.',
   },
 };

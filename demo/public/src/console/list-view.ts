@@ -3,7 +3,7 @@
  * a change of filter or page pushes a new address (so Back restores the previous one), and the list
  * is loaded for what the address says. Only the latest load is shown.
  */
-import { $, el } from '../shared/dom.js';
+import { $, el, keyboardScrollable } from '../shared/dom.js';
 import { ApiError, api, isUnauthorized } from './api.js';
 import type { ConsoleContext } from './context.js';
 import type { Filter, List } from './lists.js';
@@ -35,7 +35,6 @@ function apiQuery(list: List, values: Map<string, string>): URLSearchParams {
   for (const [name, value] of values) {
     if (name === 'start_date') q.set(name, new Date(`${value}T00:00:00`).toISOString());
     else if (name === 'end_date') q.set(name, new Date(`${value}T23:59:59.999`).toISOString());
-    else if (name === 'page' && values.has('client_order_id')) continue; // a search is one page
     else q.set(name, value);
   }
   if (list.paged && !q.has('size')) q.set('size', list.defaultSize);
@@ -60,6 +59,7 @@ export const TITLES = {
   payouts: 'c.payouts',
   'form-sessions': 'c.sessions',
   disputes: 'c.disputes',
+  webhooks: 'c.webhooks',
   transactions: 'c.transactions',
   'payment-methods': 'c.methods',
 } as const satisfies Record<ListName, string>;
@@ -98,7 +98,7 @@ function renderFilters(ctx: ConsoleContext, name: ListName, list: List, filters:
       control = el('input', { id, name: f.name, type: 'date', value: values.get(f.name) ?? '', 'aria-describedby': hintId });
       control.addEventListener('change', apply);
     } else {
-      control = el('input', { id, name: f.name, type: 'search', value: values.get(f.name) ?? '', maxlength: 64, placeholder: 'shop-1042', 'aria-describedby': hintId });
+      control = el('input', { id, name: f.name, type: 'search', value: values.get(f.name) ?? '', maxlength: 64, placeholder: f.placeholder ?? null, 'aria-describedby': hintId });
     }
     return el('div', { className: 'field' }, el('label', { for: id, text: label }), control, hint && el('span', { className: 'field-hint', id: hintId, text: hint }));
   });
@@ -141,25 +141,29 @@ async function load(ctx: ConsoleContext, name: ListName, list: List, values: Map
   panel.classList.add('loading');
   panel.setAttribute('aria-busy', 'true');
   $('#list-error').hidden = true;
+  const note = $('#list-note');
   const table = $<HTMLTableElement>('#list-table');
   try {
     const body = await api<unknown>(`${list.path}?${apiQuery(list, values)}`, { signal: controller.signal });
     if (seq !== loadSeq) return; // a newer load won
     const page = list.show(ctx, body, table);
+    note.textContent = page.note ?? '';
+    note.hidden = page.note === null;
+    keyboardScrollable(panel);
     $('#list-empty').hidden = page.count > 0;
     const pages = Math.max(page.pages, 1);
     $('#pager-info').textContent = ctx.t('c.pageInfo', { page: page.page, pages, total: page.total });
     const prev = $<HTMLButtonElement>('#prev');
     const next = $<HTMLButtonElement>('#next');
-    const searching = values.has('client_order_id');
-    prev.disabled = searching || page.page <= 1;
-    next.disabled = searching || page.page >= pages;
+    prev.disabled = page.page <= 1;
+    next.disabled = page.page >= pages;
     prev.onclick = () => go(ctx, name, withPage(values, page.page - 1));
     next.onclick = () => go(ctx, name, withPage(values, page.page + 1));
   } catch (err) {
     if (seq !== loadSeq || controller.signal.aborted) return;
     if (isUnauthorized(err)) return ctx.loggedOut();
     table.tBodies[0]!.replaceChildren();
+    note.hidden = true;
     $('#list-empty').hidden = true;
     $('#pager-info').textContent = '';
     const error = $('#list-error');

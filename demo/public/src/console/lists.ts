@@ -3,13 +3,24 @@
  * default page size and its columns. Statuses, sides, states and types are shown in the console's
  * language (labels.ts).
  */
-import type { PayoutView } from '../../../console-contract.js';
-import type { Dispute, FormSession, Order, PaymentMethod, Transaction } from '../../../../src/provider/schemas.js';
+import type { DisputesPage, DisputeView, OrderRow, OrdersPage, PayoutView, WebhookView } from '../../../console-contract.js';
+import type { FormSession, PaymentMethod, Transaction } from '../../../../src/provider/schemas.js';
 import { el } from '../shared/dom.js';
 import { dateTime, shortId } from '../shared/format.js';
 import type { ConsoleKey } from '../texts/console.js';
 import type { ConsoleContext } from './context.js';
-import { disputeLabel, formStateLabel, methodTypeLabel, orderStatusLabel, sideLabel, transactionLabel } from './labels.js';
+import {
+  disputeLabel,
+  disputeOutcomeLabel,
+  formStateLabel,
+  methodTypeLabel,
+  orderStatusLabel,
+  sideLabel,
+  transactionLabel,
+  webhookOutcomeLabel,
+  webhookReason,
+} from './labels.js';
+import { orderLink, productTitle, receiptsView, shopBadges } from './shop.js';
 import { badge, renderRows, type Column } from './table.js';
 import type { ListName } from './url.js';
 
@@ -22,7 +33,7 @@ export interface FilterOption {
 }
 
 export type Filter =
-  | { name: string; kind: 'search'; label: ConsoleKey; hint?: ConsoleKey }
+  | { name: string; kind: 'search'; label: ConsoleKey; hint?: ConsoleKey; placeholder?: string }
   | { name: string; kind: 'select'; label: ConsoleKey; options: FilterOption[]; /** No "any": the first option is the default. */ required?: boolean }
   | { name: string; kind: 'date'; label: ConsoleKey; hint?: ConsoleKey }
   | { name: string; kind: 'check'; label: ConsoleKey };
@@ -38,6 +49,8 @@ interface ListDefinition<T> {
   columns(ctx: ConsoleContext): Column<T>[];
   /** The page of items from the API's answer. */
   page(body: unknown): { items: T[]; total: number; page: number; pages: number };
+  /** A sentence above the list for this answer (how a search was done, what is not available), or null. */
+  note?(ctx: ConsoleContext, body: unknown): string | null;
 }
 
 const envelope = <T>(body: unknown) => body as { items: T[]; total: number; page: number; pages: number };
@@ -60,29 +73,13 @@ const period: Filter[] = [
   { name: 'end_date', kind: 'date', label: 'c.f.to' },
 ];
 
-/** The client order id, linked to the orders list searched for it (phase 2: the order page). */
-function orderLink(ctx: ConsoleContext, clientOrderId: string): Node {
-  const filters = new URLSearchParams({ client_order_id: clientOrderId });
-  const href = `/console/orders?${filters}`;
-  return el('a', {
-    href,
-    text: clientOrderId,
-    'aria-label': ctx.t('c.showOrder', { id: clientOrderId }),
-    onclick: (e: Event) => {
-      const event = e as MouseEvent;
-      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-      e.preventDefault();
-      ctx.navigate('/console/orders', filters);
-    },
-  });
-}
-
-const orders: ListDefinition<Order> = {
+/** The orders: the provider's list with the shop's session beside each order; search merged (demo/console-shop.ts). */
+const orders: ListDefinition<OrderRow> = {
   path: '/orders',
   defaultSize: '10',
   paged: true,
   filters: (ctx) => [
-    { name: 'client_order_id', kind: 'search', label: 'c.f.search', hint: 'c.f.searchHint' },
+    { name: 'q', kind: 'search', label: 'c.f.search', hint: 'c.f.searchHint', placeholder: 'coffee-beans' },
     { name: 'status', kind: 'select', label: 'c.f.status', options: ctx.meta.order_statuses.map((s) => ({ value: s, label: orderStatusLabel(ctx.lang, s, 'Buy').text })) },
     { name: 'order_side', kind: 'select', label: 'c.f.side', options: ['Buy', 'Sell'].map((s) => ({ value: s, label: sideLabel(ctx.lang, s) })) },
     ...sortFilters(ctx),
@@ -90,22 +87,42 @@ const orders: ListDefinition<Order> = {
     sizeFilter(),
   ],
   columns: (ctx) => [
-    { label: ctx.t('c.col.created'), cell: (o) => dateTime(o.created_at, ctx.lang) },
-    { label: ctx.t('c.col.client'), cell: (o) => o.client_order_id, wrap: true },
-    { label: ctx.t('c.col.order'), cell: (o) => shortId(o.id), mono: true, title: (o) => o.id },
-    { label: ctx.t('c.col.method'), cell: (o) => o.method_name, wrap: true },
-    { label: ctx.t('c.col.side'), cell: (o) => sideLabel(ctx.lang, o.order_side) },
-    { label: ctx.t('c.col.amount'), cell: (o) => ctx.money(o.amount, o.currency), num: true },
-    { label: ctx.t('c.col.fee'), cell: (o) => ctx.money(o.fee, o.currency), num: true },
+    { key: 'created', label: ctx.t('c.col.created'), cell: (o) => dateTime(o.created_at, ctx.lang) },
     {
+      // The product and its order_ref for the shop's orders, the client order id always; it opens the order page.
+      key: 'client',
+      label: ctx.t('c.col.orderName'),
+      wrap: true,
+      cell: (o) =>
+        el(
+          'span',
+          { className: 'product', 'data-client-order-id': o.client_order_id },
+          orderLink(ctx, o.key, o.shop ? productTitle(ctx, o.shop) : o.client_order_id),
+          o.shop && el('small', { className: 'ref', 'data-order-ref': o.shop.order_ref, text: o.shop.order_ref }),
+          o.shop && el('small', { className: 'ref', text: o.client_order_id }),
+        ),
+    },
+    { key: 'order', label: ctx.t('c.col.order'), cell: (o) => shortId(o.id), mono: true, title: (o) => o.id ?? '' },
+    { key: 'method', label: ctx.t('c.col.method'), cell: (o) => o.method?.name ?? '—', wrap: true },
+    { key: 'side', label: ctx.t('c.col.side'), cell: (o) => sideLabel(ctx.lang, o.side) },
+    { key: 'amount', label: ctx.t('c.col.amount'), cell: (o) => ctx.money(o.amount, o.currency), num: true },
+    {
+      key: 'status',
       label: ctx.t('c.col.status'),
+      title: (o) => (o.source === 'shop' ? ctx.t('c.asOf', { time: dateTime(o.seen_at, ctx.lang) }) : ''),
       cell: (o) => {
-        const s = orderStatusLabel(ctx.lang, o.status, o.order_side);
+        const s = orderStatusLabel(ctx.lang, o.status, o.side);
         return badge(s.text, s.tone);
       },
     },
+    { key: 'shop', label: ctx.t('c.col.shop'), cell: (o) => (o.shop ? shopBadges(ctx, o.shop) : el('span', { className: 'muted', text: ctx.t('c.notShop') })) },
   ],
-  page: envelope,
+  page: (body) => body as OrdersPage,
+  note: (ctx, body) => {
+    const search = (body as OrdersPage).search;
+    if (!search) return null;
+    return search.provider_complete ? ctx.t('c.searchNote', { scanned: search.provider_scanned }) : ctx.t('c.searchIncomplete', { scanned: search.provider_scanned });
+  },
 };
 
 /** Payouts: Sell orders; in the sandbox a pending one can be completed from its row. */
@@ -164,13 +181,13 @@ const formSessions: ListDefinition<FormSession> = {
   defaultSize: '10',
   paged: true,
   filters: (ctx) => [
-    { name: 'client_order_id', kind: 'search', label: 'c.f.search' },
+    { name: 'client_order_id', kind: 'search', label: 'c.f.clientOrderId', placeholder: 'shop-1042' },
     { name: 'state', kind: 'select', label: 'c.f.state', options: ctx.meta.form_session_states.map((s) => ({ value: s, label: formStateLabel(ctx.lang, s).text })) },
     sizeFilter(),
   ],
   columns: (ctx) => [
     { label: ctx.t('c.col.created'), cell: (s) => dateTime(s.created_at, ctx.lang) },
-    { label: ctx.t('c.col.client'), cell: (s) => orderLink(ctx, s.client_order_id), wrap: true },
+    { label: ctx.t('c.col.client'), cell: (s) => orderLink(ctx, s.order_id ?? s.client_order_id, s.client_order_id), wrap: true },
     { label: ctx.t('c.col.session'), cell: (s) => shortId(s.session_id), mono: true, title: (s) => s.session_id },
     { label: ctx.t('c.col.method'), cell: (s) => (s.payment_method_type ? methodTypeLabel(ctx.lang, s.payment_method_type) : '—') },
     { label: ctx.t('c.col.amount'), cell: (s) => ctx.money(s.amount, s.currency), num: true },
@@ -186,7 +203,8 @@ const formSessions: ListDefinition<FormSession> = {
   page: envelope,
 };
 
-const disputes: ListDefinition<Dispute> = {
+/** Disputes: each with its order, amount, state and receipts. */
+const disputes: ListDefinition<DisputeView> = {
   path: '/disputes',
   defaultSize: '10',
   paged: true,
@@ -204,15 +222,87 @@ const disputes: ListDefinition<Dispute> = {
     sizeFilter(),
   ],
   columns: (ctx) => [
-    { label: ctx.t('c.col.created'), cell: (d) => dateTime(d.created_at, ctx.lang) },
-    { label: ctx.t('c.col.client'), cell: (d) => orderLink(ctx, d.client_order_id), wrap: true },
-    { label: ctx.t('c.col.order'), cell: (d) => shortId(d.order_id), mono: true, title: (d) => d.order_id },
-    // The provider sends the order's amount as a JSON number: its shortest text is the decimal it wrote.
-    { label: ctx.t('c.col.amount'), cell: (d) => ctx.money(String(d.amount), d.currency), num: true },
-    { label: ctx.t('c.col.processed'), cell: (d) => badge(disputeLabel(ctx.lang, d.processed), d.processed ? 'ok' : 'wait') },
-    { label: ctx.t('c.col.dispute'), cell: (d) => shortId(d.dispute_id), mono: true, title: (d) => d.dispute_id },
+    { key: 'created', label: ctx.t('c.col.created'), cell: (d) => dateTime(d.created_at, ctx.lang) },
+    {
+      key: 'client',
+      label: ctx.t('c.col.client'),
+      wrap: true,
+      cell: (d) =>
+        el(
+          'span',
+          { className: 'product', 'data-client-order-id': d.client_order_id },
+          orderLink(ctx, d.order_id, d.client_order_id),
+          d.shop && el('small', { className: 'ref', text: d.shop.order_ref }),
+        ),
+    },
+    { key: 'order', label: ctx.t('c.col.order'), cell: (d) => shortId(d.order_id), mono: true, title: (d) => d.order_id },
+    { key: 'amount', label: ctx.t('c.col.amount'), cell: (d) => ctx.money(d.amount, d.currency), num: true },
+    {
+      key: 'processed',
+      label: ctx.t('c.col.processed'),
+      cell: (d) =>
+        el(
+          'span',
+          { className: 'badges' },
+          badge(disputeLabel(ctx.lang, d.processed), d.processed ? 'ok' : 'wait'),
+          d.shop?.outcome ? badge(disputeOutcomeLabel(ctx.lang, d.shop.outcome), d.shop.outcome === 'paid' ? 'ok' : 'bad') : null,
+        ),
+    },
+    { key: 'files', label: ctx.t('c.col.files'), cell: (d) => receiptsView(ctx, d.files), wrap: true },
+    { key: 'dispute', label: ctx.t('c.col.dispute'), cell: (d) => shortId(d.dispute_id), mono: true, title: (d) => d.dispute_id },
+  ],
+  page: (body) => body as DisputesPage,
+  note: (ctx, body) => ((body as DisputesPage).receipts_available ? null : ctx.t('d.filesUnavailable')),
+};
+
+/** What the token endpoints received, newest first: verified or refused, and why. */
+const webhooks: ListDefinition<WebhookView> = {
+  path: '/webhooks',
+  defaultSize: '20',
+  paged: true,
+  filters: (ctx) => [
+    { name: 'order_id', kind: 'search', label: 'c.f.orderId', placeholder: '8fe3669a-…' },
+    { name: 'outcome', kind: 'select', label: 'c.f.outcome', options: ctx.meta.webhook_outcomes.map((o) => ({ value: o, label: webhookOutcomeLabel(ctx.lang, o).text })) },
+    {
+      name: 'verified',
+      kind: 'select',
+      label: 'c.f.verified',
+      options: [
+        { value: 'true', label: ctx.t('w.verified') },
+        { value: 'false', label: ctx.t('w.unverified') },
+      ],
+    },
+    ...(ctx.meta.endpoints.length > 1
+      ? [{ name: 'endpoint', kind: 'select' as const, label: 'c.f.endpoint' as const, options: ctx.meta.endpoints.map((e) => ({ value: e, label: e })) }]
+      : []),
+    sizeFilter(),
+  ],
+  columns: (ctx) => [
+    { key: 'received', label: ctx.t('w.col.received'), cell: (w) => dateTime(w.at, ctx.lang, { seconds: true }) },
+    { key: 'endpoint', label: ctx.t('w.col.endpoint'), cell: (w) => w.endpoint, mono: true },
+    {
+      key: 'order',
+      label: ctx.t('c.col.order'),
+      mono: true,
+      title: (w) => w.order_id ?? '',
+      // Only a verified payload names an order worth opening; an unverified one is shown as text.
+      cell: (w) => (w.order_id === null ? '—' : w.verified ? orderLink(ctx, w.order_id, shortId(w.order_id), w.order_id) : shortId(w.order_id)),
+    },
+    { key: 'status', label: ctx.t('w.col.status'), cell: (w) => (w.status ? el('span', { className: w.verified ? null : 'muted', text: orderStatusLabel(ctx.lang, w.status, 'Buy').text }) : '—'), wrap: true },
+    { key: 'signature', label: ctx.t('w.col.signature'), cell: (w) => badge(ctx.t(w.verified ? 'w.verified' : 'w.unverified'), w.verified ? 'ok' : 'bad') },
+    {
+      key: 'outcome',
+      label: ctx.t('w.col.outcome'),
+      cell: (w) => {
+        const o = webhookOutcomeLabel(ctx.lang, w.outcome);
+        return badge(o.text, o.tone);
+      },
+    },
+    { key: 'http', label: ctx.t('w.col.http'), cell: (w) => String(w.http_status), num: true },
+    { key: 'reason', label: ctx.t('w.col.reason'), cell: (w) => webhookReason(ctx.lang, w.detail) ?? '—', title: (w) => w.detail ?? '', wrap: true },
   ],
   page: envelope,
+  note: (ctx) => ctx.t('w.lead'),
 };
 
 const transactions: ListDefinition<Transaction> = {
@@ -266,8 +356,8 @@ const methods: ListDefinition<PaymentMethod> = {
             el('span', {
               className: 'range',
               'data-side': r.fee_side,
-              text: `${sideLabel(ctx.lang, r.fee_side)}: ${ctx.money(String(r.min_amount), r.currency)} – ${ctx.money(String(r.max_amount), r.currency)} · ${r.fee}%${
-                r.fixed_fee ? ` + ${ctx.money(String(r.fixed_fee), r.currency)}` : ''
+              text: `${sideLabel(ctx.lang, r.fee_side)}: ${ctx.money(r.min_amount, r.currency)} – ${ctx.money(r.max_amount, r.currency)} · ${r.fee}%${
+                r.fixed_fee ? ` + ${ctx.money(r.fixed_fee, r.currency)}` : ''
               }`,
             }),
           ),
@@ -287,7 +377,7 @@ export interface List {
   paged: boolean;
   filters(ctx: ConsoleContext): Filter[];
   /** Renders the API's answer into `table`; returns the page's numbers. */
-  show(ctx: ConsoleContext, body: unknown, table: HTMLTableElement): { count: number; total: number; page: number; pages: number };
+  show(ctx: ConsoleContext, body: unknown, table: HTMLTableElement): { count: number; total: number; page: number; pages: number; note: string | null };
 }
 
 function list<T>(def: ListDefinition<T>): List {
@@ -299,7 +389,7 @@ function list<T>(def: ListDefinition<T>): List {
     show(ctx, body, table) {
       const page = def.page(body);
       renderRows(table, def.columns(ctx), page.items);
-      return { count: page.items.length, total: page.total, page: page.page, pages: page.pages };
+      return { count: page.items.length, total: page.total, page: page.page, pages: page.pages, note: def.note?.(ctx, body) ?? null };
     },
   };
 }
@@ -310,6 +400,7 @@ export function consoleLists(actions: { complete(p: PayoutView, button: HTMLButt
     payouts: list(payouts(actions)),
     'form-sessions': list(formSessions),
     disputes: list(disputes),
+    webhooks: list(webhooks),
     transactions: list(transactions),
     'payment-methods': list(methods),
   };

@@ -14,6 +14,7 @@ import type { ConsoleContext, Meta } from './context.js';
 import { errorSentence } from './labels.js';
 import { consoleLists } from './lists.js';
 import { showList, TITLES } from './list-view.js';
+import { showOrder } from './order-page.js';
 import { completeInSandbox, relabelPayoutForm, showPayoutForm } from './payouts.js';
 import { addressOf, CONSOLE_ROOT, LISTS, pathOf, viewOf, type View } from './url.js';
 
@@ -42,11 +43,11 @@ const lists = consoleLists({
 function context(): ConsoleContext {
   const t = texts(CONSOLE_TEXTS, page.lang);
   const currency = () => page.balance?.currency ?? 'RUB';
-  const format = (amount: string | null | undefined, cur?: string) => money(amount, cur ?? currency(), page.lang);
+  const format = (amount: string | number | null | undefined, cur?: string) => money(amount, cur ?? currency(), page.lang);
   return {
     lang: page.lang,
     t,
-    meta: page.meta ?? { order_statuses: [], form_session_states: [], method_types: [], transaction_types: [], sandbox: false },
+    meta: page.meta ?? { order_statuses: [], form_session_states: [], method_types: [], transaction_types: [], webhook_outcomes: [], endpoints: [], receipts: false, sandbox: false },
     get balance() {
       return page.balance; // read when used: the balance loads after the view
     },
@@ -89,19 +90,29 @@ function render(): void {
   const view = viewOf(location.pathname);
   renderNav(view);
   $('#list-view').hidden = view.kind !== 'list';
+  $('#order-view').hidden = view.kind !== 'order';
   $('#payout-view').hidden = view.kind !== 'new-payout';
   $('#not-found').hidden = view.kind !== 'not-found';
   $('#new-payout').hidden = !(view.kind === 'list' && view.list === 'payouts');
   $('#payouts-lead').hidden = !(view.kind === 'list' && view.list === 'payouts');
-  const title = view.kind === 'list' ? ctx.t(TITLES[view.list]) : view.kind === 'new-payout' ? ctx.t('p.new') : ctx.t('c.notFound');
-  $('#view-title').textContent = title;
-  document.title = `${title} — ${ctx.t('c.loginTitle')}`;
+  const setTitle = (title: string) => {
+    $('#view-title').textContent = title;
+    document.title = `${title} — ${ctx.t('c.loginTitle')}`;
+  };
+  if (view.kind === 'order') {
+    // Until the order is read, its key names it.
+    if ($('#order-body').dataset.key !== view.key) setTitle(ctx.t('c.orderTitle', { name: view.key }));
+    $<HTMLAnchorElement>('#order-back').href = addressOf(`${CONSOLE_ROOT}/orders`, new URLSearchParams(), settings());
+    showOrder(ctx, view.key, setTitle);
+    return;
+  }
+  setTitle(view.kind === 'list' ? ctx.t(TITLES[view.list]) : view.kind === 'new-payout' ? ctx.t('p.new') : ctx.t('c.notFound'));
   if (view.kind === 'list') showList(ctx, view.list, lists[view.list]);
   else if (view.kind === 'new-payout') showPayoutForm(ctx);
 }
 
 function renderNav(view: View): void {
-  const active = view.kind === 'list' ? view.list : view.kind === 'new-payout' ? 'payouts' : null;
+  const active = view.kind === 'list' ? view.list : view.kind === 'new-payout' ? 'payouts' : view.kind === 'order' ? 'orders' : null;
   for (const link of $$<HTMLAnchorElement>('#console-nav a[data-list]')) {
     const name = link.dataset.list as (typeof LISTS)[number];
     link.href = addressOf(pathOf({ kind: 'list', list: name }), new URLSearchParams(), settings());
@@ -226,10 +237,17 @@ async function main(): Promise<void> {
   });
 
   // Addresses of the first console (`/console?list=disputes`) still lead to their list.
+  // The first console's exact search (`/console/orders?client_order_id=…`) is the search now.
   const legacy = new URLSearchParams(location.search).get('list');
+  const legacySearch = new URLSearchParams(location.search).get('client_order_id');
   if (legacy && (LISTS as readonly string[]).includes(legacy)) history.replaceState(null, '', addressOf(`${CONSOLE_ROOT}/${legacy}`, new URLSearchParams(), settings()));
   else if (location.pathname.replace(/\/+$/, '') === CONSOLE_ROOT) history.replaceState(null, '', addressOf(`${CONSOLE_ROOT}/orders`, currentQuery(), settings()));
-  else syncSettings();
+  else if (location.pathname.replace(/\/+$/, '') === `${CONSOLE_ROOT}/orders` && legacySearch) {
+    const q = currentQuery();
+    q.delete('client_order_id');
+    q.set('q', legacySearch);
+    history.replaceState(null, '', addressOf(`${CONSOLE_ROOT}/orders`, q, settings()));
+  } else syncSettings();
 
   try {
     await api('/me');

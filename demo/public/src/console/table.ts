@@ -6,6 +6,8 @@ import { el } from '../shared/dom.js';
 import type { Tone } from './labels.js';
 
 export interface Column<T> {
+  /** Names the column's cells (`data-col`), for styles and tests. */
+  key?: string;
   label: string;
   cell(item: T): Node | string;
   num?: boolean;
@@ -16,7 +18,7 @@ export interface Column<T> {
 }
 
 export function renderRows<T>(table: HTMLTableElement, columns: readonly Column<T>[], items: readonly T[]): void {
-  table.tHead!.replaceChildren(el('tr', {}, ...columns.map((c) => el('th', { className: c.num ? 'num' : null, scope: 'col', text: c.label }))));
+  table.tHead!.replaceChildren(el('tr', {}, ...columns.map((c) => el('th', { className: c.num ? 'num' : null, scope: 'col', text: c.label, 'data-col': c.key }))));
   table.tBodies[0]!.replaceChildren(
     ...items.map((item) =>
       el(
@@ -24,7 +26,7 @@ export function renderRows<T>(table: HTMLTableElement, columns: readonly Column<
         {},
         ...columns.map((c) => {
           const classes = [c.num && 'num', c.mono && 'mono', c.wrap && 'wrap-cell'].filter(Boolean).join(' ');
-          return el('td', { className: classes || null, title: c.title?.(item), 'data-label': c.label }, c.cell(item));
+          return el('td', { className: classes || null, title: c.title?.(item), 'data-label': c.label, 'data-col': c.key }, c.cell(item));
         }),
       ),
     ),

@@ -3,13 +3,15 @@
  * in the query, so a link can be shared and Back restores what was on screen.
  *
  *   /console/orders?status=Completed&page=2     a list with its filters and page
+ *   /console/orders?q=coffee                    the orders searched
+ *   /console/orders/{key}                       one order (by its order id or client order id)
  *   /console/payouts/new                        the payout form
- * Phase 2 adds /console/orders/{id} (the order page) and /console/webhooks.
+ *   /console/webhooks?outcome=refused           the webhook log
  */
-export const LISTS = ['orders', 'payouts', 'form-sessions', 'disputes', 'transactions', 'payment-methods'] as const;
+export const LISTS = ['orders', 'payouts', 'disputes', 'webhooks', 'transactions', 'form-sessions', 'payment-methods'] as const;
 export type ListName = (typeof LISTS)[number];
 
-export type View = { kind: 'list'; list: ListName } | { kind: 'new-payout' } | { kind: 'not-found' };
+export type View = { kind: 'list'; list: ListName } | { kind: 'order'; key: string } | { kind: 'new-payout' } | { kind: 'not-found' };
 
 export const CONSOLE_ROOT = '/console';
 
@@ -17,6 +19,16 @@ export function viewOf(pathname: string): View {
   const rest = pathname.replace(/\/+$/, '').slice(CONSOLE_ROOT.length).replace(/^\//, '');
   if (rest === '') return { kind: 'list', list: 'orders' };
   if (rest === 'payouts/new') return { kind: 'new-payout' };
+  const order = /^orders\/([^/]+)$/.exec(rest);
+  if (order) {
+    try {
+      const key = decodeURIComponent(order[1]!);
+      if (key.length >= 1 && key.length <= 128 && /^[\x21-\x7e]+$/.test(key)) return { kind: 'order', key };
+    } catch {
+      // a malformed escape: no such page
+    }
+    return { kind: 'not-found' };
+  }
   if ((LISTS as readonly string[]).includes(rest)) return { kind: 'list', list: rest as ListName };
   return { kind: 'not-found' };
 }
@@ -25,6 +37,8 @@ export function pathOf(view: View): string {
   switch (view.kind) {
     case 'list':
       return `${CONSOLE_ROOT}/${view.list}`;
+    case 'order':
+      return orderPath(view.key);
     case 'new-payout':
       return `${CONSOLE_ROOT}/payouts/new`;
     case 'not-found':
@@ -48,4 +62,9 @@ export function addressOf(path: string, filters: URLSearchParams, settings: Reco
   for (const name of PAGE_SETTINGS) q.set(name, settings[name]);
   const query = q.toString();
   return query ? `${path}?${query}` : path;
+}
+
+/** The order page of `key` (an order id or a client order id). */
+export function orderPath(key: string): string {
+  return `${CONSOLE_ROOT}/orders/${encodeURIComponent(key)}`;
 }

@@ -44,3 +44,12 @@ export function onRadio(name: string, fn: (value: string) => void): void {
     });
   }
 }
+
+/**
+ * A region that scrolls sideways (a table wider than the screen) can be reached and scrolled from the
+ * keyboard: it joins the tab order only while it does scroll.
+ */
+export function keyboardScrollable(region: HTMLElement): void {
+  if (region.scrollWidth > region.clientWidth + 1) region.tabIndex = 0;
+  else region.removeAttribute('tabindex');
+}
