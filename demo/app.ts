@@ -82,6 +82,8 @@ export interface RunningDemo {
   /** The sandbox itself (clock, webhooks), or null with a real provider. */
   sandbox: Sandbox | null;
   products: readonly Product[];
+  /** Runs a reconciliation sweep of every token endpoint now (each also sweeps by itself every minute). */
+  reconcile(): Promise<void>;
   /** Stops both servers, open event streams and the sandbox's timers. */
   close(): Promise<void>;
 }
@@ -333,6 +335,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     endpoint: ENDPOINT,
     sandbox,
     products,
+    async reconcile() {
+      await Promise.all(handlers.map((h) => h.reconcile()));
+    },
     close() {
       closed ??= (async () => {
         await Promise.all(handlers.map((h) => h.close()));

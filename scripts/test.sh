@@ -16,6 +16,19 @@ finish() {
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
+# Every suite has a bound: a hung test (a stray server keeping node alive, a browser that never
+# answers) fails its suite with a message instead of eating CI's whole time. Each is several times
+# the suite's usual duration on a 2-core machine. Node's runner also exits when its tests are done
+# (--test-force-exit) and fails any one test that runs past 5 minutes.
+bounded() {
+  local seconds=$1 label=$2; shift 2
+  timeout --kill-after=30s "$seconds" "$@"
+  local rc=$?
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then echo "$label: still running after ${seconds} s, stopped"; fi
+  return "$rc"
+}
+NODE_TEST=(node --import tsx --test --test-force-exit --test-timeout=300000)
+
 step "type check (tsc --noEmit; the demo pages' browser code: tsc -p demo/public)"
 npx tsc --noEmit || { echo "type check failed"; finish 1; }
 npx tsc --noEmit -p demo/public || { echo "type check of the demo pages failed"; finish 1; }
@@ -25,19 +38,19 @@ node scripts/build.mjs --quiet || { echo "build failed"; finish 1; }
 
 step "node tests"
 node_files=(test/node/**/*.test.ts)
-node --import tsx --test --test-concurrency=2 \
+bounded 1500 "node tests" "${NODE_TEST[@]}" --test-concurrency=2 \
   --test-reporter=spec --test-reporter-destination=stdout \
   --test-reporter=tap --test-reporter-destination=test-output/node.tap \
   "${node_files[@]}" || finish 1
 
 step "browser tests (web-test-runner, Chromium)"
 node scripts/require-chromium.mjs || finish 1
-npx web-test-runner || finish 1
+bounded 1200 "browser tests" npx web-test-runner || finish 1
 
 e2e_files=(test/e2e/**/*.test.ts)
 if [ ${#e2e_files[@]} -gt 0 ]; then
   step "end-to-end tests (playwright-core, Chromium)"
-  node --import tsx --test --test-concurrency=1 \
+  bounded 1500 "end-to-end tests" "${NODE_TEST[@]}" --test-concurrency=1 \
     --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination=test-output/e2e.tap \
     "${e2e_files[@]}" || finish 1
@@ -51,7 +64,7 @@ if [ ${#example_files[@]} -gt 0 ]; then
   # A clean environment: no npm_config_* of the outer `npm test` reaches the inner npm.
   tgz=$(env -i PATH="$PATH" HOME="$HOME" npm pack --ignore-scripts --loglevel=error --pack-destination "$pack_dir" | tail -n 1)
   [ -f "$pack_dir/$tgz" ] || { echo "npm pack wrote no tarball"; finish 1; }
-  PAYDESK_TARBALL="$pack_dir/$tgz" node --import tsx --test --test-concurrency=1 \
+  PAYDESK_TARBALL="$pack_dir/$tgz" bounded 1200 "examples" "${NODE_TEST[@]}" --test-concurrency=1 \
     --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination=test-output/examples.tap \
     "${example_files[@]}" || finish 1

@@ -206,19 +206,22 @@ describe('examples/vite-react: Vite + React with paydesk/react', () => {
 
   test('the Vite dev server (npm run dev) proxies /api/paydesk to the API server: a purchase', async () => {
     const api = await startExampleServer(s.example.dir, s.sandbox.url);
-    const port = await freePort();
-    const vite = await startProcess(join(s.example.dir, 'node_modules', '.bin', 'vite'), ['--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
-      cwd: s.example.dir,
-      env: { PAYDESK_API_ORIGIN: api.url },
-      ready: /Local:\s+(http:\/\/127\.0\.0\.1:\d+)\//,
-      label: 'vite dev server',
-    });
     try {
-      const { page, errors } = await buyInApp(`${vite.url}/`);
-      assert.deepEqual(errors, []);
-      await page.context().close();
+      const port = await freePort();
+      const vite = await startProcess(join(s.example.dir, 'node_modules', '.bin', 'vite'), ['--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+        cwd: s.example.dir,
+        env: { PAYDESK_API_ORIGIN: api.url },
+        ready: /Local:\s+(http:\/\/127\.0\.0\.1:\d+)\//,
+        label: 'vite dev server',
+      });
+      try {
+        const { page, errors } = await buyInApp(`${vite.url}/`);
+        assert.deepEqual(errors, []);
+        await page.context().close();
+      } finally {
+        await vite.stop();
+      }
     } finally {
-      await vite.stop();
       await api.stop();
     }
   });

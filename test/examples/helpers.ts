@@ -82,7 +82,8 @@ export async function installExample(name: string): Promise<InstalledExample> {
     filter: (src) => !/[\\/](node_modules|dist)$/.test(src),
   });
   await npm(['install', tgz, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], dir);
-  return { dir, remove: () => rm(work, { recursive: true, force: true }) };
+  // maxRetries: a dev server that has just stopped may still be writing its cache (ENOTEMPTY).
+  return { dir, remove: () => rm(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }) };
 }
 
 /** A free TCP port on 127.0.0.1 (for servers whose own URLs, e.g. the webhook URL, must be known before they listen). */
@@ -101,18 +102,32 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** Spawns a process and waits until its output matches `ready` (the first group is the URL). */
+/** The terminal's colour codes, which some tools print even without a terminal (Vite's port in bold). */
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/**
+ * Spawns a process and waits until its output matches `ready` (the first group is the URL). Colours
+ * are asked off (NO_COLOR) and stripped anyway before matching. A process that is not ready in time
+ * is killed before the error is thrown: a stray server would keep the test run alive.
+ */
 export async function startProcess(
   command: string,
   args: string[],
   options: { cwd: string; env?: Record<string, string>; ready: RegExp; label: string },
 ): Promise<Running> {
-  const child = spawn(command, args, { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: cleanEnv({ NO_COLOR: '1', FORCE_COLOR: '0', ...options.env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${options.label}: not ready after ${WAIT_MS} ms:\n${out}`)), WAIT_MS);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${options.label}: not ready after ${WAIT_MS} ms:\n${out}`));
+    }, WAIT_MS);
     const onData = (d: Buffer) => {
-      out += d.toString();
+      out += d.toString().replace(ANSI, '');
       const m = options.ready.exec(out);
       if (m) {
         clearTimeout(timer);

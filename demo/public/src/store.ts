@@ -250,7 +250,7 @@ function renderProducts(): void {
         text: state.t('product.buy'),
         'aria-label': `${state.t('product.buy')}: ${productTitle(p)}`,
         'data-buy': p.ref,
-        onclick: () => openCheckout(p, { resume: false }),
+        onclick: () => buyProduct(p),
       });
       const li = el(
         'li',
@@ -283,6 +283,21 @@ function widgetAttributes(product: Product): WidgetAttributes {
   attrs.locale = state.lang;
   attrs.theme = state.theme;
   return attrs;
+}
+
+/**
+ * "Buy": a new purchase — unless this product's checkout is already open (a double click, or a
+ * second tap while it loads): that one is shown, never a second order for one purchase.
+ */
+function buyProduct(product: Product): void {
+  const settled = ['paid', 'expired', 'cancelled', 'gone', 'error'].includes(String(state.orderState));
+  if (state.buying?.ref === product.ref && state.widget?.isConnected && !settled) {
+    const modal = $<HTMLDialogElement>('#modal');
+    if (state.display === 'modal' && !modal.open) modal.showModal();
+    else $('#checkout').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    return;
+  }
+  openCheckout(product, { resume: false });
 }
 
 function openCheckout(product: Product, { resume }: { resume: boolean }): void {

@@ -1,0 +1,102 @@
+/**
+ * Money safety as a shopper meets it, in Chromium against the demo: two tabs of one browser and a
+ * double click make one order; a shopper whose order expired sends a receipt, the provider accepts
+ * the dispute while the order stays cancelled, and the widget ends "paid" (late) — and the shop's
+ * onOrderPaid runs once.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { OrderView } from '../../src/protocol/index.js';
+import { buy, sandboxCall, screenshot, storeUrl, waitForWidgetState, waitUntil, widgetOrder, type TestDemo, storefrontSuite } from './helpers.js';
+
+/** The ids of every order the provider has (the sandbox's newest 100: a test's own are among them). */
+async function orderIds(demo: TestDemo): Promise<Set<string>> {
+  const list = await sandboxCall<{ orders: { items: Array<{ id: string }> } }>(demo, '/api/v1/order/?size=100&sort_by=created_at&sort=desc');
+  return new Set(list.orders.items.map((o) => o.id));
+}
+
+/** The orders created since `before` was taken. */
+async function newOrders(demo: TestDemo, before: Set<string>): Promise<string[]> {
+  return [...(await orderIds(demo))].filter((id) => !before.has(id));
+}
+
+describe('money safety in the browser', () => {
+  let demo: TestDemo;
+  const shopper = storefrontSuite((d) => (demo = d));
+
+  test('two tabs of one browser on one checkout: the second tab shows the first tab\'s order; one provider order', async () => {
+    const { context, page } = await shopper();
+    const before = await orderIds(demo);
+    await page.goto(new URL('/cdn-demo', demo.storefrontUrl).href);
+    await waitForWidgetState(page, 'pay', 'paydesk-checkout');
+    const first = await widgetOrder(page, 'paydesk-checkout');
+    const second = await context.newPage();
+    await second.goto(new URL('/cdn-demo', demo.storefrontUrl).href);
+    await waitForWidgetState(second, 'pay', 'paydesk-checkout');
+    const other = await widgetOrder(second, 'paydesk-checkout');
+    assert.equal(other.id, first.id);
+    assert.deepEqual(await newOrders(demo, before), [first.id]);
+  });
+
+  test('two tabs opened together (both start at once): one provider order', async () => {
+    const { context } = await shopper();
+    const before = await orderIds(demo);
+    const [a, b] = await Promise.all([context.newPage(), context.newPage()]);
+    const url = new URL('/cdn-demo', demo.storefrontUrl).href;
+    await Promise.all([a.goto(url), b.goto(url)]);
+    await Promise.all([waitForWidgetState(a, 'pay', 'paydesk-checkout'), waitForWidgetState(b, 'pay', 'paydesk-checkout')]);
+    const [oa, ob] = await Promise.all([widgetOrder(a, 'paydesk-checkout'), widgetOrder(b, 'paydesk-checkout')]);
+    assert.equal(oa.id, ob.id);
+    assert.deepEqual(await newOrders(demo, before), [oa.id]);
+  });
+
+  test('a double click on "Buy": one checkout, one provider order', async () => {
+    const { page } = await shopper();
+    await page.goto(storeUrl(demo, { method: 'sbp' }));
+    const before = await orderIds(demo);
+    // The second click lands while the first one's order is being made (a shopper's slow double click).
+    const creating = page.waitForRequest((r) => r.method() === 'POST' && /\/sessions$/.test(new URL(r.url()).pathname));
+    await buy(page, 'grinder');
+    await creating;
+    await buy(page, 'grinder');
+    await waitForWidgetState(page, 'pay');
+    // Give a second request every chance to arrive.
+    await page.waitForTimeout(500);
+    assert.deepEqual(await newOrders(demo, before), [(await widgetOrder(page)).id]);
+  });
+
+  test('expired, then "I paid — send a receipt": the provider accepts the dispute (the order stays cancelled), the widget ends paid late, the shop fulfils once', async () => {
+    const { page } = await shopper();
+    await page.goto(storeUrl(demo, { method: 'sbp' }));
+    await buy(page, 'pour-over-kit');
+    await waitForWidgetState(page, 'pay');
+    const order = await widgetOrder(page);
+    await sandboxCall(demo, `/sandbox/orders/${order.id}/expire`, { method: 'POST' });
+    await waitForWidgetState(page, 'expired');
+    const widget = page.locator('#inline-host paydesk-checkout');
+    await widget.getByRole('button', { name: /send a receipt/i }).click();
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC',
+      'base64',
+    );
+    await widget.locator('#receipt-files').setInputFiles({ name: 'transfer.png', mimeType: 'image/png', buffer: png });
+    await widget.getByRole('button', { name: /^send$/i }).click();
+    await waitForWidgetState(page, 'dispute');
+    const open = await waitUntil(async () => {
+      const o = await widgetOrder(page);
+      return o.dispute?.status === 'open' ? o : null;
+    }, 'the dispute open in the widget');
+    await screenshot(page, 'dispute-open');
+    // The provider's operators accept it; the money is credited, the order stays CanceledByTimeout.
+    await sandboxCall(demo, `/sandbox/disputes/${open.dispute!.id}/process`, { body: { accepted: true } });
+    // The merchant server finds it on its next sweep (its timer runs every minute; here: now).
+    await demo.reconcile();
+    await waitForWidgetState(page, 'paid');
+    const paid = (await widgetOrder(page)) as OrderView;
+    assert.deepEqual([paid.status, paid.late, paid.provider_status], ['paid', true, 'CanceledByTimeout']);
+    await widget.getByText(/arrived after the time was up, and the order is paid/).waitFor();
+    await screenshot(page, 'paid-late-after-dispute');
+    await waitUntil(() => demo.logs.some((l) => l.includes('[shop] order pour-over-kit paid late: fulfilled')), 'the shop fulfils the order');
+    assert.equal(demo.logs.filter((l) => l.includes('[shop] order pour-over-kit paid late')).length, 1);
+  });
+});
