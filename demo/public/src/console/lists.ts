@@ -18,9 +18,8 @@ import {
   sideLabel,
   transactionLabel,
   webhookOutcomeLabel,
-  webhookReason,
 } from './labels.js';
-import { orderLink, productTitle, receiptsView, shopBadges } from './shop.js';
+import { orderLink, productTitle, receiptsView, shopBadges, webhookResultColumns } from './shop.js';
 import { badge, renderRows, type Column } from './table.js';
 import type { ListName } from './url.js';
 
@@ -288,18 +287,7 @@ const webhooks: ListDefinition<WebhookView> = {
       // Only a verified payload names an order worth opening; an unverified one is shown as text.
       cell: (w) => (w.order_id === null ? '—' : w.verified ? orderLink(ctx, w.order_id, shortId(w.order_id), w.order_id) : shortId(w.order_id)),
     },
-    { key: 'status', label: ctx.t('w.col.status'), cell: (w) => (w.status ? el('span', { className: w.verified ? null : 'muted', text: orderStatusLabel(ctx.lang, w.status, 'Buy').text }) : '—'), wrap: true },
-    { key: 'signature', label: ctx.t('w.col.signature'), cell: (w) => badge(ctx.t(w.verified ? 'w.verified' : 'w.unverified'), w.verified ? 'ok' : 'bad') },
-    {
-      key: 'outcome',
-      label: ctx.t('w.col.outcome'),
-      cell: (w) => {
-        const o = webhookOutcomeLabel(ctx.lang, w.outcome);
-        return badge(o.text, o.tone);
-      },
-    },
-    { key: 'http', label: ctx.t('w.col.http'), cell: (w) => String(w.http_status), num: true },
-    { key: 'reason', label: ctx.t('w.col.reason'), cell: (w) => webhookReason(ctx.lang, w.detail) ?? '—', title: (w) => w.detail ?? '', wrap: true },
+    ...webhookResultColumns(ctx),
   ],
   page: envelope,
   note: (ctx) => ctx.t('w.lead'),

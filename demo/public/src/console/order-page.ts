@@ -23,10 +23,8 @@ import {
   shopStatusLabel,
   sideLabel,
   viaLabel,
-  webhookOutcomeLabel,
-  webhookReason,
 } from './labels.js';
-import { hookText, orderLink, productTitle, receiptsView, shopBadges } from './shop.js';
+import { hookText, orderLink, productTitle, receiptsView, shopBadges, webhookResultColumns } from './shop.js';
 import { badge, renderRows, type Column } from './table.js';
 
 let loadSeq = 0;
@@ -221,18 +219,7 @@ function webhooks(ctx: ConsoleContext, items: WebhookView[]): HTMLElement {
   if (items.length === 0) return section(ctx, 'order-webhooks', 'o.webhooks', el('p', { className: 'muted', text: ctx.t('o.noWebhooks') }));
   const columns: Column<WebhookView>[] = [
     { key: 'received', label: ctx.t('w.col.received'), cell: (w) => dateTime(w.at, ctx.lang, { seconds: true }) },
-    { key: 'status', label: ctx.t('w.col.status'), cell: (w) => (w.status ? el('span', { className: w.verified ? null : 'muted', text: orderStatusLabel(ctx.lang, w.status, 'Buy').text }) : '—') },
-    { key: 'signature', label: ctx.t('w.col.signature'), cell: (w) => badge(ctx.t(w.verified ? 'w.verified' : 'w.unverified'), w.verified ? 'ok' : 'bad') },
-    {
-      key: 'outcome',
-      label: ctx.t('w.col.outcome'),
-      cell: (w) => {
-        const o = webhookOutcomeLabel(ctx.lang, w.outcome);
-        return badge(o.text, o.tone);
-      },
-    },
-    { key: 'http', label: ctx.t('w.col.http'), cell: (w) => String(w.http_status), num: true },
-    { key: 'reason', label: ctx.t('w.col.reason'), cell: (w) => webhookReason(ctx.lang, w.detail) ?? '—', title: (w) => w.detail ?? '', wrap: true },
+    ...webhookResultColumns(ctx),
   ];
   return section(ctx, 'order-webhooks', 'o.webhooks', table(columns, items, ctx.t('o.webhooks')));
 }

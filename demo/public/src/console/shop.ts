@@ -1,14 +1,15 @@
 /**
- * Pieces shared by the orders list, the order page and the disputes: the shop's state of an order as
- * badges, a link to the order page, a hook's state in words, and a dispute's receipts (images shown,
+ * Pieces shared by the orders list, the order page, the webhook log and the disputes: the shop's state
+ * of an order as badges, a link to the order page, a hook's state in words, what a webhook delivery
+ * said and what came of it, and a dispute's receipts (images shown,
  * PDFs and HEIC linked for download; every file comes from the console API, behind the login).
  */
-import type { HookView, ReceiptView, ShopView } from '../../../console-contract.js';
+import type { HookView, ReceiptView, ShopView, WebhookView } from '../../../console-contract.js';
 import { el } from '../shared/dom.js';
 import { dateTime } from '../shared/format.js';
 import type { ConsoleContext } from './context.js';
-import { shopStateLabel } from './labels.js';
-import { badge } from './table.js';
+import { orderStatusLabel, shopStateLabel, webhookOutcomeLabel, webhookReason } from './labels.js';
+import { badge, type Column } from './table.js';
 import { orderPath } from './url.js';
 
 /** The product's title in the console's language, else the order_ref. */
@@ -89,4 +90,30 @@ export function receiptsView(ctx: ConsoleContext, files: ReceiptView[] | null): 
       return el('li', {}, el('a', { href: `${f.url}${f.url.includes('?') ? '&' : '?'}download=1`, download: f.name, className: 'receipt-file', 'data-receipt': f.kind, text: ctx.t('d.download', { name: f.name, size: fileSize(ctx, f.size) }) }));
     }),
   );
+}
+
+/**
+ * The columns of a webhook delivery that the webhook log and the order page both show: the status it
+ * carried (dimmed when unverified), its signature, what the server did and answered, and why.
+ */
+export function webhookResultColumns(ctx: ConsoleContext): Column<WebhookView>[] {
+  return [
+    {
+      key: 'status',
+      label: ctx.t('w.col.status'),
+      cell: (w) => (w.status ? el('span', { className: w.verified ? null : 'muted', text: orderStatusLabel(ctx.lang, w.status, 'Buy').text }) : '—'),
+      wrap: true,
+    },
+    { key: 'signature', label: ctx.t('w.col.signature'), cell: (w) => badge(ctx.t(w.verified ? 'w.verified' : 'w.unverified'), w.verified ? 'ok' : 'bad') },
+    {
+      key: 'outcome',
+      label: ctx.t('w.col.outcome'),
+      cell: (w) => {
+        const o = webhookOutcomeLabel(ctx.lang, w.outcome);
+        return badge(o.text, o.tone);
+      },
+    },
+    { key: 'http', label: ctx.t('w.col.http'), cell: (w) => String(w.http_status), num: true },
+    { key: 'reason', label: ctx.t('w.col.reason'), cell: (w) => webhookReason(ctx.lang, w.detail) ?? '—', title: (w) => w.detail ?? '', wrap: true },
+  ];
 }
