@@ -89,7 +89,8 @@ describe('paydesk/react', () => {
     expect(el.getAttribute('class')).to.equal('shop-checkout');
     expect(el.orderRef).to.equal('sku-1');
     expect(el.messages).to.deep.equal({ payTitle: 'Pay from React' });
-    expect(heading()).to.equal('Pay from React');
+    // The state changes before Lit's next render paints it.
+    await waitUntil(() => heading() === 'Pay from React', 'the merchant message is the heading', WAIT);
     expect(server.last('create')!.body).to.deep.include({ order_ref: 'sku-1', method_type: 'SBP' });
   });
 

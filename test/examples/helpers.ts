@@ -86,6 +86,15 @@ export async function installExample(name: string): Promise<InstalledExample> {
   return { dir, remove: () => rm(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }) };
 }
 
+/** Waits until a running process has printed a line matching `pattern` (its output is read as it comes). */
+export async function waitForOutput(running: Running, pattern: RegExp, what: string): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (!pattern.test(running.output())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not printed within ${WAIT_MS} ms:\n${running.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** A free TCP port on 127.0.0.1 (for servers whose own URLs, e.g. the webhook URL, must be known before they listen). */
 export async function freePort(): Promise<number> {
   const server = createServer();

@@ -296,10 +296,13 @@ describe('the provider client over the node transport', () => {
 
   test('no answer within timeoutMs is a timeout ProviderError, and the connection is dropped', async () => {
     reply = () => {};
-    const client = createProviderClient({ baseUrl: base, apiKey: KEY, transport, maxRetries: 0, timeoutMs: 30 });
+    // Long enough for the request to reach the server on a loaded machine (30 ms was not, at times):
+    // the test needs its connection to check that the timeout drops it.
+    const client = createProviderClient({ baseUrl: base, apiKey: KEY, transport, maxRetries: 0, timeoutMs: 500 });
     const err = await rejection(client.getBalance());
     assert.ok(err instanceof ProviderError);
     assert.equal(err.code, 'timeout');
+    assert.equal(seen.length, 1, 'the request reached the server before the timeout');
     const port = seen[0]!.port;
     while (!closedSockets.includes(port)) await new Promise((r) => setImmediate(r));
   });
