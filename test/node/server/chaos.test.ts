@@ -405,22 +405,24 @@ describe('chaos: several instances on one store', () => {
     const slowHook = async (inst: () => Instance, e: OrderEvent) => {
       running++;
       most = Math.max(most, running);
-      await sleep(900); // longer than several leases
+      await sleep(2500); // longer than several leases
       running--;
       inst().paid.push(e);
     };
     let a!: Instance;
     let b!: Instance;
-    a = w.instance({ store: await makeStore(), hookLeaseSeconds: 0.2, onOrderPaid: (e) => slowHook(() => a, e) });
-    b = w.instance({ store: await makeStore(), hookLeaseSeconds: 0.2, onOrderPaid: (e) => slowHook(() => b, e) });
+    // A lease of 1 s, renewed every third of it: long enough that a loaded test machine's pauses do not
+    // let it lapse (0.2 s did, at times, on a shared 2-core machine), short beside the hook's 2.5 s.
+    a = w.instance({ store: await makeStore(), hookLeaseSeconds: 1, onOrderPaid: (e) => slowHook(() => a, e) });
+    b = w.instance({ store: await makeStore(), hookLeaseSeconds: 1, onOrderPaid: (e) => slowHook(() => b, e) });
     const { session, order } = await created(a.handler);
     const stream = new SseReader(await b.handler(new Request(`${ENDPOINT}/sessions/${session}/events`)));
     assert.equal(JSON.parse((await stream.next())!.data!).status, 'pending');
     await control(w, `/sandbox/orders/${order.id}/complete`);
     // Reads trigger the hook without waiting for it; each instance has its own process-local state,
-    // so only the store's lease (renewed every 67 ms here) keeps the second from running it.
+    // so only the store's lease (renewed every 333 ms here) keeps the second from running it.
     await read(a.handler, session);
-    const deadline = Date.now() + 1500;
+    const deadline = Date.now() + 3000;
     while (Date.now() < deadline) {
       await Promise.all([read(a.handler, session), read(b.handler, session)]);
       void b.handler.reconcile();

@@ -96,16 +96,17 @@ describe('reconcile(): what webhooks and readers missed', () => {
       await release.promise;
       running--;
     };
-    // Two instances: no process-local state is shared, only the store's lease (renewed every 50 ms).
-    const a = makeHarness({ store, hookLeaseSeconds: 0.15, onOrderPaid: slow }, provider);
-    const b = makeHarness({ store, hookLeaseSeconds: 0.15, onOrderPaid: slow }, provider);
+    // Two instances: no process-local state is shared, only the store's lease (0.4 s, renewed every
+    // 133 ms: short, yet not so short that a loaded machine's pauses let it lapse).
+    const a = makeHarness({ store, hookLeaseSeconds: 0.4, onOrderPaid: slow }, provider);
+    const b = makeHarness({ store, hookLeaseSeconds: 0.4, onOrderPaid: slow }, provider);
     const tick = setInterval(() => (a.clock.now = b.clock.now = Date.now()), 5);
     a.clock.now = b.clock.now = Date.now();
     try {
       const { session, order } = await createSession(a);
       provider.setStatus(order.id, 'Completed');
       await getSession(a, session, '?refresh=1');
-      const deadline = Date.now() + 1000; // more than six leases
+      const deadline = Date.now() + 1600; // four leases
       while (Date.now() < deadline) {
         await Promise.all([getSession(a, session), getSession(b, session)]);
         void b.handler.reconcile();
@@ -142,15 +143,15 @@ describe('reconcile(): what webhooks and readers missed', () => {
       runs++;
       await release.promise;
     };
-    const a = makeHarness({ store: lossy, hookLeaseSeconds: 0.15, onOrderPaid: hook }, provider);
-    const b = makeHarness({ store, hookLeaseSeconds: 0.15, onOrderPaid: hook }, provider);
+    const a = makeHarness({ store: lossy, hookLeaseSeconds: 0.4, onOrderPaid: hook }, provider);
+    const b = makeHarness({ store, hookLeaseSeconds: 0.4, onOrderPaid: hook }, provider);
     const tick = setInterval(() => (a.clock.now = b.clock.now = Date.now()), 5);
     a.clock.now = b.clock.now = Date.now();
     try {
       const { session, order } = await createSession(a);
       provider.setStatus(order.id, 'Completed');
       await getSession(a, session, '?refresh=1');
-      const deadline = Date.now() + 800;
+      const deadline = Date.now() + 1200; // three leases
       while (Date.now() < deadline) {
         await getSession(b, session);
         await new Promise((r) => setTimeout(r, 30));
