@@ -3,12 +3,13 @@
  * `tsc -p tsconfig.build.json` (the npm build):
  *
  * 1. `PAYDESK_CDN_FORMAT=es`, from src/cdn.ts:
- *      dist/cdn/paydesk.js            ES module that registers <paydesk-checkout>: Lit, the element, English
- *      dist/cdn/chunks/steps.js       every step after the first request (method choice, requisites,
- *                                     closed order, live status: src/element/steps.ts), one chunk
- *      dist/cdn/chunks/<lang>.js      the other language tables, Russian included, one each
- *      dist/cdn/chunks/<name>.js      what few shoppers need (bank sheet and its table, receipt upload,
- *                                     form frame, QR encoder) and the bundler's runtime helpers
+ *      dist/cdn/paydesk.js            ES module that registers <paydesk-checkout>: Lit, the element, the
+ *                                     offline English messages
+ *      dist/cdn/chunks/pay-view.js    the requisites and what the views share (the chunk a first paint needs)
+ *      dist/cdn/chunks/<name>.js      the other steps (method choice, closed order, live status), what few
+ *                                     shoppers need (bank sheet and its table, receipt upload, form frame,
+ *                                     QR encoder) and the bundler's runtime helpers
+ *      dist/cdn/chunks/<lang>.js      the language tables, English and Russian included, one each
  * 2. `PAYDESK_CDN_FORMAT=iife`, from the ES build's output:
  *      dist/cdn/paydesk.iife.js       the same module as a classic script (global `Paydesk`)
  *      dist/cdn/classic/chunks/*.js   copies of the chunks it loads that import shared code, which they
@@ -18,19 +19,21 @@
  * No waterfall: what the first painted requisites need is fetched in the first round trip after the
  * script runs, in parallel with the session request. paydesk.js has no static import (the modules it
  * shares with chunks stay in it: `preserveEntrySignatures: 'allow-extension'` and the `initial`
- * group); the steps are one chunk (the `steps` group and src/element/steps.ts); and every `import()`
+ * group); the requisites and what the views share are one chunk (the `pay-view` group); and every `import()`
  * in the output also imports, in the same round trip, the chunks its target imports statically
  * (`parallelImports`, what Vite's modulepreload does in an app), so a chunk never reveals another
- * one round trip later. The classic script loads the language tables, which import nothing, from
- * chunks/ like the ES module, and everything else from classic/ together with classic/paydesk.js.
+ * one round trip later. The classic script loads the chunks that import nothing (most language tables,
+ * the form frame) from chunks/ like the ES module, and the others from classic/ together with
+ * classic/paydesk.js.
  *
- * The language tables: the element loads them with `import('./kk.js')`. English stays in paydesk.js
- * (`src/cdn-languages.json`, see `languageImports`): the language every table falls back to, and the
- * text when a table cannot be fetched. Every other table is a chunk, fetched in parallel with the
- * first request while the element shows its spinner.
+ * The language tables: the element loads them with `import('./kk.js')`, each a chunk (English too, as
+ * in the npm build), fetched in parallel with the first request while the element shows its spinner;
+ * a shopper downloads only their own language. `src/cdn-languages.json` may name tables to bundle in
+ * paydesk.js instead (see `languageImports`); it names none.
  *
- * Output is ASCII-only (`charset: 'ascii'`, `asciiTemplates`), so the classic script reads the same
- * on a page served as windows-1251. Where the classic script's URL is unknown (its text inlined or
+ * The classic script is ASCII-only (`charset: 'ascii'`, `asciiTemplates`), so it reads the same on a
+ * page served as windows-1251; the ES files and chunks are modules, which a browser always decodes as
+ * UTF-8, and keep their text unescaped outside templates. Where the classic script's URL is unknown (its text inlined or
  * eval'ed) it cannot load its chunks: the element then says it has no connection, as for any chunk
  * that fails to load. The dev server (`npx vite`) serves the repository on 127.0.0.1 with `/api`
  * proxied to `npm start`.
@@ -101,7 +104,7 @@ function relativeSpecifier(from: string, to: string): string {
 
 /**
  * The `import('./<lang>.js')` calls of src/element/i18n/index.ts: a language the CDN entry bundles
- * (English) becomes the statically imported module, so it stays in paydesk.js (left as `import()`,
+ * (`src/cdn-languages.json`, empty today) becomes the statically imported module, so it stays in paydesk.js (left as `import()`,
  * rolldown would split it into a chunk that paydesk.js then imports); the others stay `import()`s,
  * each a chunk.
  */
@@ -375,7 +378,10 @@ const es = defineConfig({
       output: {
         // Vite keeps whitespace in library ES output (for consumers' minifiers); a CDN file is final.
         minify: true,
-        charset: 'ascii',
+        // A module script is always decoded as UTF-8 (whatever the page's encoding or the Content-Type
+        // says): the ES files keep their text as it is (a Cyrillic table is half the gzip of its \u
+        // escapes). The classic script built from them escapes everything (`iife` below).
+        charset: 'utf8',
         chunkFileNames: `${CHUNK_DIR}/[name].js`,
         codeSplitting: {
           groups: [

@@ -195,7 +195,7 @@ ${sizeRow(sizes.element, BUDGETS.elementWithoutLitGzip)}
 ${sizeRow(sizes.elementWithRussian)}
 ${sizeRow(sizes.elementWithQrcode)}
 
-- *element without Lit*: ${sizes.element.what}; what it loads with \`import()\` (language tables, method list, pay view, closed order, live status, bank links, QR drawing) becomes chunks of their own and is not counted. Only the few English messages needed offline are inside: in the npm build every language table, English and Russian too, is a chunk fetched in parallel with the first request (the CDN files carry English; Russian and the others are chunks beside them), so *with Russian* is what a Russian-speaking shopper loads before the first text.
+- *element without Lit*: ${sizes.element.what}; what it loads with \`import()\` (language tables, method list, pay view, closed order, live status, bank links, QR drawing) becomes chunks of their own and is not counted. Only the few English messages needed offline are inside: in the npm build every language table, English and Russian too, is a chunk fetched in parallel with the first request (in the CDN files too, from chunks/ beside them), so *with Russian* is what a Russian-speaking shopper loads before the first text.
 - Language chunks (\`dist/cdn/chunks/*.js\`, ${chunks.length} files, fetched only for their language):
   ${kb(Math.min(...chunkGzip))}–${kb(Math.max(...chunkGzip))} gzip each (${chunks.map((c) => `${c.name.replace('language chunk ', '')} ${kb(c.gzip)}`).join(', ')}).
 

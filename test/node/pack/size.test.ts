@@ -8,12 +8,15 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { before, test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { BUDGETS, CDN_LANGUAGES, kb, LANGUAGE_CHUNKS, measurePackageSizes, sizeLines, type PackageSizes } from '../../../bench/sizes.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 let sizes: PackageSizes;
+
+/** The specifiers of a built module's static imports. */
+const staticImports = (code: string) => [...code.matchAll(/\bimport\s*(?:[\w$*{][^;]*?\bfrom\s*)?["'`]([^"'`]+)["'`]/g)].map((m) => m[1]!);
 
 before(async () => {
   if (!existsSync(join(root, 'dist', 'cdn', 'paydesk.iife.js'))) {
@@ -48,34 +51,33 @@ test('the language tables stay out of both CDN files, which load them from chunk
   const files = (await readdir(join(cdn, 'chunks'))).filter((f) => LANGUAGE_CHUNKS.includes(f.replace(/\.js$/, '')));
   assert.deepEqual(files.map((f) => f.replace(/\.js$/, '')).sort(), [...LANGUAGE_CHUNKS].sort(), 'every lazy language has its chunk');
   for (const file of files) {
-    const table = ((await import(pathToFileURL(join(cdn, 'chunks', file)).href)) as { default: Record<string, unknown> }).default;
+    const table = ((await import(`../../../src/element/i18n/${file}`)) as { default: Record<string, unknown> }).default;
     const sample = Object.values(table).find((v): v is string => typeof v === 'string' && v.length > 12 && /[^\x00-\x7f]/.test(v));
     assert.ok(sample, `${file} has a non-English message`);
     for (const [name, code] of Object.entries(main)) {
       assert.ok(!code.includes(sample) && !code.toUpperCase().includes(escaped(sample).toUpperCase()), `${file}'s text is not inlined in the ${name} file`);
-      // The classic script names the file; its loader puts chunks/ in front (vite.config.ts, CLASSIC_INTRO).
-      assert.ok(code.includes(name === 'es' ? `chunks/${file}` : `\`${file}\`,0)`), `the ${name} file loads chunks/${file}`);
+      // The classic script names the file; its loader puts chunks/ (or classic/chunks/) in front (vite.config.ts, CLASSIC_INTRO).
+      assert.ok(code.includes(name === 'es' ? `chunks/${file}` : `\`${file}\``), `the ${name} file loads chunks/${file}`);
     }
   }
 });
 
-test('both CDN files carry the English table inside and fetch no chunk for it; Russian is a chunk like the others', async () => {
-  assert.deepEqual(CDN_LANGUAGES, ['en']);
-  assert.ok(LANGUAGE_CHUNKS.includes('ru'), 'Russian is fetched from chunks/ru.js');
+test('both CDN files carry no language table inside, English and Russian included: only the offline English messages', async () => {
+  assert.deepEqual(CDN_LANGUAGES, []);
+  assert.ok(LANGUAGE_CHUNKS.includes('en') && LANGUAGE_CHUNKS.includes('ru'), 'English and Russian are fetched from chunks/');
   const cdn = join(root, 'dist', 'cdn');
-  for (const lang of CDN_LANGUAGES) {
-    const table = ((await import(`../../../src/element/i18n/${lang}.js`)) as { default: { confirmingText: string } }).default;
-    for (const file of ['paydesk.js', 'paydesk.iife.js']) {
-      const code = await readFile(join(cdn, file), 'utf8');
-      assert.ok(code.includes(table.confirmingText), `${file} has the ${lang} text inside`);
-      assert.ok(!code.includes(`${lang}.js`), `${file} does not load chunks/${lang}.js`);
-    }
-    assert.ok(!existsSync(join(cdn, 'chunks', `${lang}.js`)), `no ${lang} chunk is built`);
+  const en = ((await import('../../../src/element/i18n/en.js')) as { default: { confirmingText: string } }).default;
+  const offline = ((await import('../../../src/element/i18n/en-offline.js')) as { default: { errors: { network: string } } }).default;
+  for (const file of ['paydesk.js', 'paydesk.iife.js']) {
+    const code = await readFile(join(cdn, file), 'utf8');
+    assert.ok(!code.includes(en.confirmingText), `${file} leaves the English table out`);
+    assert.ok(code.includes(offline.errors.network), `${file} has the offline English messages`);
   }
+  const enChunk = await readFile(join(cdn, 'chunks', 'en.js'), 'utf8');
+  assert.ok(enChunk.includes(en.confirmingText), 'chunks/en.js has the English table');
+  assert.deepEqual(staticImports(enChunk).filter((s) => s !== '../paydesk.js'), [], 'chunks/en.js imports nothing but paydesk.js');
+  assert.equal(await readFile(join(cdn, 'classic', 'chunks', 'en.js'), 'utf8'), enChunk, 'the classic script has its copy in classic/chunks/');
 });
-
-/** The specifiers of a built module's static imports. */
-const staticImports = (code: string) => [...code.matchAll(/\bimport\s*(?:[\w$*{][^;]*?\bfrom\s*)?["'`]([^"'`]+)["'`]/g)].map((m) => m[1]!);
 
 test('paydesk.js imports nothing statically; the requisites are one chunk, and every import() of a chunk asks for what that chunk imports in the same round trip', async () => {
   const cdn = join(root, 'dist', 'cdn');
