@@ -1,63 +1,112 @@
 /**
- * Vite builds the CDN files from src/cdn.ts (self-contained: Lit, the QR encoder, English and Russian
- * bundled in):
- *   dist/cdn/paydesk.js          ES module that registers <paydesk-checkout>
- *   dist/cdn/paydesk.iife.js     classic script that registers <paydesk-checkout> (global `Paydesk`)
- *   dist/cdn/chunks/<lang>.js    the optional language tables (kk, uz, hy, az, ky, be, uk, tg), one ES
- *                                module each, fetched only when a page asks for that language
- * `npm run build` (scripts/build.mjs) runs this twice, `PAYDESK_CDN_FORMAT=es` then `=iife`, after
- * `tsc -p tsconfig.build.json` (the npm build).
+ * Vite builds the CDN files. `npm run build` (scripts/build.mjs) runs it twice, after
+ * `tsc -p tsconfig.build.json` (the npm build):
  *
- * Language tables: the element loads them with `import('./kk.js')`. The ES build turns each into
- * `chunks/kk.js` beside `paydesk.js`. A classic script cannot be split, and inlining all eight tables
- * would cost the IIFE ~15 KB gzip (its budget is 30 KB), so the IIFE build rewrites those imports to load
- * the very same `chunks/<lang>.js` files from beside the script's own URL (`document.currentScript.src`,
- * read when the script runs). Where that URL is unknown (the script text was inlined or eval'ed) or the
- * chunk cannot be fetched, the element speaks English, which both CDN files carry, as it does for any
- * table that fails to load.
+ * 1. `PAYDESK_CDN_FORMAT=es`, from src/cdn.ts:
+ *      dist/cdn/paydesk.js            ES module that registers <paydesk-checkout>: Lit, the element, the
+ *                                     offline English messages
+ *      dist/cdn/chunks/pay-view.js    the requisites and what the views share (the chunk a first paint needs)
+ *      dist/cdn/chunks/<name>.js      the other steps (method choice, closed order, live status), what few
+ *                                     shoppers need (bank sheet and its table, receipt upload, form frame,
+ *                                     QR encoder) and the bundler's runtime helpers
+ *      dist/cdn/chunks/<lang>.js      the language tables, English and Russian included, one each
+ * 2. `PAYDESK_CDN_FORMAT=iife`, from the ES build's output:
+ *      dist/cdn/paydesk.iife.js       the same module as a classic script (global `Paydesk`)
+ *      dist/cdn/classic/chunks/*.js   copies of the chunks it loads that import shared code, which they
+ *      dist/cdn/classic/paydesk.js    take from classic/paydesk.js: it hands out the classic script's
+ *                                     own modules (one Lit, one element, never a second copy)
  *
- * The code of later steps (`import('./pay-view.js')` etc. in paydesk-checkout.ts: method list, pay
- * view, closed order, live status, bank sheet, receipt upload, form frame) becomes `chunks/<name>.js`
- * in the ES build, importing what it shares from `../paydesk.js` (`preserveEntrySignatures:
- * 'allow-extension'` keeps that shared code in the entry file); the IIFE bundles it in (see
- * `viewsBundled`), except the standalone chunks (the QR encoder and the SBP bank table, see
- * `standaloneChunks`), which it loads from chunks/ like the language tables.
+ * No waterfall: what the first painted requisites need is fetched in the first round trip after the
+ * script runs, in parallel with the session request. paydesk.js has no static import (the modules it
+ * shares with chunks stay in it: `preserveEntrySignatures: 'allow-extension'` and the `initial`
+ * group); the requisites and what the views share are one chunk (the `pay-view` group); and every `import()`
+ * in the output also imports, in the same round trip, the chunks its target imports statically
+ * (`parallelImports`, what Vite's modulepreload does in an app), so a chunk never reveals another
+ * one round trip later. The classic script loads the chunks that import nothing (most language tables,
+ * the form frame) from chunks/ like the ES module, and the others from classic/ together with
+ * classic/paydesk.js.
  *
- * Output is ASCII-only (`charset: 'ascii'`), so the classic script reads the same on a page served
- * as windows-1251. The dev server (`npx vite`) serves the repository on 127.0.0.1 with `/api` proxied
- * to `npm start`.
+ * The language tables: the element loads them with `import('./kk.js')`, each a chunk (English too, as
+ * in the npm build), fetched in parallel with the first request while the element shows its spinner;
+ * a shopper downloads only their own language. `src/cdn-languages.json` may name tables to bundle in
+ * paydesk.js instead (see `languageImports`); it names none.
+ *
+ * The classic script is ASCII-only (`charset: 'ascii'`, `asciiTemplates`), so it reads the same on a
+ * page served as windows-1251; the ES files and chunks are modules, which a browser always decodes as
+ * UTF-8, and keep their text unescaped outside templates. Where the classic script's URL is unknown (its text inlined or
+ * eval'ed) it cannot load its chunks: the element then says it has no connection, as for any chunk
+ * that fails to load. The dev server (`npx vite`) serves the repository on 127.0.0.1 with `/api`
+ * proxied to `npm start`.
  */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import cdnLanguages from './src/cdn-languages.json' with { type: 'json' };
 
 const format = process.env.PAYDESK_CDN_FORMAT ?? 'es';
-if (format !== 'es' && format !== 'iife' && format !== 'classic') {
-  throw new Error(`PAYDESK_CDN_FORMAT must be "es", "iife" or "classic", not ${JSON.stringify(format)}`);
+if (format !== 'es' && format !== 'iife') {
+  throw new Error(`PAYDESK_CDN_FORMAT must be "es" or "iife", not ${JSON.stringify(format)}`);
 }
 
-/** Where the lazy chunks go, relative to the main file (same path in both builds). */
+const root = fileURLToPath(new URL('./', import.meta.url));
+const CDN_DIR = join(root, 'dist', 'cdn');
+/** Where the lazy chunks go, relative to paydesk.js. */
 const CHUNK_DIR = 'chunks';
+/** Where the classic script's copies of the chunks and the module that hands out its own go. */
+const CLASSIC_DIR = 'classic';
 /** The module whose `import('./<lang>.js')` calls load the optional language tables. */
 const LANGUAGE_LOADER = /[\\/]src[\\/]element[\\/]i18n[\\/]index\.ts$/;
 const LANGUAGE_IMPORT = /\bimport\(\s*(['"])\.\/([a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.js\1\s*\)/g;
 /** Languages the CDN entry (src/cdn.ts) bundles (see `languageImports`); build.mjs and the size test read the same list. */
 const IN_CDN_ENTRY = new Set<string>(cdnLanguages);
-/**
- * A function defined in the IIFE's intro, before any module code runs: the URL of a chunk beside the
- * script (read from `document.currentScript` at that moment), or a throw when the URL is unknown.
- */
-const CHUNK_URL_FN = '__paydeskChunkUrl';
-const IIFE_INTRO =
-  `var ${CHUNK_URL_FN}=(function(b){return function(p){` +
-  `if(!b)throw new Error("paydesk: the script's URL is unknown; cannot load "+p);` +
-  `return new URL(p,b).href}})(typeof document<"u"&&document.currentScript&&document.currentScript.src||"");`;
+/** The pay view: its chunk also carries what the views share (see the `pay-view` group). */
+const PAY_VIEW = /[\\/]src[\\/]element[\\/]pay-view\.ts$/;
+
+/** An `import()` of the output whose specifier is a plain string: its node and specifier. */
+interface DynamicImport {
+  start: number;
+  end: number;
+  specifier: string;
+}
+
+type Node = { type: string; start: number; end: number; [k: string]: unknown };
+
+/** Every `import('…')` with a constant specifier in a parsed program. */
+function dynamicImports(program: unknown): DynamicImport[] {
+  const found: DynamicImport[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const n = node as Node;
+    if (n.type === 'ImportExpression') {
+      const source = n.source as Node & { value?: unknown; quasis?: { value: { cooked: string } }[]; expressions?: unknown[] };
+      const specifier =
+        source.type === 'Literal' && typeof source.value === 'string'
+          ? source.value
+          : source.type === 'TemplateLiteral' && source.expressions?.length === 0
+            ? source.quasis![0]!.value.cooked
+            : null;
+      if (specifier !== null) found.push({ start: n.start, end: n.end, specifier });
+    }
+    for (const [key, value] of Object.entries(n)) if (key !== 'type' && value && typeof value === 'object') visit(value);
+  };
+  visit(program);
+  return found;
+}
+
+/** `./x.js` for a path relative to the directory of `from` (output file names). */
+function relativeSpecifier(from: string, to: string): string {
+  const rel = posix.relative(posix.dirname(from), to);
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
 
 /**
- * The `import('./<lang>.js')` calls of src/element/i18n/index.ts:
- *   - a language the CDN entry bundles (English, Russian) → the statically imported module, so it stays in the
- *     main file (left as `import()`, rolldown would split it into a chunk the main file then imports);
- *   - IIFE only, any other language → `import(<script URL>/../chunks/kk.js)` (see the file comment).
+ * The `import('./<lang>.js')` calls of src/element/i18n/index.ts: a language the CDN entry bundles
+ * (`src/cdn-languages.json`, empty today) becomes the statically imported module, so it stays in paydesk.js (left as `import()`,
+ * rolldown would split it into a chunk that paydesk.js then imports); the others stay `import()`s,
+ * each a chunk.
  */
 function languageImports(): Plugin {
   let rewritten = 0;
@@ -69,12 +118,10 @@ function languageImports(): Plugin {
       const statics: string[] = [];
       const out = code.replace(LANGUAGE_IMPORT, (m, _q, lang: string) => {
         rewritten++;
-        if (IN_CDN_ENTRY.has(lang)) {
-          const name = `__paydesk_lang_${lang.replace(/-/g, '_')}`;
-          statics.push(`import ${name} from './${lang}.js';`);
-          return `Promise.resolve({ default: ${name} })`;
-        }
-        return format === 'iife' ? `import(/* @vite-ignore */ ${CHUNK_URL_FN}(${JSON.stringify(`${CHUNK_DIR}/${lang}.js`)}))` : m;
+        if (!IN_CDN_ENTRY.has(lang)) return m;
+        const name = `__paydesk_lang_${lang.replace(/-/g, '_')}`;
+        statics.push(`import ${name} from './${lang}.js';`);
+        return `Promise.resolve({ default: ${name} })`;
       });
       return { code: statics.join('') + out, map: null };
     },
@@ -87,106 +134,43 @@ function languageImports(): Plugin {
 }
 
 /**
- * Code loaded on demand that imports nothing from the rest (the QR encoder, the SBP bank table): like
- * the language tables, the IIFE loads the ES build's `chunks/<name>.js` from beside the script instead
- * of carrying it, so a shopper who never sees a QR or opens the bank sheet never downloads them.
- * build.mjs checks that these chunks import nothing.
+ * ES build: every `import('./chunks/x.js')` of the output becomes
+ * `Promise.all([import('./chunks/x.js'), import('./chunks/y.js'), …]).then((m) => m[0])`, y… being
+ * the chunks x imports statically (and they, and so on) that the importing chunk has not loaded
+ * already. A browser finds a chunk's static imports only once the chunk has arrived: this asks for
+ * them all at once instead, as Vite's modulepreload does in an app.
  */
-export const STANDALONE_CHUNKS = ['qr', 'bank-table'] as const;
-const STANDALONE_IMPORT = new RegExp(`\\bimport\\(\\s*(['"])\\./(${STANDALONE_CHUNKS.join('|')})\\.js\\1\\s*\\)`, 'g');
-
-/**
- * The code the classic script loads on demand instead of carrying it (rare steps: the method choice's
- * chunk aside, the bank sheet, the receipt upload, the form frame, the create's claim): built once
- * more (`PAYDESK_CDN_FORMAT=classic`) as `chunks/classic-<name>.js`, each with what it needs but Lit,
- * which it takes from the classic script (src/cdn-classic-lit.ts). Their own `import()`s of the
- * standalone chunks go to the ES build's files beside them.
- */
-export const CLASSIC_CHUNKS = ['choose-view', 'banks', 'receipt', 'frame', 'claim'] as const;
-const CLASSIC_PREFIX = 'classic-';
-
-/** `classic` build only: `lit` is the classic script's (see `CLASSIC_CHUNKS`). */
-function classicLit(): Plugin {
-  const shim = fileURLToPath(new URL('./src/cdn-classic-lit.ts', import.meta.url));
+function parallelImports(): Plugin {
   return {
-    name: 'paydesk-classic-lit',
-    enforce: 'pre',
-    resolveId(source) {
-      return source === 'lit' ? shim : null;
-    },
-    transform(code, id) {
-      if (!/[\\/]src[\\/]element[\\/].*\.ts$/.test(id)) return null;
-      const out = code.replace(STANDALONE_IMPORT, (_m, _q, name: string) => `import(/* @vite-ignore */ import.meta.url.replace(/[^/]*$/, ${JSON.stringify(`${name}.js`)}))`);
-      return out === code ? null : { code: out, map: null };
-    },
-  };
-}
-
-/** IIFE only: `import('./qr.js')` (and the other standalone chunks) anywhere in src/element → the chunk beside the script. */
-function standaloneChunks(): Plugin {
-  const seen = new Set<string>();
-  return {
-    name: 'paydesk-standalone-chunks',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!/[\\/]src[\\/]element[\\/].*\.ts$/.test(id)) return null;
-      const out = code.replace(STANDALONE_IMPORT, (_m, _q, name: string) => {
-        seen.add(name);
-        return `import(/* @vite-ignore */ ${CHUNK_URL_FN}(${JSON.stringify(`${CHUNK_DIR}/${name}.js`)}))`;
-      });
-      return out === code ? null : { code: out, map: null };
-    },
-    buildEnd(error) {
-      // The QR encoder is imported by the element itself; the bank table by the bank sheet, a classic chunk.
-      if (!error && !seen.has('qr')) this.error("paydesk: no import('./qr.js') found under src/element; update vite.config.ts");
-    },
-  };
-}
-
-/** The module whose `import('./pay-view.js')`, `import('./live.js')` etc. load the code the element needs later. */
-const VIEW_LOADER = /[\\/]src[\\/]element[\\/]paydesk-checkout\.ts$/;
-/** Any `import('./<name>.js')` of it (not a `typeof import(…)` type). */
-const VIEW_IMPORT = /(?<!typeof\s*)\bimport\(\s*(['"])\.\/([a-z][a-z-]*)\.js\1\s*\)/g;
-
-/**
- * IIFE only: the code the npm and ES builds load with `import()` when it is needed (the live status,
- * the pay view, the bank links, the QR encoder…) is bundled in: `import('./pay-view.js')` becomes an
- * already resolved promise of the statically imported module. (Inlined as dynamic imports, rolldown wraps them and the modules they share with
- * the rest in lazy initialisers, which costs more than the code itself.)
- */
-function viewsBundled(): Plugin {
-  let rewritten = 0;
-  return {
-    name: 'paydesk-views-bundled',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!VIEW_LOADER.test(id)) return null;
-      const names = new Set<string>();
-      const out = code.replace(VIEW_IMPORT, (_m, _q, name: string) => {
-        rewritten++;
-        if ((CLASSIC_CHUNKS as readonly string[]).includes(name)) {
-          return `import(/* @vite-ignore */ ${CHUNK_URL_FN}(${JSON.stringify(`${CHUNK_DIR}/${CLASSIC_PREFIX}${name}.js`)}))`;
+    name: 'paydesk-parallel-imports',
+    renderChunk(code, chunk, _options, meta) {
+      const closure = (file: string, into: Set<string>): Set<string> => {
+        for (const dep of meta.chunks[file]?.imports ?? []) {
+          if (!into.has(dep)) closure(dep, into.add(dep));
         }
-        names.add(name);
-        return `Promise.resolve(__paydesk_${name.replace(/-/g, '_')})`;
-      });
-      const imports = [...names].map((n) => `import * as __paydesk_${n.replace(/-/g, '_')} from './${n}.js';`).join('');
-      return { code: imports + out, map: null };
-    },
-    buildEnd(error) {
-      if (!error && rewritten === 0) {
-        this.error('paydesk: no `import(\'./pay-view.js\')` found in src/element/paydesk-checkout.ts; update vite.config.ts');
+        return into;
+      };
+      const loaded = closure(chunk.fileName, new Set([chunk.fileName]));
+      const out = meta.magicString!;
+      for (const imp of dynamicImports(this.parse(code))) {
+        const target = posix.join(posix.dirname(chunk.fileName), imp.specifier);
+        if (!meta.chunks[target]) this.error(`paydesk: ${chunk.fileName} imports ${imp.specifier}, which is not a chunk of this build`);
+        const deps = [...closure(target, new Set())].filter((d) => !loaded.has(d));
+        if (deps.length === 0) continue;
+        const all = [code.slice(imp.start, imp.end), ...deps.map((d) => `import(${JSON.stringify(relativeSpecifier(chunk.fileName, d))})`)];
+        out.update(imp.start, imp.end, `Promise.all([${all.join(',')}]).then((m) => m[0])`);
       }
+      return out;
     },
   };
 }
 
 /**
- * IIFE only: non-ASCII characters inside `html`/`svg` templates become numeric character references
- * and inside `css` templates CSS escapes, so the classic script is pure ASCII (rolldown's
- * `charset: 'ascii'` escapes everything else but leaves tagged templates alone, their raw text being
- * observable). A classic script without a `charset` in its Content-Type is decoded in the page's
- * encoding, and many shops still serve windows-1251.
+ * Non-ASCII characters inside `html`/`svg` templates become numeric character references and inside
+ * `css` templates CSS escapes, so the CDN files are pure ASCII (rolldown's `charset: 'ascii'`
+ * escapes everything else but leaves tagged templates alone, their raw text being observable). A
+ * classic script without a `charset` in its Content-Type is decoded in the page's encoding, and many
+ * shops still serve windows-1251.
  */
 function asciiTemplates(): Plugin {
   const nonAscii = /[^\x00-\x7f]/gu;
@@ -195,7 +179,6 @@ function asciiTemplates(): Plugin {
     svg: (ch) => `&#${ch.codePointAt(0)};`,
     css: (ch) => `\\\\${ch.codePointAt(0)!.toString(16)} `,
   };
-  type Node = { type: string; start: number; end: number; [k: string]: unknown };
   return {
     name: 'paydesk-ascii-templates',
     transform(code, id) {
@@ -229,72 +212,205 @@ function asciiTemplates(): Plugin {
   };
 }
 
-/** IIFE only: the script leaves its Lit where the classic chunks read it (src/cdn-classic-lit.ts). */
-function shareLit(): Plugin {
+/** The classic script's entry: dist/cdn/paydesk.js, its modules handed out to its chunks. */
+const CLASSIC_ENTRY = '\0paydesk-classic-entry';
+/** A function defined in the classic script's intro, before any module code runs (see `classicScript`). */
+const CLASSIC_IMPORT_FN = '__paydeskImport';
+
+/**
+ * IIFE build: the ES module dist/cdn/paydesk.js (built first) as a classic script.
+ *
+ *   - its exports (the public ones and those its chunks import) go to
+ *     `globalThis[Symbol.for('paydesk.classic.<hash of paydesk.js>')]`; its public ones also to the
+ *     global `Paydesk`;
+ *   - its `import('./chunks/x.js')` calls become `__paydeskImport('x.js')`, which loads, beside the
+ *     script (its URL read from `document.currentScript` when it runs), `chunks/x.js` when x imports
+ *     nothing (the language tables), else `classic/chunks/x.js` and, in the same round trip,
+ *     `classic/paydesk.js`;
+ *   - classic/chunks/ holds copies of the chunks that import anything (their maps beside them), whose
+ *     `../paydesk.js` is classic/paydesk.js: a module that exports what the script left in the
+ *     global above (so one Lit, one element and one set of tables serve both), and throws if it is not
+ *     there.
+ */
+function classicScript(): Plugin {
+  const esEntry = join(CDN_DIR, 'paydesk.js');
+  const chunkCode = new Map<string, string>();
+  const readChunk = (name: string): string => {
+    let code = chunkCode.get(name);
+    if (code === undefined) {
+      const file = join(CDN_DIR, CHUNK_DIR, name);
+      if (!existsSync(file)) throw new Error(`paydesk: dist/cdn/${CHUNK_DIR}/${name} is missing; build the ES module first (PAYDESK_CDN_FORMAT=es)`);
+      chunkCode.set(name, (code = readFileSync(file, 'utf8')));
+    }
+    return code;
+  };
+  /** The exported names of a parsed module (`export { a as b }` and `export const b`). */
+  const exportsOf = (program: unknown, values = true): string[] =>
+    ((program as { body: Node[] }).body ?? [])
+      .filter((n) => n.type === 'ExportNamedDeclaration' && !(values && n.exportKind === 'type'))
+      .flatMap((n) => [
+        ...((n.specifiers as (Node & { exported: { name: string }; exportKind?: string })[]) ?? [])
+          .filter((sp) => !(values && sp.exportKind === 'type'))
+          .map((sp) => sp.exported.name),
+        ...(((n.declaration as { declarations?: { id: { name: string } }[] } | null)?.declarations ?? []).map((d) => d.id.name)),
+      ]);
+  /** The chunks' imports other than ../paydesk.js, as names in chunks/. */
+  const importsOf = (name: string, parse: (code: string) => unknown): string[] => {
+    const code = readChunk(name);
+    const statics = [...code.matchAll(/\bfrom\s*["'`]([^"'`]+)["'`]|\bimport\s*["'`]([^"'`]+)["'`]/g)].map((m) => (m[1] ?? m[2])!);
+    return [...statics, ...dynamicImports(parse(code)).map((i) => i.specifier)]
+      .filter((spec) => spec !== '../paydesk.js')
+      .map((spec) => posix.join(CHUNK_DIR, spec).slice(CHUNK_DIR.length + 1));
+  };
+  const importsEntry = (name: string) => /["'`]\.\.\/paydesk\.js["'`]/.test(readChunk(name));
+  let key = '';
+  let entryExports: string[] = [];
+  /** The chunks the classic script loads from classic/: those that import anything, and what they import. */
+  const copied = new Set<string>();
+  const CHUNK_ID = 'paydesk-chunk:';
+  /** The name of the shared modules in classic/paydesk.js. */
+  const SHARED = '__paydeskClassic';
   return {
-    name: 'paydesk-share-lit',
-    transform(code, id) {
-      if (!/[\\/]src[\\/]cdn\.ts$/.test(id)) return null;
-      return {
-        code: `import { html as __h, svg as __s, css as __c, nothing as __n } from 'lit';globalThis[Symbol.for('paydesk.lit')] ??= { html: __h, svg: __s, css: __c, nothing: __n };${code}`,
-        map: null,
+    name: 'paydesk-classic-script',
+    enforce: 'pre',
+    resolveId(source) {
+      return source === CLASSIC_ENTRY ? CLASSIC_ENTRY : null;
+    },
+    resolveDynamicImport(specifier, importer) {
+      if (importer !== esEntry || typeof specifier !== 'string') return null;
+      const name = specifier.startsWith(`./${CHUNK_DIR}/`) ? specifier.slice(CHUNK_DIR.length + 3) : '';
+      if (!/^[\w-]+\.js$/.test(name)) this.error(`paydesk: dist/cdn/paydesk.js imports ${specifier}; expected ./${CHUNK_DIR}/<name>.js`);
+      if (importsOf(name, (c) => this.parse(c)).length > 0 || importsEntry(name)) {
+        const queue = [name];
+        while (queue.length) {
+          const next = queue.pop()!;
+          if (copied.has(next)) continue;
+          copied.add(next);
+          queue.push(...importsOf(next, (c) => this.parse(c)));
+        }
+      }
+      return { id: `${CHUNK_ID}${name}`, external: true };
+    },
+    load(id) {
+      if (id === esEntry) {
+        if (!existsSync(esEntry)) this.error('paydesk: dist/cdn/paydesk.js is missing; build the ES module first (PAYDESK_CDN_FORMAT=es)');
+        const code = readFileSync(esEntry, 'utf8');
+        if (/^\s*import\s*[{*"'`\w]/m.test(code.replace(/\bimport\(/g, ''))) this.error('paydesk: dist/cdn/paydesk.js has a static import; it must stand alone');
+        entryExports = exportsOf(this.parse(code));
+        return { code, map: readFileSync(`${esEntry}.map`, 'utf8') };
+      }
+      if (id !== CLASSIC_ENTRY) return null;
+      key = `paydesk.classic.${createHash('sha256').update(readFileSync(esEntry)).digest('hex').slice(0, 12)}`;
+      const publicNames = exportsOf(this.parse(readFileSync(join(root, 'src', 'element', 'index.ts'), 'utf8'), { lang: 'ts' }));
+      if (publicNames.length === 0) this.error('paydesk: src/element/index.ts exports nothing');
+      const from = JSON.stringify(esEntry);
+      return (
+        `import * as __paydesk from ${from};` +
+        `globalThis[Symbol.for(${JSON.stringify(key)})] = __paydesk;` +
+        `export { ${publicNames.join(', ')} } from ${from};`
+      );
+    },
+    renderChunk(code, _chunk, _options, meta) {
+      const out = meta.magicString!;
+      let rewritten = 0;
+      for (const imp of dynamicImports(this.parse(code))) {
+        if (!imp.specifier.startsWith(CHUNK_ID)) continue;
+        const name = imp.specifier.slice(CHUNK_ID.length);
+        out.update(imp.start, imp.end, `${CLASSIC_IMPORT_FN}(${JSON.stringify(name)},${copied.has(name) ? 1 : 0})`);
+        rewritten++;
+      }
+      if (rewritten === 0) this.error('paydesk: no import() of a chunk in the classic script');
+      return out;
+    },
+    generateBundle() {
+      if (entryExports.includes(SHARED)) this.error(`paydesk: dist/cdn/paydesk.js exports ${SHARED}`);
+      const missing = exportsOf(this.parse(readFileSync(join(root, 'src', 'element', 'index.ts'), 'utf8'), { lang: 'ts' })).filter((n) => !entryExports.includes(n));
+      if (missing.length > 0) this.error(`paydesk: dist/cdn/paydesk.js does not export ${missing.join(', ')}`);
+      const map = (name: string) => {
+        const m = JSON.parse(readFileSync(join(CDN_DIR, CHUNK_DIR, `${name}.map`), 'utf8')) as { sources: string[] };
+        // One directory deeper than the original.
+        m.sources = m.sources.map((s) => (/^[a-z]+:/i.test(s) || s.startsWith('/') ? s : `../${s}`));
+        return JSON.stringify(m);
       };
+      for (const name of [...copied].sort()) {
+        this.emitFile({ type: 'asset', fileName: `${CLASSIC_DIR}/${CHUNK_DIR}/${name}`, source: readChunk(name) });
+        if (existsSync(join(CDN_DIR, CHUNK_DIR, `${name}.map`))) this.emitFile({ type: 'asset', fileName: `${CLASSIC_DIR}/${CHUNK_DIR}/${name}.map`, source: map(name) });
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: `${CLASSIC_DIR}/paydesk.js`,
+        source:
+          `// What paydesk.iife.js hands to its chunks in ${CLASSIC_DIR}/${CHUNK_DIR}/ (vite.config.ts, classicScript).\n` +
+          `const ${SHARED} = globalThis[Symbol.for(${JSON.stringify(key)})];\n` +
+          `if (!${SHARED}) throw new Error("paydesk: this module belongs to the paydesk.iife.js it was built with, which is not on this page");\n` +
+          `export const { ${entryExports.join(', ')} } = ${SHARED};\n`,
+      });
     },
   };
 }
 
-/** What every CDN build shares. */
-const common = { emptyOutDir: false, sourcemap: true, target: 'es2021', minify: true, reportCompressedSize: false } as const;
+/**
+ * The classic script's intro: `__paydeskImport(name, shared)` imports `chunks/<name>` (shared 0) or
+ * `classic/chunks/<name>` with `classic/paydesk.js` (shared 1) from beside the script, whose URL it
+ * reads from `document.currentScript` as the script starts; it rejects when that URL is unknown.
+ */
+const CLASSIC_INTRO =
+  `var ${CLASSIC_IMPORT_FN}=(function(b){return function(n,s){` +
+  `if(!b)return Promise.reject(new Error("paydesk: the script's URL is unknown; cannot load "+n));` +
+  `var u=function(p){return new URL(p,b).href};` +
+  `return s?Promise.all([import(u("${CLASSIC_DIR}/${CHUNK_DIR}/"+n)),import(u("${CLASSIC_DIR}/paydesk.js"))]).then(function(m){return m[0]}):import(u("${CHUNK_DIR}/"+n))` +
+  `}})(typeof document<"u"&&document.currentScript&&document.currentScript.src||"");`;
+
+/** What both builds share. */
+const common = { emptyOutDir: false, sourcemap: true, target: 'es2021', minify: true, reportCompressedSize: false, outDir: 'dist/cdn' } as const;
 const define = { 'process.env.NODE_ENV': JSON.stringify('production') };
+const server = { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000' } };
 
-const classic = defineConfig({
+const es = defineConfig({
   define,
-  plugins: [classicLit()],
+  plugins: [languageImports(), asciiTemplates(), parallelImports()],
   build: {
     ...common,
-    outDir: 'dist/cdn/chunks',
-    lib: {
-      entry: Object.fromEntries(CLASSIC_CHUNKS.map((name) => [name, `src/element/${name}.ts`])),
-      formats: ['es'],
-      fileName: (_format, name) => `${CLASSIC_PREFIX}${name}.js`,
-    },
-    rolldownOptions: {
-      output: { minify: true, chunkFileNames: `${CLASSIC_PREFIX}[name].js` },
-    },
-  },
-});
-
-export default format === 'classic' ? classic : defineConfig({
-  define,
-  plugins: format === 'iife' ? [languageImports(), standaloneChunks(), viewsBundled(), shareLit(), asciiTemplates()] : [languageImports()],
-  build: {
-    ...common,
-    outDir: 'dist/cdn',
-    lib: {
-      entry: 'src/cdn.ts',
-      name: 'Paydesk',
-      formats: [format],
-      fileName: () => (format === 'es' ? 'paydesk.js' : 'paydesk.iife.js'),
-    },
+    lib: { entry: 'src/cdn.ts', formats: ['es'], fileName: () => 'paydesk.js' },
     rolldownOptions: {
       preserveEntrySignatures: 'allow-extension',
-      output:
-        format === 'es'
-          ? // Vite keeps whitespace in library ES output (for consumers' minifiers); a CDN file is final.
-            // Everything the entry loads statically stays in paydesk.js (one request); only code loaded
-            // with import() (languages, pay view, bank links, QR encoder) becomes chunks/, importing from it.
-            {
-              minify: true,
-              charset: 'ascii',
-              chunkFileNames: `${CHUNK_DIR}/[name].js`,
-            }
-          : {
-              minify: true,
-              charset: 'ascii',
-              codeSplitting: false,
-              intro: IIFE_INTRO,
-            },
+      experimental: { nativeMagicString: true },
+      output: {
+        // Vite keeps whitespace in library ES output (for consumers' minifiers); a CDN file is final.
+        minify: true,
+        // A module script is always decoded as UTF-8 (whatever the page's encoding or the Content-Type
+        // says): the ES files keep their text as it is (a Cyrillic table is half the gzip of its \u
+        // escapes). The classic script built from them escapes everything (`iife` below).
+        charset: 'utf8',
+        chunkFileNames: `${CHUNK_DIR}/[name].js`,
+        codeSplitting: {
+          groups: [
+            // What paydesk.js imports statically stays in it (else rolldown may split shared modules into a
+            // chunk it would import: one more round trip before the element runs).
+            { name: 'initial', tags: ['$initial'], priority: 2 },
+            // The requisites and what they share with the other views: one chunk, the one a first paint needs.
+            { name: 'pay-view', test: PAY_VIEW, priority: 1 },
+          ],
+        },
+      },
     },
   },
-  server: { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000' } },
+  server,
 });
+
+const iife = defineConfig({
+  define,
+  plugins: [classicScript()],
+  build: {
+    ...common,
+    lib: { entry: CLASSIC_ENTRY, name: 'Paydesk', formats: ['iife'], fileName: () => 'paydesk.iife.js' },
+    rolldownOptions: {
+      input: CLASSIC_ENTRY,
+      experimental: { nativeMagicString: true },
+      output: { minify: true, charset: 'ascii', intro: CLASSIC_INTRO },
+    },
+  },
+  server,
+});
+
+export default format === 'es' ? es : iife;

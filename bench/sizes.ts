@@ -2,11 +2,11 @@
  * Bundle sizes of the built package (`dist/`), raw, gzip (level 9) and brotli (quality 11), and the
  * size budget checked by `npm test` (test/node/pack/size.test.ts) and reported by `npm run bench`.
  *
- *   cdn-iife          dist/cdn/paydesk.iife.js: what a classic <script> tag downloads (budget 30 KB gzip)
+ *   cdn-iife          dist/cdn/paydesk.iife.js: what a classic <script> tag downloads (budget 25 KB gzip)
  *   cdn-es            dist/cdn/paydesk.js: what an import map / <script type=module> downloads
  *   language chunk    one of dist/cdn/chunks/<lang>.js, fetched only for that language (the `LAZY`
- *                     languages of src/element/i18n/index.ts, but English and Russian, which the CDN
- *                     files carry)
+ *                     languages of src/element/i18n/index.ts, but English, which the CDN files
+ *                     carry)
  *   lazy chunk        any other file in dist/cdn/chunks/ (code the element loads with import() when
  *                     it needs it, e.g. the QR encoder), named after its file
  *   element           the npm build of `paydesk` (dist/index.js) bundled and minified the way an
@@ -36,7 +36,7 @@ export const KB = 1000;
 
 /** The size budget (gzip bytes). */
 export const BUDGETS = {
-  cdnIifeGzip: 30 * KB,
+  cdnIifeGzip: 25 * KB,
   /** The element's own module: npm build, Lit and the other npm dependencies left out. */
   elementWithoutLitGzip: 12 * KB,
 } as const;

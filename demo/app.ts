@@ -431,9 +431,10 @@ export function buildMerchantApp(parts: MerchantAppParts): Hono {
   });
 
   // The CDN build (`npm run build`), when present: /cdn/paydesk.js, /cdn/paydesk.iife.js, their maps,
-  // the SRI values and the language chunks. /chunks/… serves the chunks of /paydesk.js when that is the built file.
+  // the SRI values, the chunks and the classic script's classic/ folder (its copies of the chunks).
+  // /chunks/… serves the chunks of /paydesk.js when that is the built file.
   const cdnFile = async (c: Context, file: string) => {
-    if (!/^(paydesk(\.iife)?\.js(\.map)?|paydesk\.sri\.json|chunks\/[A-Za-z0-9_-]+\.js(\.map)?)$/.test(file)) {
+    if (!/^(paydesk(\.iife)?\.js(\.map)?|paydesk\.sri\.json|(classic\/)?chunks\/[A-Za-z0-9_-]+\.js(\.map)?|classic\/paydesk\.js)$/.test(file)) {
       return errorJson(c, 404, 'not_found', 'No such file.');
     }
     const body = await readFile(join(CDN_DIR, file)).catch(() => null);

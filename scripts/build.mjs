@@ -2,9 +2,11 @@
 /**
  * `npm run build`: writes dist/ from scratch.
  *   1. the npm build: `tsc -p tsconfig.build.json` → dist/**.js + .d.ts (ES modules, dependencies external)
- *   2. the CDN files: Vite, once as an ES module and once as a classic script (IIFE), each with a source map
- *   3. dist/cdn/paydesk.sri.json: sha384 integrity values of both CDN files and of the language chunks
- *      (checks: the IIFE is ASCII-only; the language chunks import nothing)
+ *   2. the CDN files (vite.config.ts): Vite builds the ES module and its chunks, then from them the classic
+ *      script (IIFE) and its copies of the chunks in classic/, each with a source map
+ *   3. dist/cdn/paydesk.sri.json: sha384 integrity values of every CDN file
+ *      (checks: paydesk.js imports nothing statically; the language chunks import nothing but paydesk.js;
+ *      the IIFE is ASCII-only)
  *   4. dist/custom-elements.json: `cem analyze --litelement`
  * Any failing step stops the build with a non-zero exit code and says which step failed.
  */
@@ -45,18 +47,20 @@ rmSync(join(root, 'dist'), { recursive: true, force: true });
 run('npm build (tsc -p tsconfig.build.json)', bin('tsc'), ['-p', 'tsconfig.build.json']);
 run('CDN ES module (vite)', bin('vite'), ['build', '--logLevel', 'warn'], { PAYDESK_CDN_FORMAT: 'es' });
 run('CDN classic script (vite)', bin('vite'), ['build', '--logLevel', 'warn'], { PAYDESK_CDN_FORMAT: 'iife' });
-run('CDN classic script chunks (vite)', bin('vite'), ['build', '--logLevel', 'warn'], { PAYDESK_CDN_FORMAT: 'classic' });
 
 const cdn = join(root, 'dist', 'cdn');
 const fail = (message) => {
   console.error(`build failed: ${message}`);
   process.exit(1);
 };
-for (const f of ['paydesk.js', 'paydesk.iife.js']) {
-  for (const needed of [f, `${f}.map`]) if (!existsSync(join(cdn, needed))) fail(`dist/cdn/${needed} was not written`);
+for (const f of ['paydesk.js', 'paydesk.iife.js', 'chunks/pay-view.js', 'classic/paydesk.js', 'classic/chunks/pay-view.js']) {
+  for (const needed of f === 'classic/paydesk.js' ? [f] : [f, `${f}.map`]) if (!existsSync(join(cdn, needed))) fail(`dist/cdn/${needed} was not written`);
 }
-// The IIFE loads the ES build's language chunks: they must stand alone (no imports back into paydesk.js).
-// Other chunks (pay view, bank links, QR encoder) belong to the ES build only; the IIFE inlines them.
+/** The specifiers of a built module's static imports (`import … from "x"`, `import "x"`). */
+const staticImports = (code) => [...code.matchAll(/\bimport\s*(?:[\w$*{][^;]*?\bfrom\s*)?["'`]([^"'`]+)["'`]/g)].map((m) => m[1]);
+// A static import of paydesk.js would be one more round trip before the element runs (vite.config.ts).
+const esImports = staticImports(readFileSync(join(cdn, 'paydesk.js'), 'utf8'));
+if (esImports.length > 0) fail(`dist/cdn/paydesk.js imports ${esImports.join(', ')} statically; it must stand alone`);
 const chunks = readdirSync(join(cdn, 'chunks')).filter((f) => f.endsWith('.js')).sort();
 const languageLoader = readFileSync(join(root, 'src', 'element', 'i18n', 'index.ts'), 'utf8');
 // Languages the CDN entry bundles (src/cdn.ts) get no chunk.
@@ -65,30 +69,23 @@ const languages = new Set(
   [...languageLoader.matchAll(/\bimport\(\s*['"]\.\/([a-z0-9-]+)\.js['"]\s*\)/g)].filter((m) => !inEntry.has(m[1])).map((m) => `${m[1]}.js`),
 );
 if (languages.size === 0) fail('no language imports found in src/element/i18n/index.ts');
-for (const f of languages) if (!chunks.includes(f)) fail(`dist/cdn/chunks/${f} was not written`);
-// The standalone chunks (vite.config.ts, STANDALONE_CHUNKS) are loaded by the IIFE from chunks/ too.
-const standalone = new Set(['qr.js', 'bank-table.js']);
-for (const f of standalone) if (!chunks.includes(f)) fail(`dist/cdn/chunks/${f} was not written`);
-for (const f of chunks.filter((c) => languages.has(c) || standalone.has(c))) {
-  if (/\bimport\s*[\s{*"'`(]|\bfrom\s*["'`]/.test(readFileSync(join(cdn, 'chunks', f), 'utf8'))) {
-    fail(`dist/cdn/chunks/${f} imports another module; the IIFE cannot share code with it`);
-  }
-}
-// The classic script's own chunks (vite.config.ts, CLASSIC_CHUNKS) import only each other (never paydesk.js).
-const classicChunks = chunks.filter((c) => c.startsWith('classic-'));
-if (classicChunks.length === 0) fail('no dist/cdn/chunks/classic-*.js was written');
-for (const f of classicChunks) {
-  for (const m of readFileSync(join(cdn, 'chunks', f), 'utf8').matchAll(/\bfrom\s*["'`]([^"'`]+)["'`]|\bimport\s*\(?\s*["'`]([^"'`]+)["'`]/g)) {
-    const target = m[1] ?? m[2];
-    if (!/^\.\/classic-[\w-]+\.js$/.test(target)) fail(`dist/cdn/chunks/${f} imports ${target}; a classic chunk may import only other classic chunks`);
-  }
+for (const f of languages) {
+  if (!chunks.includes(f)) fail(`dist/cdn/chunks/${f} was not written`);
+  // A table may take shared messages from paydesk.js (English spreads the offline ones); nothing else,
+  // so that it is fetched in the same round trip as the element asks for it.
+  const code = readFileSync(join(cdn, 'chunks', f), 'utf8');
+  const other = staticImports(code).filter((s) => s !== '../paydesk.js');
+  if (other.length > 0 || /\bimport\s*\(/.test(code)) fail(`dist/cdn/chunks/${f} imports ${other.join(', ') || 'a module with import()'}; a table may import only ../paydesk.js`);
+  if (staticImports(code).length > 0 && !existsSync(join(cdn, 'classic', 'chunks', f))) fail(`dist/cdn/classic/chunks/${f} was not written; the classic script loads it from there`);
 }
 // A classic script is decoded in the page's encoding unless served with a charset: keep it ASCII.
 const iife = readFileSync(join(cdn, 'paydesk.iife.js'));
 const nonAscii = iife.findIndex((b) => b > 0x7e || (b < 0x20 && b !== 0x0a && b !== 0x09 && b !== 0x0d));
 if (nonAscii >= 0) fail(`dist/cdn/paydesk.iife.js has a non-ASCII byte at offset ${nonAscii}`);
+if (/\bimport\.meta\b/.test(iife.toString('latin1'))) fail('dist/cdn/paydesk.iife.js uses import.meta, which a classic script has not');
+const classicChunks = readdirSync(join(cdn, 'classic', 'chunks')).filter((f) => f.endsWith('.js')).sort();
 
-const files = ['paydesk.js', 'paydesk.iife.js', ...chunks.map((f) => `chunks/${f}`)];
+const files = ['paydesk.js', 'paydesk.iife.js', ...chunks.map((f) => `chunks/${f}`), 'classic/paydesk.js', ...classicChunks.map((f) => `classic/chunks/${f}`)];
 const integrity = Object.fromEntries(files.map((f) => [f, sri(join(cdn, f))]));
 writeFileSync(join(cdn, 'paydesk.sri.json'), `${JSON.stringify(integrity, null, 2)}\n`);
 if (!quiet) console.log(`✓ dist/cdn/paydesk.sri.json (sha384 of ${files.length} files)`);

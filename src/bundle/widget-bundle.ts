@@ -1,7 +1,7 @@
 /**
  * The widget as one browser script, for pages that paydesk serves itself (the sandbox's hosted form at
- * `/pay`, the demo storefront): the ES-module text that registers `<paydesk-checkout>`, self-contained
- * (Lit, the QR encoder and the language tables inside; no bare imports, no chunks).
+ * `/pay`, the demo storefront): the ES-module text that registers `<paydesk-checkout>`, with no bare
+ * imports (Lit inside).
  *
  * Where it comes from:
  *   - `dist/cdn/paydesk.js` when it exists and is newer than every file under `src/` (always the case in
@@ -10,10 +10,10 @@
  *     clone works before `npm run build` and edits show up without a rebuild.
  * The result is computed once per process and cached; a failed attempt is not cached.
  *
- * The built file loads its optional language tables with `import('./chunks/<lang>.js')`, relative to
- * its own URL; serve those with {@link loadWidgetFile} beside it (the esbuild bundle has them inlined
- * and never asks). A chunk that is not served only costs that language: the element falls back to
- * English.
+ * The built file loads its language tables and later steps with `import('./chunks/<name>.js')`,
+ * relative to its own URL; serve those with {@link loadWidgetFile} beside it (the esbuild bundle has
+ * them inlined and never asks). A chunk that is not served leaves the element with its offline English
+ * messages: it says it has no connection and offers to try again.
  *
  * @example
  * ```ts

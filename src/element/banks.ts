@@ -19,7 +19,7 @@ import { fill } from './i18n/text.js';
 import { safeIntl } from './i18n/plural.js';
 import type { MachineState } from './machine.js';
 import { center, spinner } from './parts.js';
-import { nameIn } from './views.js';
+import { nameIn, viewStyles } from './views.js';
 import { paymentLinkOf } from './requisites.js';
 
 /** How long an iOS bank scheme gets to take the shopper away before the https link is opened. */
@@ -29,7 +29,7 @@ export const LAST_BANK_KEY = 'paydesk:bank';
 /** Above this many banks the sheet offers a search. */
 const SEARCH_FROM = 8;
 
-export const styles = css`
+export const styles = [viewStyles, css`
 .sheet{box-sizing:border-box;width:100%;max-width:480px;max-height:88vh;margin:auto auto 0;padding:0;border:0;border-radius:16px 16px 0 0;background:var(--_f);color:var(--_t);box-shadow:0 -8px 32px #0003}
 .sheet[open]{display:grid;grid-template-rows:auto auto minmax(0,1fr) auto}
 .sheet::backdrop{background:#0009}
@@ -49,7 +49,7 @@ export const styles = css`
 .tag{margin-inline-start:auto;font-size:12px;color:var(--_m)}
 .web{flex:none;font-size:13px}
 .foot{padding:var(--_s) calc(var(--_s)*2) calc(var(--_s)*2)}
-`;
+`];
 
 const close = html`<svg viewBox="0 0 24 24" aria-hidden="true">${svg`<path d="M6 6l12 12M18 6L6 18"/>`}</svg>`;
 

@@ -12,7 +12,7 @@ import { formatAmount } from './format.js';
 import type { Messages } from './i18n/index.js';
 import { fill } from './i18n/text.js';
 import type { Selection } from './machine.js';
-import { bankNameIn, WAY_KINDS, wayHint, wayName, type ViewHost, type WayKind } from './views.js';
+import { bankNameIn, viewStyles, WAY_KINDS, wayHint, wayName, type ViewHost, type WayKind } from './views.js';
 
 export type { WayKind } from './views.js';
 
@@ -42,7 +42,7 @@ export function contextOf(host: ViewHost): ChooseContext {
 
 export { footer } from './footer.js';
 
-export const styles = css`
+export const styles = [viewStyles, css`
 .to-pay{display:grid;gap:2px;padding:calc(var(--_s)*2);border-radius:calc(var(--_r) - 4px);background:var(--_u)}
 .to-pay .amount{font-size:clamp(22px,9cqi,30px);line-height:1.15;font-weight:700;white-space:nowrap}
 .method{width:100%;display:grid;grid-template-columns:minmax(0,1fr);justify-items:start;gap:2px;padding:12px 14px;text-align:start;list-style:none}
@@ -52,7 +52,7 @@ export const styles = css`
 details[open]>.method{border-color:var(--_a)}
 .bank-step{display:grid;gap:var(--_s);padding:calc(var(--_s)*1.5) 0 0 calc(var(--_s)*1.5)}
 .bank-step h3{font-size:15px}
-`;
+`];
 
 /** Ways where the shopper's bank is worth a second step (a transfer within one bank). */
 const BANK_STEP: ReadonlySet<WayKind | null> = new Set<WayKind | null>(['card', 'cardAbroad']);

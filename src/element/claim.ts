@@ -1,9 +1,9 @@
 /**
  * The claim before `POST /sessions` (see storage.ts): one order per purchase across the tabs of a
- * browser. Loaded on demand when the checkout first creates an order (a resumed order never needs it);
- * a create waits for it, so no create goes out unclaimed.
+ * browser. Part of the element's own module: the create is claimed and sent at once, never after a
+ * round trip for code, and no create goes out unclaimed.
  */
-import { bankByCustomerBank } from '../provider/facts.js';
+import type { CustomerBank } from '../provider/facts.js';
 import type { Selection } from './machine.js';
 import { loadCheckout, PREFIX, saveCheckout, type KeyValueStorage } from './storage.js';
 
@@ -66,8 +66,20 @@ export async function claimCreate(
   return stored?.session ? { session: stored.session } : (stored?.attempt ?? mine);
 }
 
+/**
+ * The `nspk_code` of each value of the `bank` attribute, as the provider's facts have them
+ * (`BANKS` in src/provider/facts.ts; test/node/element/storage.test.ts checks that they agree). Written
+ * out here so that the element's own module, which sends the first create, does not carry that table.
+ */
+export const NSPK_CODES = {
+  sberbank: 'bank100000000111',
+  tinkoff: 'bank100000000004',
+  vtb: 'bank100000000005',
+  alfabank: 'bank100000000008',
+} as const satisfies Record<CustomerBank, string>;
+
 /** A preselected method type with a preselected bank (`bank` attribute) names the bank's `nspk_code`. */
 export function withBank(selection: Selection, bank: string): Selection {
-  const code = selection.method_type && !selection.nspk_code ? bankByCustomerBank(bank)?.nspkCode : undefined;
-  return code ? { ...selection, nspk_code: code } : selection;
+  const code = selection.method_type && !selection.nspk_code ? (NSPK_CODES as Record<string, unknown>)[bank] : undefined;
+  return typeof code === 'string' ? { ...selection, nspk_code: code } : selection;
 }

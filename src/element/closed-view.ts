@@ -8,17 +8,17 @@
 import { css, html, nothing } from 'lit';
 import { fill } from './i18n/text.js';
 import { plural } from './i18n/plural.js';
-import { actions, badge, button, center, icons, spinner } from './parts.js';
-import { amountOf, contextOf, copyTo, orderNumber, type CopyContext, type ViewContext, type ViewHost } from './views.js';
+import { actions, badge, button, center, spinner } from './parts.js';
+import { amountOf, contextOf, copyTo, icons, orderNumber, viewStyles, type CopyContext, type ViewContext, type ViewHost } from './views.js';
 
 export { footer } from './footer.js';
 
-export const styles = css`
+export const styles = [viewStyles, css`
 .closed{display:grid;gap:calc(var(--_s)*2)}
 .closed .order{display:grid;justify-items:center;gap:2px;text-align:center}
 .closed .order .row{display:flex;flex-wrap:wrap;align-items:center;justify-content:center;gap:var(--_s)}
 .closed .num{font-weight:600;overflow-wrap:anywhere;min-width:0}
-`;
+`];
 
 const block = (...parts: unknown[]) => html`<div class="closed">${parts}</div>`;
 

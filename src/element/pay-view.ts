@@ -12,14 +12,14 @@ import { formatAmount, formatCountdown } from './format.js';
 import type { Messages } from './i18n/index.js';
 import { fill } from './i18n/text.js';
 import { safeIntl } from './i18n/plural.js';
-import { actions, center, icons, spinner } from './parts.js';
+import { actions, center, spinner } from './parts.js';
 import { changedFrom, copyValue, formatAccount, hasBankApps, paymentLinkOf } from './requisites.js';
 import { safeHttpUrl } from './url.js';
-import { amountOf, contextOf, copyButton, orderNumber, wayName, type ViewContext, type ViewHost } from './views.js';
+import { amountOf, contextOf, copyButton, icons, orderNumber, viewStyles, wayName, type ViewContext, type ViewHost } from './views.js';
 
 export { footer } from './footer.js';
 
-export const styles = css`
+export const styles = [viewStyles, css`
 .amount{font-size:clamp(24px,10cqi,34px);line-height:1.15;font-weight:700}
 .timer{display:flex;align-items:center;gap:6px;padding:4px 10px;border-radius:99px;background:var(--_u);font-weight:600}
 .low{color:var(--_no)}
@@ -49,7 +49,7 @@ details{border:var(--_b);border-radius:calc(var(--_r) - 4px)}
 summary{min-height:44px;padding:10px 14px;font-weight:600;cursor:pointer}
 details[open]>summary{border-bottom:var(--_b)}
 details>.pay{padding:calc(var(--_s)*2)}
-`;
+`];
 
 /** "Pay by 14:30", in the device's own clock, so it matches the phone even when its clock is off. */
 function payBy(c: ViewContext): string {

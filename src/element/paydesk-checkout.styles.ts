@@ -3,6 +3,8 @@ import { css } from 'lit';
 // Public tokens `--paydesk-*` feed private `--_*` variables, whose defaults (`--_1`…`--_11`) are the
 // only thing the dark palette changes: a merchant's token wins in both themes. No inline styles
 // anywhere (strict CSP). Written minified, one rule per line: this text ships as is in the bundle.
+// Only what the element itself renders (the card, heading, spinner, badge, buttons); the rules of the
+// views' shared markup (lists, links, the footer) come with them (views.ts `viewStyles`).
 //   --_a accent   --_oa on accent  --_f surface  --_u subtle   --_bc border (--_b the 1px line)   --_t text
 //   --_m muted    --_ok success    --_w warning  --_ow on warning           --_no danger
 //   --_r radius   --_s spacing
@@ -16,16 +18,13 @@ export const styles = css`
 @media (prefers-color-scheme:dark){:host(:not([theme=light]):not([theme=dark])){${dark}}}
 *{box-sizing:border-box;margin:0;padding:0}
 .card{container-type:inline-size;display:grid;gap:calc(var(--_s)*2);padding:calc(var(--_s)*3);background:var(--_f);border:var(--_b);border-radius:var(--_r);box-shadow:0 8px 24px #0000000f}
-.top,footer{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:var(--_s)}
-.top{flex-wrap:nowrap;align-items:start}
+.top{display:flex;align-items:start;justify-content:space-between;gap:var(--_s)}
 h2{font-size:20px;line-height:1.25;outline:0}
 :focus-visible{outline:2px solid var(--_a);outline-offset:2px}
-.muted,dt{color:var(--_m);font-size:13px}
+.muted{color:var(--_m);font-size:13px}
 .bad{color:var(--_no)}
-.ok{color:var(--_ok)}
 svg{width:18px;height:18px;flex:none;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}
 [part=actions]{display:grid;gap:calc(var(--_s)*2)}
-ul{display:grid;gap:var(--_s);list-style:none}
 button,.btn{display:inline-flex;align-items:center;justify-content:center;gap:8px;min-height:44px;padding:10px 18px;border:var(--_b);border-radius:calc(var(--_r) - 4px);background:var(--_f);color:var(--_t);font:inherit;font-weight:600;text-decoration:none;cursor:pointer;transition:border-color .15s}
 button:hover,.btn:hover{border-color:var(--_a)}
 .primary{width:100%;background:var(--_a);border-color:var(--_a);color:var(--_oa)}
@@ -34,9 +33,6 @@ button:hover,.btn:hover{border-color:var(--_a)}
 @keyframes spin{to{transform:rotate(1turn)}}
 .badge{display:grid;place-items:center;width:56px;height:56px;border-radius:50%;background:var(--_u)}
 .badge svg{width:30px;height:30px}
-footer{padding-top:calc(var(--_s)*1.5);border-top:var(--_b)}
-a{color:var(--_a);font-weight:600}
-footer a{min-height:24px}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (prefers-reduced-motion:reduce){.spinner{animation:none;border-right-color:var(--_a)}*{transition:none!important}}
 `;

@@ -1,5 +1,5 @@
 import { LitElement, adoptStyles, html, nothing, type CSSResult, type PropertyValues, type TemplateResult } from 'lit';
-import type { ButtonName, CustomerBank } from '../provider/facts.js';
+import type { ButtonName } from '../provider/facts.js';
 import { INTEGRATION_MODES, type OrderView } from '../protocol/index.js';
 import { ApiError, newIdempotencyKey, type Api } from './api.js';
 import { serverNow, systemClock, type Clock } from './countdown.js';
@@ -8,9 +8,9 @@ import { errorText, type MessageOverrides, type Messages } from './i18n/index.js
 import { LanguageController } from './language.js';
 import { LazyController, type Loaded } from './lazy.js';
 import { initialState, transition, type Effect, type MachineEvent, type MachineState, type Selection } from './machine.js';
-import { actions, badge, button, center, icons, spinner } from './parts.js';
+import { actions, alert, badge, button, center, spinner } from './parts.js';
 import { SessionController } from './session.js';
-import type { Locks } from './claim.js';
+import { NSPK_CODES, type Locks } from './claim.js';
 import { defaultStorage, type KeyValueStorage } from './storage.js';
 import { styles } from './paydesk-checkout.styles.js';
 import { detectPlatform, type Platform } from './platform.js';
@@ -52,14 +52,14 @@ export type Theme = 'light' | 'dark' | 'auto';
  * The values `bank` and `button-name` take: provider facts (facts.ts), checked against its types so
  * they cannot drift, without carrying that module (and its bank table) in the element's own one.
  */
-const BANK_VALUES = Object.keys({ sberbank: 1, vtb: 1, tinkoff: 1, alfabank: 1 } satisfies Record<CustomerBank, 1>);
+const BANK_VALUES = Object.keys(NSPK_CODES);
 const BUTTON_VALUES = Object.keys({ AlfaPay: 1, SberPay: 1, TPay: 1, VTBPay: 1 } satisfies Record<ButtonName, 1>);
 /** Codes after which neither "try again" nor "choose another method" can help. */
 const FINAL_CODES = ['config', 'order_not_found', 'forbidden_origin', 'form_not_activated', 'customer_blacklisted', 'unauthorized', 'missing_protocol_header'];
 
 /**
  * The code the element loads with `import()` when a step comes near, so its own module carries only
- * the steps around them. The views (method choice, requisites, closed order), the live status, the
+ * the steps around them: the views (method choice, requisites, closed order), the live status, the
  * bank sheet, the receipt upload, the form frame messaging and the QR encoder.
  */
 const LOADERS = {
@@ -71,7 +71,6 @@ const LOADERS = {
   receipt: () => import('./receipt.js'),
   frame: () => import('./frame.js'),
   qr: () => import('./qr.js'),
-  claim: () => import('./claim.js'),
 };
 type Modules = Loaded<typeof LOADERS>;
 type ViewName = 'choose' | 'pay' | 'closed' | 'receipt';
@@ -195,7 +194,7 @@ export class PaydeskCheckout extends LitElement {
   /** Work under way that `updateComplete` waits for (code and tables loaded on demand). */
   private _loading: Promise<unknown> | null = null;
   private _envFor: [Partial<CheckoutEnv>, CheckoutEnv] | null = null;
-  /** The styles of the views loaded so far. */
+  /** The styles of the views loaded so far (the rules they share once: views.ts `viewStyles`). */
   private readonly _styles: CSSResult[] = [];
 
   private readonly _lang = new LanguageController(this);
@@ -419,8 +418,10 @@ export class PaydeskCheckout extends LitElement {
 
   /**
    * Loads the code of the steps that come near, in parallel with the request that leads to them: the
-   * method choice while the methods are fetched; the live status, the pay and closed views while the
-   * order is being created or resumed; the framed side of form mode at once inside a frame.
+   * method choice while the methods are fetched; the pay view while the order is being created, and
+   * the live status and the closed view once that code is there (the first paint of the requisites
+   * waits for the pay view and the order, and they would share its bandwidth); all three while an order
+   * is resumed (it may have ended); the framed side of form mode at once inside a frame.
    */
   private _loadNear(): void {
     const { name, op, order } = this._s;
@@ -428,10 +429,10 @@ export class PaydeskCheckout extends LitElement {
     const win = globalThis.window;
     if (!this._framed && win && win.parent !== win) code.load('frame');
     if (name === 'choose' || (name === 'loading' && op === 'methods')) code.load('choose');
-    if (name === 'choose' || name === 'searching') code.load('claim');
-    const near = name === 'searching' || (name === 'loading' && op === 'resume');
-    if (!near && !order) return;
-    for (const m of ['live', 'pay', 'closed'] as const) code.load(m);
+    const resuming = name === 'loading' && op === 'resume';
+    if (!resuming && name !== 'searching' && !order) return;
+    code.load('pay');
+    if (resuming || code.state('pay') === 'complete' || code.state('pay') === 'error') for (const m of ['live', 'closed'] as const) code.load(m);
     if (this.mode === 'form') code.load('frame');
   }
 
@@ -439,7 +440,7 @@ export class PaydeskCheckout extends LitElement {
   private _arrived<K extends keyof Modules>(_name: K, module: Modules[K]): void {
     if ('styles' in module) {
       // Added to the element's own styles (a subclass's included): static styles cannot wait for a chunk.
-      this._styles.push(module.styles);
+      for (const sheet of module.styles) if (!this._styles.includes(sheet)) this._styles.push(sheet);
       if (this.shadowRoot) adoptStyles(this.shadowRoot, [...(this.constructor as typeof LitElement).elementStyles, ...this._styles]);
     }
     const m = module as Partial<Modules['live'] & Modules['frame']>;
@@ -468,7 +469,7 @@ export class PaydeskCheckout extends LitElement {
       lang.retry();
       this.requestUpdate();
     };
-    return [center(badge(false, icons.alert), html`<p>${this.m.errors.network}</p>`), actions(button(this.m.retry, retry))];
+    return [center(badge(false, alert), html`<p>${this.m.errors.network}</p>`), actions(button(this.m.retry, retry))];
   }
 
   /** True when this update moves to another step. */
@@ -546,7 +547,7 @@ export class PaydeskCheckout extends LitElement {
         const renew = canCreate && !final && (retryable ? op === 'create' : !!op);
         const retry = retryable && !final;
         return [
-          center(badge(false, icons.alert), html`<p>${errorText(m, code)}</p>`),
+          center(badge(false, alert), html`<p>${errorText(m, code)}</p>`),
           retry || renew
             ? actions(
                 retry ? button(m.retry, () => this.send({ type: 'retry' })) : nothing,

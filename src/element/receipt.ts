@@ -23,10 +23,10 @@ import type { Messages } from './i18n/index.js';
 import { errorText, fill } from './i18n/text.js';
 import { plural, safeIntl } from './i18n/plural.js';
 import type { MachineEvent, MachineState } from './machine.js';
-import { canDispute } from './views.js';
+import { canDispute, viewStyles } from './views.js';
 import type { CheckoutEnv } from './paydesk-checkout.js';
 
-export const styles = css`
+export const styles = [viewStyles, css`
 .receipt{display:grid;gap:calc(var(--_s)*2)}
 .drop{display:flex;flex-wrap:wrap;align-items:center;justify-content:center;gap:var(--_s);padding:calc(var(--_s)*2);border:2px dashed var(--_bc);border-radius:calc(var(--_r) - 4px);text-align:center}
 .drop.over{border-color:var(--_a);background:var(--_u)}
@@ -40,7 +40,7 @@ textarea{min-height:72px;padding:8px 12px;border:var(--_b);border-radius:calc(va
 .problems p{color:var(--_no)}
 progress{width:100%;height:10px;accent-color:var(--_a)}
 button:disabled{opacity:.6;cursor:default}
-`;
+`];
 
 /** File-name endings accepted when the browser gives no type (HEIC often arrives so). */
 const EXTENSIONS: Readonly<Record<string, string>> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', heic: 'image/heic', heif: 'image/heic', pdf: 'application/pdf' };

@@ -11,6 +11,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { IntegrationMode, OrderView } from '../protocol/index.js';
 import { createApi, toErrorInfo, type Api } from './api.js';
+import { claimCreate, defaultLocks, withBank } from './claim.js';
 import type { CheckoutEnv } from './paydesk-checkout.js';
 import type { Effect, MachineEvent, MachineState } from './machine.js';
 import { ENDED_MS, forgetCheckout, loadCheckout, PAID_MS, saveCheckout, storageKey, type StoredCheckout } from './storage.js';
@@ -24,8 +25,6 @@ export interface SessionHost extends ReactiveControllerHost, HTMLElement {
   readonly machine: MachineState;
   readonly env$: CheckoutEnv;
   send(event: MachineEvent): void;
-  /** The claim code (claim.ts), loaded on demand. */
-  need(name: 'claim'): Promise<typeof import('./claim.js')>;
 }
 
 export class SessionController implements ReactiveController {
@@ -96,8 +95,6 @@ export class SessionController implements ReactiveController {
         return true;
       case 'create':
         this.request(fx, async (signal) => {
-          const { claimCreate, defaultLocks, withBank } = await h.need('claim');
-          if (signal.aborted) return;
           const claim = await claimCreate(storage, this.key, { key: fx.key, selection: withBank(fx.selection, h.bank) }, () => clock.now(), locks === undefined ? defaultLocks() : locks, (ms) => new Promise((r) => clock.setTimeout(r, ms)));
           if (signal.aborted) return;
           if ('session' in claim) return h.send({ type: 'adopt', session: claim.session });

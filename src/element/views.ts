@@ -4,7 +4,7 @@
  * of them show (copy buttons, the order number, the amount). Only views import this module, so it
  * travels in their chunks, never in the element's own module.
  */
-import { html, nothing, type TemplateResult } from 'lit';
+import { css, html, nothing, svg, type TemplateResult } from 'lit';
 import { bankByCustomerBank } from '../provider/facts.js';
 import type { OrderView } from '../protocol/index.js';
 import { serverNow } from './countdown.js';
@@ -12,11 +12,33 @@ import { formatAmount } from './format.js';
 import type { Messages } from './i18n/index.js';
 import { fill } from './i18n/text.js';
 import type { MachineEvent, MachineState } from './machine.js';
-import { icons } from './parts.js';
+import { alert, icon } from './parts.js';
 import type { CheckoutEnv } from './paydesk-checkout.js';
 import type { Platform } from './platform.js';
 import type { BankSheetController, SheetHost } from './banks.js';
 import type { ReceiptController, ReceiptHost } from './receipt.js';
+
+/**
+ * The rules of the markup every view shares (lists, links, definition terms, the footer, the "ok"
+ * badge), after the element's own (paydesk-checkout.styles.ts): each view's `styles` starts with them,
+ * and the element adopts them once.
+ */
+export const viewStyles = css`
+.ok{color:var(--_ok)}
+ul{display:grid;gap:var(--_s);list-style:none}
+dt{color:var(--_m);font-size:13px}
+a{color:var(--_a);font-weight:600}
+footer{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:var(--_s);padding-top:calc(var(--_s)*1.5);border-top:var(--_b)}
+footer a{min-height:24px}
+`;
+
+/** The icons of the views (the element's own module carries only the alert, parts.ts). */
+export const icons = {
+  check: icon(svg`<path d="M5 12.5l4.5 4.5L19 7.5"/>`),
+  clock: icon(svg`<circle cx="12" cy="12" r="9"/><path d="M12 7v5l3 2"/>`),
+  alert,
+  copy: icon(svg`<rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V5a2 2 0 0 1 2-2h8"/>`),
+};
 
 /** What the views read from the element and ask of it. @internal */
 export interface ViewHost extends SheetHost, ReceiptHost {

@@ -47,8 +47,13 @@ interface Purchase {
 /**
  * Opens the shop page, waits for the painted requisites of the order the example server created (they
  * must show that order's account), then pays it in the sandbox.
+ *
+ * `together`: requests (`METHOD /path`, one pattern each) that must all be asked for in one round
+ * trip: each is held back until every pattern has been asked for (at most 8 s), and the test fails
+ * unless all had been asked for when the first one was let through. A request the browser makes only
+ * after another one's answer (a waterfall) fails it.
  */
-async function buy(url: string, sandboxUrl: string, beforePaying?: (page: Page) => Promise<void>): Promise<Purchase> {
+async function buy(url: string, sandboxUrl: string, beforePaying?: (page: Page) => Promise<void>, together: RegExp[] = []): Promise<Purchase> {
   const context = await browser.newContext();
   await context.addInitScript(() => {
     addEventListener('paydesk-session', (e) => {
@@ -64,6 +69,21 @@ async function buy(url: string, sandboxUrl: string, beforePaying?: (page: Page) 
   page.on('console', (m) => void (m.type() === 'error' && !m.text().startsWith('Failed to load resource') && errors.push(m.text())));
   page.on('response', (r) => void (r.status() >= 400 && new URL(r.url()).pathname !== '/favicon.ico' && errors.push(`${r.status()} ${r.url()}`)));
   page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+  const held: string[] = [];
+  let atFirstAnswer: string[] | null = null;
+  if (together.length > 0) {
+    let release!: () => void;
+    const all = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/*', async (route) => {
+      const name = `${route.request().method()} ${new URL(route.request().url()).pathname}`;
+      if (!together.some((p) => p.test(name))) return route.continue();
+      held.push(name);
+      if (together.every((p) => held.some((h) => p.test(h)))) release();
+      await Promise.race([all, new Promise((r) => setTimeout(r, 8_000))]);
+      atFirstAnswer ??= [...held];
+      await route.continue();
+    });
+  }
   await page.goto(url);
 
   const requisites = page.locator('paydesk-checkout [part~="requisites"]');
@@ -75,6 +95,7 @@ async function buy(url: string, sandboxUrl: string, beforePaying?: (page: Page) 
   assert.ok(digits(order.account).length >= 10, `the order has an account: ${order.account}`);
   assert.ok(digits(await requisites.innerText()).includes(digits(order.account)), 'the painted requisites show the order account');
 
+  for (const p of together) assert.ok((atFirstAnswer ?? []).some((h) => p.test(h)), `${p} was asked for in the same round trip as ${together.join(', ')} (before any answer): ${(atFirstAnswer ?? []).join(', ')}`);
   const requestedUntilPainted = [...requests];
   await beforePaying?.(page);
   await completeInSandbox(sandboxUrl, order.id);
@@ -132,7 +153,12 @@ describe('examples/node-http: plain node:http server, the CDN ES module from the
   });
 
   test('a lazily loaded language: ?lang=kk fetches the Kazakh table from chunks/ beside the module', async () => {
-    const { page, requests, errors } = await buy(`${s.server.url}/?lang=kk&product=green-tea`, s.sandbox.url, kazakhHeading('/paydesk/chunks/kk.js'));
+    // No waterfall: the create, the requisites' code and the table go out in one round trip.
+    const { page, requests, errors } = await buy(`${s.server.url}/?lang=kk&product=green-tea`, s.sandbox.url, kazakhHeading('/paydesk/chunks/kk.js'), [
+      /^POST \/.*\/sessions$/,
+      /^GET \/paydesk\/chunks\/pay-view\.js$/,
+      /^GET \/paydesk\/chunks\/kk\.js$/,
+    ]);
     await elementPaid(page);
     assert.ok(requests.includes('/paydesk/chunks/kk.js'), `kk.js was fetched: ${requests.join(' ')}`);
     assert.deepEqual(errors, []);
@@ -164,7 +190,12 @@ describe('examples/express-script-tag: Express 5 middleware, the classic script 
   });
 
   test('a Kazakh page: the deferred classic script fetches chunks/kk.js from beside its own URL', async () => {
-    const { page, requests, errors } = await buy(`${s.server.url}/?lang=kk`, s.sandbox.url, kazakhHeading('/assets/paydesk/chunks/kk.js'));
+    const { page, requests, errors } = await buy(`${s.server.url}/?lang=kk`, s.sandbox.url, kazakhHeading('/assets/paydesk/chunks/kk.js'), [
+      /^POST \/.*\/sessions$/,
+      /^GET \/assets\/paydesk\/classic\/chunks\/pay-view\.js$/,
+      /^GET \/assets\/paydesk\/classic\/paydesk\.js$/,
+      /^GET \/assets\/paydesk\/chunks\/kk\.js$/,
+    ]);
     await elementPaid(page);
     assert.ok(requests.includes('/assets/paydesk/chunks/kk.js'), `kk.js was fetched: ${requests.join(' ')}`);
     assert.deepEqual(errors, []);
@@ -176,8 +207,8 @@ describe('examples/vite-react: Vite + React with paydesk/react', () => {
   const s = exampleStack('vite-react', { server: false });
 
   /** Pays in the React app and waits for the app's own "Paid" line (set from onPaydeskPaid). */
-  async function buyInApp(url: string): Promise<Purchase> {
-    const purchase = await buy(url, s.sandbox.url);
+  async function buyInApp(url: string, together: RegExp[] = []): Promise<Purchase> {
+    const purchase = await buy(url, s.sandbox.url, undefined, together);
     await purchase.page.locator('#paid', { hasText: purchase.orderId }).waitFor({ timeout: WAIT_MS });
     return purchase;
   }
@@ -195,7 +226,8 @@ describe('examples/vite-react: Vite + React with paydesk/react', () => {
       const { page, errors } = await buyInApp(`${server.url}/`);
       assert.deepEqual(errors, []);
       await page.context().close();
-      const kk = await buyInApp(`${server.url}/?lang=kk&product=green-tea`);
+      // Vite's own preloading: the create, the requisites' chunks and the Kazakh table in one round trip.
+      const kk = await buyInApp(`${server.url}/?lang=kk&product=green-tea`, [/^POST \/.*\/sessions$/, /^GET \/assets\/pay-view-[\w-]+\.js$/, /^GET \/assets\/kk-[\w-]+\.js$/]);
       assert.ok(
         kk.requests.some((p) => /^\/assets\/kk-[\w-]+\.js$/.test(p)),
         `the Kazakh table was fetched as its own chunk: ${kk.requests.join(' ')}`,

@@ -5,7 +5,7 @@
  * when a page asks for it: the element starts loading it as soon as it knows the language, in
  * parallel with its first request, and holds its text until it arrives (see `paydesk-checkout.ts`).
  * Only the few English messages needed when nothing can be loaded (en-offline.ts) are always at hand.
- * The CDN files carry English and Russian inside (`src/cdn.ts`, through {@link addLanguage}).
+ * The CDN files load them the same way (`src/cdn.ts`); {@link addLanguage} puts a table at hand without loading it.
  * Resolution: the full tag (`ru-KZ`), then its language (`ru`), then English; tables are merged key
  * by key in that order, so a partial table still renders, and the merchant's overrides go on top.
  */
@@ -39,8 +39,7 @@ export const LAZY: Readonly<Record<string, () => Promise<{ default: Table }>>> =
 const tables = new Map<string, Table>();
 
 /**
- * Puts a table at hand without loading it (a build that bundles the language, like the CDN files do
- * with Russian). `tag` is a language or language-region tag.
+ * Puts a table at hand without loading it (a build that bundles the language). `tag` is a language or language-region tag.
  */
 export function addLanguage(tag: string, table: Table): void {
   tables.set(tag.toLowerCase(), table);

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ATTEMPT_MS, claimCreate, SETTLE_MS, type Locks } from '../../../src/element/claim.js';
+import { ATTEMPT_MS, claimCreate, NSPK_CODES, SETTLE_MS, withBank, type Locks } from '../../../src/element/claim.js';
+import { BANKS, CUSTOMER_BANKS } from '../../../src/provider/facts.js';
 import { forgetCheckout, loadCheckout, saveCheckout, storageKey, type StoredCheckout } from '../../../src/element/storage.js';
 import { MemoryStorage } from '../../browser/helpers/fake-endpoint.js';
 
@@ -135,5 +136,20 @@ describe('claiming the create across tabs', () => {
 
   test('no storage: the attempt goes out as it is (the server’s idempotency still holds for retries)', async () => {
     assert.deepEqual(await claimCreate(null, 'k', mine, () => NOW, null, noWait), mine);
+  });
+});
+
+describe('a preselected bank on the create', () => {
+  test("each `bank` value names the provider's nspk_code of that bank (facts.ts BANKS)", () => {
+    assert.deepEqual(Object.keys(NSPK_CODES).sort(), [...CUSTOMER_BANKS].sort());
+    for (const bank of BANKS) assert.equal(NSPK_CODES[bank.customerBank], bank.nspkCode, bank.customerBank);
+  });
+
+  test('a method type with a bank sends its nspk_code; without a method type, with a code already chosen or an unknown bank, nothing is added', () => {
+    assert.deepEqual(withBank({ method_type: 'SBP' }, 'tinkoff'), { method_type: 'SBP', nspk_code: 'bank100000000004' });
+    assert.deepEqual(withBank({ payment_method_id: 'm1' }, 'tinkoff'), { payment_method_id: 'm1' });
+    assert.deepEqual(withBank({ method_type: 'SBP', nspk_code: 'bank1' }, 'vtb'), { method_type: 'SBP', nspk_code: 'bank1' });
+    assert.deepEqual(withBank({ method_type: 'SBP' }, ''), { method_type: 'SBP' });
+    assert.deepEqual(withBank({ method_type: 'SBP' }, 'constructor'), { method_type: 'SBP' });
   });
 });

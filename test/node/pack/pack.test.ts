@@ -318,6 +318,51 @@ describe('Chromium', () => {
     await page.close();
   });
 
+  /**
+   * Opens `path` holding back each request in `together` (path names; `POST /api/paydesk/sessions` for
+   * the create) until all of them have been asked for: a request that the browser made only after
+   * another one's answer (a round trip later) never comes, and the page never paints.
+   */
+  async function openHeld(path: string, together: string[]): Promise<{ page: Page; errors: string[]; seen: () => string[] }> {
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    const seen: string[] = [];
+    /** What had been asked for when the first of them was let through (at most 8 s after it came). */
+    let atFirstAnswer: string[] | null = null;
+    page.on('pageerror', (e) => errors.push(e.message));
+    let release!: () => void;
+    const all = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => together.includes(url.pathname) || together.includes(`POST ${url.pathname}`),
+      async (route) => {
+        const req = route.request();
+        const name = together.includes(new URL(req.url()).pathname) ? new URL(req.url()).pathname : `${req.method()} ${new URL(req.url()).pathname}`;
+        if (req.method() === 'OPTIONS' || !together.includes(name)) return route.continue();
+        if (!seen.includes(name)) seen.push(name);
+        if (together.every((t) => seen.includes(t))) release();
+        await Promise.race([all, new Promise((r) => setTimeout(r, 8_000))]);
+        atFirstAnswer ??= [...seen];
+        await route.continue();
+      },
+    );
+    await page.goto(`${base}${path}`);
+    return { page, errors, seen: () => atFirstAnswer ?? [] };
+  }
+
+  for (const [name, path, together] of [
+    ['the CDN ES module', '/pages/importmap-ru.html', ['/cdn/chunks/pay-view.js', '/cdn/chunks/ru.js']],
+    ['the classic script', '/pages/iife-ru.html', ['/cdn/classic/chunks/pay-view.js', '/cdn/classic/paydesk.js', '/cdn/chunks/ru.js']],
+  ] as const) {
+    test(`no waterfall, ${name}: the create, the requisites' code and the Russian table are asked for in one round trip`, async () => {
+      const held = [...together, 'POST /api/paydesk/sessions'];
+      const { page, errors, seen } = await openHeld(path, held);
+      await expectRequisites(page);
+      assert.deepEqual([...seen()].sort(), [...held].sort(), 'each was asked for before any of them was answered');
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
+
   test('paydesk/react renders the element in React 19: properties, attributes and event props', async () => {
     const { page, errors } = await open('/pages/react.html');
     const { id } = await expectRequisites(page);
@@ -360,6 +405,8 @@ async function writePages(sri: Record<string, string>): Promise<void> {
     ),
     'iife.html': page('IIFE', '', `${ELEMENT()}${iife(sri['paydesk.iife.js']!)}`),
     'iife-kk.html': page('IIFE kk', '', `${ELEMENT(' locale="kk"')}${iife(sri['paydesk.iife.js']!)}`, 'kk'),
+    'iife-ru.html': page('IIFE ru', '', `${ELEMENT(' locale="ru"')}${iife(sri['paydesk.iife.js']!)}`, 'ru'),
+    'importmap-ru.html': page('ES module ru', '', `${ELEMENT(' locale="ru"')}<script type="module" src="/cdn/paydesk.js"></script>`, 'ru'),
     'iife-tampered.html': page(
       'IIFE, wrong integrity',
       '',
