@@ -247,7 +247,14 @@ describe('receipt upload', () => {
     const progress: number[] = [];
     document.body.appendChild(el);
     await waitUntil(() => el.state === 'pay', 'requisites', { timeout: 6000 });
-    await fetch(`/fake-api/${ns}/__expire/${JSON.parse(localStorage.getItem(`paydesk:v2:/fake-api/${ns}|sku-real`)!).session}`, { method: 'POST' });
+    const session = (JSON.parse(localStorage.getItem(`paydesk:v2:/fake-api/${ns}|sku-real`)!) as { session: string }).session;
+    // The fake endpoint pushes changes to open streams only: expire once the element follows the order.
+    await waitUntil(
+      async () => ((await (await fetch(`/fake-api/${ns}/__streams/${session}`)).json()) as { open: number }).open > 0,
+      'the element follows the order',
+      { timeout: 6000 },
+    );
+    await fetch(`/fake-api/${ns}/__expire/${session}`, { method: 'POST' });
     await waitUntil(() => el.state === 'expired', 'expired through the stream', { timeout: 6000 });
     await el.updateComplete;
     byText(el.shadowRoot!, 'I paid — send a receipt').click();
