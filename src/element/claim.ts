@@ -10,6 +10,7 @@ import { loadCheckout, PREFIX, saveCheckout, type KeyValueStorage } from './stor
 /** The part of the Web Locks API used here (`navigator.locks`). */
 export interface Locks {
   request<T>(name: string, callback: () => T | Promise<T>): Promise<T>;
+  query?(): Promise<unknown>;
 }
 
 /** How long a stored attempt holds (a create waits at most 65 s for the requisites search). */

@@ -11,7 +11,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { IntegrationMode, OrderView } from '../protocol/index.js';
 import { createApi, toErrorInfo, type Api } from './api.js';
-import { claimCreate, defaultLocks, withBank } from './claim.js';
+import { claimCreate, defaultLocks, withBank, type Locks } from './claim.js';
 import type { CheckoutEnv } from './paydesk-checkout.js';
 import type { Effect, MachineEvent, MachineState } from './machine.js';
 import { ENDED_MS, forgetCheckout, loadCheckout, PAID_MS, saveCheckout, storageKey, type StoredCheckout } from './storage.js';
@@ -57,7 +57,16 @@ export class SessionController implements ReactiveController {
     return orderRef ? loadCheckout(env$.storage, this.key, env$.clock.now()) : null;
   }
 
+  /** The Web Locks of the claim (none: null). */
+  locks(): Locks | null {
+    const { locks } = this.host.env$;
+    return locks === undefined ? defaultLocks() : locks;
+  }
+
   hostConnected(): void {
+    // A page's first Web Locks call waits tens of ms for the browser (its storage bucket): made at
+    // once, it runs during the first render instead of between the create's claim and its request.
+    if (this.host.orderRef) void this.locks()?.query?.().catch(() => {});
     const fx = this.pending;
     this.pending = null;
     if (fx) this.run(fx); // a request cut off by a disconnect runs again (same idempotency key)
@@ -79,7 +88,7 @@ export class SessionController implements ReactiveController {
   /** Runs a request or storage effect of the machine; false for any other effect. */
   run(fx: Effect): boolean {
     const h = this.host;
-    const { clock, storage, locks } = h.env$;
+    const { clock, storage } = h.env$;
     const time = () => ({ mono: clock.mono(), wall: clock.now() });
     switch (fx.type) {
       case 'fetchMethods':
@@ -95,7 +104,7 @@ export class SessionController implements ReactiveController {
         return true;
       case 'create':
         this.request(fx, async (signal) => {
-          const claim = await claimCreate(storage, this.key, { key: fx.key, selection: withBank(fx.selection, h.bank) }, () => clock.now(), locks === undefined ? defaultLocks() : locks, (ms) => new Promise((r) => clock.setTimeout(r, ms)));
+          const claim = await claimCreate(storage, this.key, { key: fx.key, selection: withBank(fx.selection, h.bank) }, () => clock.now(), this.locks(), (ms) => new Promise((r) => clock.setTimeout(r, ms)));
           if (signal.aborted) return;
           if ('session' in claim) return h.send({ type: 'adopt', session: claim.session });
           const mode = h.mode ? { mode: h.mode as IntegrationMode } : {};

@@ -121,6 +121,18 @@ describe('tabs of one browser share one order per order ref', () => {
     });
   }
 
+  it('asks Web Locks at connection, before the first render (a page\'s first call is slow), and still claims under the lock', async () => {
+    const calls: string[] = [];
+    const locks = {
+      query: async () => void calls.push('query'),
+      request: <T>(name: string, callback: () => T | Promise<T>) => (calls.push(`request ${name}`), Promise.resolve().then(callback)),
+    };
+    const h = await mount({ paymentMethodId: 'm-sbp' }, { env: { locks }, onCreate: (el) => el.addEventListener('paydesk-ready', () => calls.push('ready')) });
+    await h.until('pay');
+    expect(calls).to.deep.equal(['query', 'ready', `request paydesk:v2:${KEY}`]);
+    expect(h.server.count('create')).to.equal(1);
+  });
+
   it('a widget that starts after another has the order resumes it', async () => {
     const server = new FakeEndpoint();
     const storage = new MemoryStorage();
