@@ -14,12 +14,12 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Page, type Route } from 'playwright-core';
 import { loadWidgetBundle, loadWidgetFile } from '../src/bundle/widget-bundle.js';
 import type { OrderView, PaymentMethodView } from '../src/protocol/index.js';
+import { orderView } from '../test/browser/helpers/orders.js';
 
 const ORIGIN = 'https://shop.example';
 const DOCS = fileURLToPath(new URL('../docs/', import.meta.url));
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 
-const LINK = 'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=02&bank=100000000111&sum=150000&cur=RUB&crc=C08B';
 const METHODS: PaymentMethodView[] = [
   { id: 'sbp', name: 'СБП', type: 'SBP', bank: null, fee: '0.00', fixed_fee: null, total: '1500.00' },
   { id: 'card', name: 'Банковская карта', type: 'BankCard', bank: null, fee: '0.00', fixed_fee: null, total: '1500.00' },
@@ -28,30 +28,21 @@ const METHODS: PaymentMethodView[] = [
   { id: 'qr', name: 'QR-код НСПК', type: 'NSPKLink', bank: null, fee: '0.00', fixed_fee: null, total: '1500.00' },
 ];
 
+/** The test fixtures' pending SBP order, as a shop would name it, created four minutes ago. */
 function order(patch: Partial<OrderView> = {}): OrderView {
-  const now = Date.now();
-  return {
-    id: 'ord-7Q2X',
-    client_order_id: 'coffee-2026-0429-0042',
-    status: 'pending',
-    provider_status: 'Unpaid',
-    amount: '1500.00',
-    currency: 'RUB',
-    fee: '0.00',
-    method: { id: 'sbp', name: 'СБП', type: 'SBP' },
-    bank: 'sberbank',
-    requisites: { holder_name: 'Иванов Иван Иванович', holder_account: '+79991234567', kind: 'phone' },
-    payment_link: LINK,
-    form_url: null,
-    created_at: new Date(now - 4 * 60_000).toISOString(),
-    expires_at: new Date(now + 26 * 60_000).toISOString(),
-    redirect_url: `${ORIGIN}/thanks`,
-    support_url: `${ORIGIN}/support`,
-    return_url: `${ORIGIN}/cart`,
-    dispute: null,
-    late: false,
-    ...patch,
-  };
+  return orderView(
+    {
+      id: 'ord-7Q2X',
+      client_order_id: 'coffee-2026-0429-0042',
+      fee: '0.00',
+      method: { id: 'sbp', name: 'СБП', type: 'SBP' },
+      redirect_url: `${ORIGIN}/thanks`,
+      support_url: `${ORIGIN}/support`,
+      return_url: `${ORIGIN}/cart`,
+      ...patch,
+    },
+    Date.now() - 4 * 60_000,
+  );
 }
 
 /** A token endpoint for one scenario: what the session answers. */

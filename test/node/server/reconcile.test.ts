@@ -11,6 +11,24 @@ import type { OrderEvent, FlaggedOrderEvent } from '../../../src/server/index.js
 import { BASE, createSession, deferred, FakeProvider, getSession, makeHarness, SseReader, webhookRequest } from './fake-provider.js';
 import type { Harness } from './fake-provider.js';
 
+/**
+ * Two paid instances on one store, with clocks that follow real time (leases lapse by the wall
+ * clock): the session is created on `a`, paid at the provider and read, then `body` runs.
+ */
+async function paidOnTwoInstances(a: Harness, b: Harness, provider: FakeProvider, body: (session: string) => Promise<void>): Promise<void> {
+  const sync = () => (a.clock.now = b.clock.now = Date.now());
+  sync();
+  const tick = setInterval(sync, 5);
+  try {
+    const { session, order } = await createSession(a);
+    provider.setStatus(order.id, 'Completed');
+    await getSession(a, session, '?refresh=1');
+    await body(session);
+  } finally {
+    clearInterval(tick);
+  }
+}
+
 const now = (h: Harness) => Math.floor(h.clock.now / 1000);
 const view = async (h: Harness, token: string) =>
   ((await (await getSession(h, token)).json()) as { order: { status: string; late: boolean; dispute: { id: string; status: string } | null } }).order;
@@ -100,12 +118,7 @@ describe('reconcile(): what webhooks and readers missed', () => {
     // 133 ms: short, yet not so short that a loaded machine's pauses let it lapse).
     const a = makeHarness({ store, hookLeaseSeconds: 0.4, onOrderPaid: slow }, provider);
     const b = makeHarness({ store, hookLeaseSeconds: 0.4, onOrderPaid: slow }, provider);
-    const tick = setInterval(() => (a.clock.now = b.clock.now = Date.now()), 5);
-    a.clock.now = b.clock.now = Date.now();
-    try {
-      const { session, order } = await createSession(a);
-      provider.setStatus(order.id, 'Completed');
-      await getSession(a, session, '?refresh=1');
+    await paidOnTwoInstances(a, b, provider, async (session) => {
       const deadline = Date.now() + 1600; // four leases
       while (Date.now() < deadline) {
         await Promise.all([getSession(a, session), getSession(b, session)]);
@@ -118,9 +131,7 @@ describe('reconcile(): what webhooks and readers missed', () => {
       await Promise.all([a.handler.idle(), b.handler.idle()]);
       assert.equal(maxRunning, 1);
       assert.equal(runs, 1);
-    } finally {
-      clearInterval(tick);
-    }
+    });
   });
 
   test('a renewal whose reply is lost (the write landed) does not end the lease: still one run', async () => {
@@ -145,12 +156,7 @@ describe('reconcile(): what webhooks and readers missed', () => {
     };
     const a = makeHarness({ store: lossy, hookLeaseSeconds: 0.4, onOrderPaid: hook }, provider);
     const b = makeHarness({ store, hookLeaseSeconds: 0.4, onOrderPaid: hook }, provider);
-    const tick = setInterval(() => (a.clock.now = b.clock.now = Date.now()), 5);
-    a.clock.now = b.clock.now = Date.now();
-    try {
-      const { session, order } = await createSession(a);
-      provider.setStatus(order.id, 'Completed');
-      await getSession(a, session, '?refresh=1');
+    await paidOnTwoInstances(a, b, provider, async (session) => {
       const deadline = Date.now() + 1200; // three leases
       while (Date.now() < deadline) {
         await getSession(b, session);
@@ -160,9 +166,7 @@ describe('reconcile(): what webhooks and readers missed', () => {
       release.resolve();
       await Promise.all([a.handler.idle(), b.handler.idle()]);
       assert.equal(runs, 1);
-    } finally {
-      clearInterval(tick);
-    }
+    });
   });
 
   test('two instances sweep one at a time: while one sweep reads the provider, the other waits for its lease', async () => {
