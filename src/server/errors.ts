@@ -4,7 +4,7 @@
  * every provider-client error code onto a stable protocol code and a message a shopper can read.
  */
 import type { ProtocolErrorBody, ProtocolErrorCode } from '../protocol/index.js';
-import type { ProviderErrorCode } from '../provider/types.js';
+import type { CreateOutcome, ProviderErrorCode } from '../provider/types.js';
 
 export class CheckoutError extends Error {
   readonly status: number;
@@ -45,6 +45,8 @@ export interface ProviderErrorLike {
   message: string;
   retryable?: boolean;
   retryAfterMs?: number | undefined;
+  /** For a create: whether the client knows it made the order, made nothing, or cannot tell. */
+  outcome?: CreateOutcome | undefined;
 }
 
 const PROVIDER_CODES: ReadonlySet<string> = new Set<ProviderErrorCode>([
@@ -85,6 +87,9 @@ export function isProviderError(err: unknown): err is ProviderErrorLike {
  */
 export function isAmbiguousProviderFailure(err: unknown): boolean {
   if (!isProviderError(err)) return true; // an unknown throw: assume the worst
+  // What the client knows of a create comes first: a connection that never opened made nothing.
+  if (err.outcome === 'not_created') return false;
+  if (err.outcome === 'unknown') return true;
   switch (err.code) {
     case 'network':
     case 'timeout':

@@ -5,6 +5,7 @@
  * OrderView on the session's channel, so event streams on every instance see it.
  */
 import type { IntegrationMode, OrderView, OrderViewStatus } from '../protocol/index.js';
+import { randomId } from './crypto.js';
 import type { ViewContext } from './order-view.js';
 import type { CheckoutStore } from './store.js';
 
@@ -120,6 +121,16 @@ export const orderIndexKey = (providerOrderId: string) => `o:${providerOrderId}`
 export const clientOrderIndexKey = (clientOrderId: string) => `c:${clientOrderId}`;
 /** Kept long after the session: a client order id this handler created orders for (orphan webhooks). */
 export const seenClientOrderKey = (clientOrderId: string) => `seen:${clientOrderId}`;
+
+/** A unique client order id: `pd_` + time (base 36) + 96 random bits; 28 characters. */
+export function generateClientOrderId(): string {
+  return `pd_${Date.now().toString(36)}${randomId(12)}`;
+}
+
+/** An id of `generateClientOrderId`'s shape: this handler's own (a webhook for it is ours without a `seen:` key). */
+export function isGeneratedClientOrderId(coid: string): boolean {
+  return /^pd_[0-9a-z]+[A-Za-z0-9_-]{16}$/.test(coid);
+}
 const SEEN_MARGIN_MS = 30 * 24 * 3600 * 1000;
 /** Sorted index of sessions by the time the sweep should look at them next. */
 export const WATCH_INDEX = 'watch';
@@ -207,7 +218,11 @@ export class SessionRepository {
       throw new Error('session id collision');
     }
     await this.index(rec);
-    await this.store.set(seenClientOrderKey(rec.client_order_id), '1', this.ttl(rec) + SEEN_MARGIN_MS);
+    // A merchant's own client order id is remembered, so a webhook for it after the session is gone is
+    // still known as ours; a generated one is recognised by its shape.
+    if (!isGeneratedClientOrderId(rec.client_order_id)) {
+      await this.store.set(seenClientOrderKey(rec.client_order_id), '1', this.ttl(rec) + SEEN_MARGIN_MS);
+    }
     await this.store.indexSet(SESSIONS_INDEX, rec.sid, rec.created_at);
     await this.watch(rec.sid, rec.created_at);
   }

@@ -50,7 +50,10 @@ describe('money safety in the browser', () => {
     assert.deepEqual(await newOrders(demo, before), [oa.id]);
   });
 
-  test('a double click on "Buy": one checkout, one provider order', async () => {
+  // The storefront's own guard (demo/public/src/store.ts): a second "Buy" shows the open checkout.
+  // The element's and the server's side of a double start are in test/browser/money-safety.test.ts
+  // and test/node/server (one request; one order per Idempotency-Key).
+  test('the demo storefront, a double click on "Buy": one checkout, one provider order', async () => {
     const { page } = await shopper();
     await page.goto(storeUrl(demo, { method: 'sbp' }));
     const before = await orderIds(demo);

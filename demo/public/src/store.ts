@@ -45,6 +45,8 @@ type Display = (typeof DISPLAYS)[number];
 const SESSION_KEY = 'obzharka:checkout-session';
 /** The order's states in which the sandbox can still pay or expire it. */
 const OPEN_STATES = new Set(['pay', 'confirming', 'searching', 'loading']);
+/** The widget's final states: after these, "Buy" starts a new purchase. */
+const SETTLED_STATES = new Set(['paid', 'expired', 'cancelled', 'gone', 'error']);
 const SANDBOX_ACTIONS = ['complete', 'expire', 'dispute'] as const;
 type SandboxAction = (typeof SANDBOX_ACTIONS)[number];
 
@@ -290,7 +292,7 @@ function widgetAttributes(product: Product): WidgetAttributes {
  * second tap while it loads): that one is shown, never a second order for one purchase.
  */
 function buyProduct(product: Product): void {
-  const settled = ['paid', 'expired', 'cancelled', 'gone', 'error'].includes(String(state.orderState));
+  const settled = SETTLED_STATES.has(String(state.orderState));
   if (state.buying?.ref === product.ref && state.widget?.isConnected && !settled) {
     const modal = $<HTMLDialogElement>('#modal');
     if (state.display === 'modal' && !modal.open) modal.showModal();

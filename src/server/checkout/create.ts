@@ -13,12 +13,11 @@ import { ORDER_LIFETIME_SECONDS } from '../../provider/facts.js';
 import { latestCreated } from '../../provider/matching.js';
 import type { CreateOrderRequest, FormCreateRequest, Order } from '../../provider/schemas.js';
 import type { IntegrationMode } from '../../protocol/index.js';
-import { randomId } from '../crypto.js';
 import { CheckoutError, idempotencyInProgress, fromProviderError, isAmbiguousProviderFailure, isProviderError } from '../errors.js';
 import type { MethodRequest, MethodSelection } from '../methods.js';
 import { formPendingView, orderToView, sanitizeUrl } from '../order-view.js';
 import type { ViewContext } from '../order-view.js';
-import { freshHook } from '../sessions.js';
+import { freshHook, generateClientOrderId } from '../sessions.js';
 import type { SessionRecord } from '../sessions.js';
 import { ORDER_CLOCK_SLACK_MS } from './config.js';
 import type { CheckoutCore } from './core.js';
@@ -60,25 +59,15 @@ const uncertainKey = (coid: string) => `uncertain:${coid}`;
  */
 export const CREATE_IN_FLIGHT_MS = 60_000;
 
-/** True for a refusal that proves nothing was created (no traders, limits, …): not "maybe created". */
+/**
+ * True for a failure that proves nothing was created (a refusal such as no traders or limits, a
+ * connection that never opened): not "maybe created".
+ */
 export function provesNotCreated(err: unknown): boolean {
   const cause = err instanceof CheckoutError ? err.cause : err;
-  if (!isProviderError(cause)) return false;
-  // The client says so (a refusal, a connection that never opened), or the error is a refusal.
-  if ((cause as { outcome?: unknown }).outcome === 'not_created') return true;
-  if ((cause as { outcome?: unknown }).outcome === 'unknown') return false;
-  return !isAmbiguousProviderFailure(cause);
+  return isProviderError(cause) && !isAmbiguousProviderFailure(cause);
 }
 const creatingKey = (coid: string) => `creating:${coid}`;
-
-/** A unique client order id: `pd_` + time (base 36) + 96 random bits; 28 characters. */
-export function generateClientOrderId(): string {
-  return `pd_${Date.now().toString(36)}${randomId(12)}`;
-}
-
-export function isGeneratedClientOrderId(coid: string): boolean {
-  return /^pd_[0-9a-z]+[A-Za-z0-9_-]{16}$/.test(coid);
-}
 
 
 export class Creator {
@@ -343,17 +332,17 @@ export class Creator {
       this.core.logProviderFailure('looking up an order after a lost answer failed', err, { client_order_id: coid });
       throw fromProviderError(err);
     }
-    const bound = new Set<string>();
-    for (const o of page.orders.items) if (await this.core.repo.findByOrderId(o.id)) bound.add(o.id);
     const candidates = page.orders.items.filter(
       (o) =>
-        !bound.has(o.id) && // another session's order is never adopted
         o.client_order_id === coid &&
         o.order_side === 'Buy' &&
         orderProblem(o, { ...terms, expected_amount: null }, coid) === null &&
         (since === undefined || (Date.parse(o.created_at) || 0) >= since - ORDER_CLOCK_SLACK_MS),
     );
-    return latestCreated(candidates);
+    // Another session's order is never adopted (the store is asked only about the orders that fit).
+    const free: Order[] = [];
+    for (const o of candidates) if (!(await this.core.repo.findByOrderId(o.id))) free.push(o);
+    return latestCreated(free);
   }
 
   private async storeSession(p: {

@@ -5,9 +5,10 @@
  * have made the order) is marked `uncertain`, and the next attempt looks the order up before creating.
  */
 import { randomId, sha256Base64url } from '../crypto.js';
-import { CheckoutError, idempotencyInProgress, isAmbiguousProviderFailure, isProviderError } from '../errors.js';
+import { CheckoutError, idempotencyInProgress } from '../errors.js';
 import type { CheckoutCore } from './core.js';
-import { generateClientOrderId, provesNotCreated } from './create.js';
+import { generateClientOrderId } from '../sessions.js';
+import { provesNotCreated } from './create.js';
 import type { CreatedSession, CreateSessionInput, Creator } from './create.js';
 import type { Offers } from './offers.js';
 import { resolveOrder } from './resolve.js';

@@ -18,10 +18,9 @@ import { orderOutcome } from '../../provider/facts.js';
 import type { Order } from '../../provider/schemas.js';
 import { isProviderError } from '../errors.js';
 import { randomId } from '../crypto.js';
-import { seenClientOrderKey } from '../sessions.js';
+import { isGeneratedClientOrderId, seenClientOrderKey } from '../sessions.js';
 import type { SessionRecord } from '../sessions.js';
 import type { CheckoutCore } from './core.js';
-import { isGeneratedClientOrderId } from './create.js';
 import type { StatusSync } from './status.js';
 
 export const WEBHOOK_LOG_INDEX = 'webhooks';

@@ -25,7 +25,7 @@ import { StatusSync } from './status.js';
 export type { CheckoutConfig } from './config.js';
 export type { CheckedOrder } from './resolve.js';
 export type { CreatedSession, CreateSessionInput } from './create.js';
-export { generateClientOrderId } from './create.js';
+export { generateClientOrderId } from '../sessions.js';
 export type { ReconcileReport } from './reconcile.js';
 export type { WebhookLogEntry, WebhookOutcome } from './inbox.js';
 export type { SessionSummary, SessionDetail } from './inspect.js';

@@ -30,13 +30,13 @@ export class Lease {
   private version: number;
   private timer: ReturnType<typeof setInterval> | null = null;
   /** True once another owner holds the key (the store lost it and someone else took it). */
-  lost = false;
+  private lost = false;
 
   private constructor(
     private readonly store: CheckoutStore,
-    readonly key: string,
+    private readonly key: string,
     private readonly ttlMs: number,
-    readonly owner: string,
+    private readonly owner: string,
     private value: string,
     private readonly log: SafeLogger,
     private readonly what: string,
@@ -45,9 +45,9 @@ export class Lease {
   }
 
   /** Takes the lease, or null when another owner holds it. */
-  static async acquire(store: CheckoutStore, key: string, ttlMs: number, log: SafeLogger, what: string, extra: Record<string, unknown> = {}): Promise<Lease | null> {
+  static async acquire(store: CheckoutStore, key: string, ttlMs: number, log: SafeLogger, what: string): Promise<Lease | null> {
     const owner = randomId(9);
-    const value = JSON.stringify({ owner, state: 'running', ...extra });
+    const value = JSON.stringify({ owner, state: 'running' });
     if (!(await store.create(key, value, ttlMs))) return null;
     return new Lease(store, key, ttlMs, owner, value, log, what);
   }
@@ -92,7 +92,7 @@ export class Lease {
     (this.timer as { unref?: () => void }).unref?.();
   }
 
-  stop(): void {
+  private stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }

@@ -381,8 +381,8 @@ export class Reconciler {
     let newest = since;
     for (let page = 1; page <= MAX_PAGES; page++) {
       const res = await call(() => client.searchDisputes({ start_date: iso(since - DISPUTE_OVERLAP_MS), size: 100, page }));
-      for (const d of res.data.items) newest = Math.max(newest, Date.parse(d.created_at) || 0);
       for (const d of res.data.items) {
+        newest = Math.max(newest, Date.parse(d.created_at) || 0);
         const rec = await this.core.repo.findByOrderId(d.order_id);
         if (!rec || handled.has(d.dispute_id)) continue;
         handled.add(d.dispute_id);
@@ -414,9 +414,10 @@ export class Reconciler {
     }
     // Processed earlier, its deposit not seen yet: looked for again during the grace period.
     const needDeposit: Array<{ rec: SessionRecord; dispute: Dispute }> = [];
+    const processedNow = new Set(processed.map((p) => p.dispute.dispute_id));
     for (const rec of sessions) {
       const d = rec.dispute;
-      if (!d || !d.processed || d.outcome !== null || processed.some((p) => p.dispute.dispute_id === d.id) || !rec.provider_order_id) continue;
+      if (!d || !d.processed || d.outcome !== null || processedNow.has(d.id) || !rec.provider_order_id) continue;
       needDeposit.push({ rec, dispute: { dispute_id: d.id, order_id: rec.provider_order_id, client_order_id: rec.client_order_id, amount: 0, currency: rec.currency, processed: true, created_at: d.created_at } });
     }
     if (processed.length === 0 && needDeposit.length === 0) return;
