@@ -259,6 +259,21 @@ describe('createOrder after a lost answer', () => {
     assert.equal(calls.length, 0);
   });
 
+  test('a refused connection (ECONNREFUSED) never carried the create: not_created, no lookup; a reset may have: unknown', async () => {
+    const refused = makeClient(() => {
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4010'), { code: 'ECONNREFUSED' }) });
+    }, { maxRetries: 0 });
+    const err = await failure(refused.client.createOrder(buyRequest()));
+    assert.equal(err.code, 'network');
+    assert.equal(err.outcome, 'not_created');
+    assert.deepEqual(refused.calls.map((c) => c.path), [ORDER_PATH], 'sent once, never looked up');
+    const reset = makeClient((req) => {
+      if (req.path === ORDER_PATH) throw new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+      return json({ success: true, orders: { items: [], total: 0, page: 1, size: 100, pages: 0 } });
+    }, { maxRetries: 0 });
+    assert.equal((await failure(reset.client.createOrder(buyRequest()))).outcome, 'unknown');
+  });
+
   test('an order with the same client_order_id but another amount is not taken for ours', async () => {
     const other = order({ id: 'older', amount: '999.00' });
     const { client, calls } = makeClient((req) => {

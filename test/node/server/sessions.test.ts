@@ -526,6 +526,19 @@ describe('POST /sessions: idempotency', () => {
     assert.equal(h.provider.count('searchOrdersByClientOrderId'), 1);
   });
 
+  test('a refused connection made nothing (the client says not_created): the retry creates at once, never "in progress"', async () => {
+    const h = makeHarness();
+    h.provider.failNext('createOrder', () => {
+      throw new ProviderError({ code: 'network', message: 'fetch failed: connect ECONNREFUSED', retryable: true, outcome: 'not_created' });
+    });
+    assert.equal((await post(h, { order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'refused' })).status, 503);
+    const retry = await post(h, { order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'refused' });
+    assert.equal(retry.status, 201);
+    assert.equal(h.provider.orders.length, 1);
+    assert.equal(h.provider.count('searchOrdersByClientOrderId'), 0, 'nothing to look up');
+    assert.ok(!h.logs.some((l) => l.level === 'error' && /provider/i.test(l.message)), 'a refusal is a warning, not an error');
+  });
+
   test('a lost answer when nothing was created: no new create while the first may still land, then one with the same client_order_id', async () => {
     const h = makeHarness();
     h.provider.failNext('createOrder', () => {
