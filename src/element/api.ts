@@ -103,8 +103,19 @@ export function parseOrderAnswer(value: unknown, bare = false): OrderAnswer {
 const STATUS_CODES: Record<number, [code: string, message: string, retryable: boolean]> = {
   404: ['not_found', 'not found', false],
   408: ['timeout', 'timeout', true],
+  413: ['payload_too_large', 'too large', false],
+  415: ['unsupported_file', 'unsupported file', false],
   429: ['rate_limited', 'too many requests', true],
 };
+
+/** The error of a failed answer: its protocol error body, else what its HTTP status says. */
+export function errorOfAnswer(status: number, body: unknown): ErrorInfo {
+  const [code, message, retryable] = STATUS_CODES[status] ?? [status > 499 ? 'provider_unavailable' : 'bad_request', `HTTP ${status}`, status > 499];
+  return parseErrorBody(body) ?? { code, message, retryable };
+}
+
+/** The path of a session under the endpoint. */
+export const sessionPath = (session: string) => `/sessions/${encodeURIComponent(session)}`;
 
 export function createApi(endpoint: string, options: ApiOptions = {}): Api {
   async function request(path: string, signal: AbortSignal | undefined, init?: RequestInit, timeout = options.timeoutMs ?? 15_000): Promise<unknown> {
@@ -135,14 +146,11 @@ export function createApi(endpoint: string, options: ApiOptions = {}): Api {
       if (res.ok) throw invalid('the body is not JSON');
     }
     if (!res.ok) {
-      const [code, message, retryable] = STATUS_CODES[res.status] ?? [res.status > 499 ? 'provider_unavailable' : 'bad_request', `HTTP ${res.status}`, res.status > 499];
-      const e = parseErrorBody(body) ?? { code, message, retryable };
+      const e = errorOfAnswer(res.status, body);
       throw new ApiError(e.code, e.message, e.retryable, res.status);
     }
     return body;
   }
-
-  const sessionPath = (s: string) => `/sessions/${encodeURIComponent(s)}`;
 
   return {
     methods: async (orderRef, signal) => parseMethods(await request(`/methods?order_ref=${encodeURIComponent(orderRef)}`, signal)),

@@ -19,11 +19,7 @@ import { BANKS as PROVIDER_BANKS } from '../provider/facts.js';
 import type { OrderView } from '../protocol/index.js';
 import type { Platform } from './platform.js';
 import { paymentLinkOf, russianPhoneDigits } from './requisites.js';
-
-export { paymentLinkOf };
 import { MAX_URL_LENGTH, safeHttpUrl, UNSAFE_CHARS } from './url.js';
-
-export { detectPlatform, type Platform } from './platform.js';
 
 /** One SBP member bank of the table. */
 export interface SbpBank {

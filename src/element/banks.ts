@@ -118,6 +118,7 @@ export class BankSheetController implements ReactiveController {
     this.isOpen = true;
     this.focused = false;
     this.query = '';
+    this.lastId = this.readLast();
     const order = this.host.machine.order;
     if (order && paymentLinkOf(order) && !this.table) this.load();
     this.host.requestUpdate();
@@ -155,8 +156,12 @@ export class BankSheetController implements ReactiveController {
     this.opener?.focus();
   };
 
-  /** The member id of the last bank used here, if any. */
-  private get last(): string | null {
+  /** The member id of the last bank used here (read from storage when the sheet opens). */
+  private lastId: string | null = null;
+  /** The entries and the snapshot's date, kept between renders (the countdown renders every second). */
+  private memo: { deps: readonly unknown[]; entries: (BankLink & { search: string })[]; date: string } | null = null;
+
+  private readLast(): string | null {
     try {
       const id = this.host.env$.storage?.getItem(LAST_BANK_KEY);
       return id && /^\d{12}$/.test(id) ? id : null;
@@ -166,6 +171,7 @@ export class BankSheetController implements ReactiveController {
   }
 
   private remember(id: string): void {
+    this.lastId = id;
     try {
       this.host.env$.storage?.setItem(LAST_BANK_KEY, id);
     } catch {
@@ -173,15 +179,32 @@ export class BankSheetController implements ReactiveController {
     }
   }
 
+  /** The sheet's entries and the table's date, computed again only when what they come from changed. */
+  private memoised(): { entries: (BankLink & { search: string })[]; date: string } {
+    const h = this.host;
+    const deps = [h.machine.order, this.table, h.env$.platform, h.bank, h.buttonName, this.lastId, h.language];
+    if (!this.memo || deps.some((d, i) => d !== this.memo!.deps[i])) {
+      const table = this.table;
+      const date = table
+        ? safeIntl(
+            () => new Intl.DateTimeFormat(h.language, { dateStyle: 'long', timeZone: 'UTC' }),
+            () => new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }),
+          ).format(Date.parse(table.snapshot))
+        : '';
+      this.memo = { deps, entries: this.entries(), date };
+    }
+    return this.memo;
+  }
+
   /** The sheet's entries: the last bank used first, then the table's order (the most used first). */
-  entries(): (BankLink & { search: string })[] {
+  private entries(): (BankLink & { search: string })[] {
     const h = this.host;
     const order = h.machine.order;
     if (!order) return [];
     const only = paymentLinkOf(order) ? (memberIdOf(h.bank) ?? bankByButtonName(h.buttonName)?.memberId ?? null) : null;
     const links = bankLinks(order, h.env$.platform, this.table?.banks ?? [], only);
     const search = new Map((this.table?.banks ?? []).map((b) => [b.id, b.search]));
-    const last = this.last;
+    const last = this.lastId;
     const out = links.map((l) => ({ ...l, search: search.get(l.id) ?? [l.name.ru, l.name.en].map(normalise).join(' ') }));
     const i = out.findIndex((l) => l.id === last);
     if (i > 0) out.unshift(...out.splice(i, 1));
@@ -233,15 +256,10 @@ export class BankSheetController implements ReactiveController {
     const order = h.machine.order;
     const sbp = !!order && !!paymentLinkOf(order);
     const loading = sbp && !this.table;
-    const all = loading ? [] : this.entries();
+    const { entries, date } = this.memoised();
+    const all = loading ? [] : entries;
     const shown = findBanks(all, this.query);
-    const last = this.last;
-    const date = this.table
-      ? safeIntl(
-          () => new Intl.DateTimeFormat(h.language, { dateStyle: 'long', timeZone: 'UTC' }),
-          () => new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }),
-        ).format(Date.parse(this.table.snapshot))
-      : '';
+    const last = this.lastId;
     const desktop = h.env$.platform === 'desktop';
     return html`<dialog part="sheet" class="sheet" aria-labelledby="sheet-title" @close=${this.onClose}><div class="sheet-top"><h3 id="sheet-title">${
       desktop ? m.payOnline : m.sheetTitle

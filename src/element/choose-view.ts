@@ -6,6 +6,7 @@
  * its bank-specific methods fold into one. Loaded with `import()` in parallel with `GET /methods`.
  */
 import { css, html, nothing, type TemplateResult } from 'lit';
+import { compareAmounts, subtractAmounts } from '../money/index.js';
 import { BANKS } from '../provider/facts.js';
 import type { PaymentMethodView } from '../protocol/index.js';
 import { formatAmount } from './format.js';
@@ -67,26 +68,11 @@ export interface Way {
 }
 
 /** Compares two decimal strings exactly (no binary floats). */
-export function compareDecimal(a: string, b: string): number {
-  const scale = (s: string) => {
-    const [w = '0', f = ''] = s.split('.');
-    return BigInt(w + f.padEnd(8, '0').slice(0, 8));
-  };
-  const d = scale(a) - scale(b);
-  return d > 0n ? 1 : d < 0n ? -1 : 0;
-}
+export const compareDecimal = compareAmounts;
 
 /** `a - b` of two decimal strings, with `b`'s or `a`'s fraction digits (whichever has more). */
 export function subtractDecimal(a: string, b: string): string {
-  const digits = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
-  const scale = (s: string) => {
-    const [w = '0', f = ''] = s.split('.');
-    return BigInt(w + f.padEnd(digits, '0'));
-  };
-  const d = scale(a) - scale(b);
-  const neg = d < 0n;
-  const text = (neg ? -d : d).toString().padStart(digits + 1, '0');
-  return `${neg ? '-' : ''}${digits ? `${text.slice(0, -digits)}.${text.slice(-digits)}` : text}`;
+  return subtractAmounts(a, b, Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0));
 }
 
 const cheapest = (list: readonly PaymentMethodView[]) => list.reduce((a, b) => (compareDecimal(b.total, a.total) < 0 ? b : a));

@@ -302,8 +302,6 @@ export interface TickHost extends ReactiveControllerHost, HTMLElement {
 }
 
 export class TickController implements ReactiveController {
-  /** Monotonic time of the last tick (the views read the time left from it). */
-  now = 0;
   /** Monotonic time of the redirect after "paid". */
   redirectAt = 0;
   private timer: unknown = null;
@@ -357,7 +355,7 @@ export class TickController implements ReactiveController {
     this.timer = null;
     if (last.mono && clocksDiverged(wall - last.wall, mono - last.mono)) h.recheck();
     last.wall = wall;
-    this.now = last.mono = mono;
+    last.mono = mono;
     h.requestUpdate();
     let next = 1000;
     if (name === 'paid') {

@@ -119,8 +119,6 @@ export interface Step {
   effects: Effect[];
 }
 
-export { GONE_CODES } from './api.js';
-
 export const initialState = (): MachineState => ({
   name: 'idle',
   methods: [],

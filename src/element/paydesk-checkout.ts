@@ -2,7 +2,7 @@ import { LitElement, adoptStyles, html, nothing, type CSSResult, type PropertyVa
 import type { ButtonName } from '../provider/facts.js';
 import { INTEGRATION_MODES, type OrderView } from '../protocol/index.js';
 import { ApiError, newIdempotencyKey, type Api } from './api.js';
-import { serverNow, systemClock, type Clock } from './countdown.js';
+import { systemClock, type Clock } from './countdown.js';
 import { emit } from './events.js';
 import { errorText, type MessageOverrides, type Messages } from './i18n/index.js';
 import { LanguageController } from './language.js';
@@ -517,7 +517,7 @@ export class PaydeskCheckout extends LitElement {
     const timer = order && (name === 'pay' || name === 'confirming') && !form && !this.receipt?.open;
     return html`<section part="base" class="card ${form ? 'form' : ''}" aria-label=${this.m.region} aria-busy=${name === 'loading' || name === 'searching'}>${
       html`<div class="top"><h2 part="heading" class=${form ? 'sr' : ''} tabindex="-1">${this._heading()}</h2>${
-        timer && pay && this._lang.ready ? (void this._tick?.now, pay.timer(this.m, pay.left(order, this._s.sync, this.env$.clock))) : nothing
+        timer && pay && this._lang.ready ? pay.timer(this.m, pay.left(order, this._s.sync, this.env$.clock)) : nothing
       }</div>`
     }${this._body()}${(this._code.get('closed') ?? this._code.get('pay') ?? this._code.get('choose'))?.footer(this) ?? nothing}<div class="sr" role="status" aria-live="polite" aria-atomic="true">${this._announce}</div></section>${
       this.sheet?.render() ?? nothing
@@ -557,7 +557,6 @@ export class PaydeskCheckout extends LitElement {
         ];
       }
       default: // dispute, paid, expired, cancelled, gone
-        void this._tick?.now;
         return this._view('closed', (v) => v.view(this));
     }
   }

@@ -16,9 +16,8 @@ import {
   DISPUTE_MAX_FILES,
   DISPUTE_MAX_TOTAL_BYTES,
   PROTOCOL_HEADER,
-  parseErrorBody,
 } from '../protocol/index.js';
-import { GONE_CODES, parseOrderAnswer, type ErrorInfo } from './api.js';
+import { errorOfAnswer, GONE_CODES, parseOrderAnswer, sessionPath, type ErrorInfo } from './api.js';
 import type { Messages } from './i18n/index.js';
 import { errorText, fill } from './i18n/text.js';
 import { plural, safeIntl } from './i18n/plural.js';
@@ -161,7 +160,7 @@ export class ReceiptController implements ReactiveController {
     const comment = this.comment.trim().slice(0, DISPUTE_MAX_COMMENT);
     if (comment) body.append(DISPUTE_COMMENT_FIELD, comment);
     const xhr = (this.xhr = new XHR());
-    xhr.open('POST', `${h.base}/sessions/${encodeURIComponent(session)}/dispute`);
+    xhr.open('POST', `${h.base}${sessionPath(session)}/dispute`);
     xhr.setRequestHeader(PROTOCOL_HEADER, '1');
     xhr.timeout = 120_000;
     xhr.upload.onprogress = (e) => {
@@ -198,9 +197,7 @@ export class ReceiptController implements ReactiveController {
       }
       return;
     }
-    const status = xhr.status;
-    const e = parseErrorBody(body) ?? { code: status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_file' : status > 499 ? 'provider_unavailable' : 'bad_request', message: `HTTP ${status}`, retryable: status > 499 };
-    this.fail(e);
+    this.fail(errorOfAnswer(xhr.status, body));
   }
 
   private fail(error: ErrorInfo): void {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { GONE_CODES } from '../../../src/element/api.js';
 import {
-  GONE_CODES,
   initialState,
   isWatching,
   transition,
