@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { staticImports } from './static-imports.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -56,8 +57,6 @@ const fail = (message) => {
 for (const f of ['paydesk.js', 'paydesk.iife.js', 'chunks/pay-view.js', 'classic/paydesk.js', 'classic/chunks/pay-view.js']) {
   for (const needed of f === 'classic/paydesk.js' ? [f] : [f, `${f}.map`]) if (!existsSync(join(cdn, needed))) fail(`dist/cdn/${needed} was not written`);
 }
-/** The specifiers of a built module's static imports (`import … from "x"`, `import "x"`). */
-const staticImports = (code) => [...code.matchAll(/\bimport\s*(?:[\w$*{][^;]*?\bfrom\s*)?["'`]([^"'`]+)["'`]/g)].map((m) => m[1]);
 // A static import of paydesk.js would be one more round trip before the element runs (vite.config.ts).
 const esImports = staticImports(readFileSync(join(cdn, 'paydesk.js'), 'utf8'));
 if (esImports.length > 0) fail(`dist/cdn/paydesk.js imports ${esImports.join(', ')} statically; it must stand alone`);

@@ -11,12 +11,11 @@ import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { BUDGETS, CDN_LANGUAGES, kb, LANGUAGE_CHUNKS, measurePackageSizes, sizeLines, type PackageSizes } from '../../../bench/sizes.js';
+import { staticImports } from '../../../scripts/static-imports.mjs';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 let sizes: PackageSizes;
 
-/** The specifiers of a built module's static imports. */
-const staticImports = (code: string) => [...code.matchAll(/\bimport\s*(?:[\w$*{][^;]*?\bfrom\s*)?["'`]([^"'`]+)["'`]/g)].map((m) => m[1]!);
 
 before(async () => {
   if (!existsSync(join(root, 'dist', 'cdn', 'paydesk.iife.js'))) {
