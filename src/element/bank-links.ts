@@ -15,10 +15,10 @@
  *   Transfer by phone or card number (no payment link): every bank app whose link template is known
  *   (TRANSFER_TEMPLATES), whoever issued the recipient's card.
  */
-import { BANKS as PROVIDER_BANKS } from '../provider/facts.js';
+import { bankByCustomerBank, bankByNspkCode } from '../provider/facts.js';
 import type { OrderView } from '../protocol/index.js';
 import type { Platform } from './platform.js';
-import { paymentLinkOf, russianPhoneDigits } from './requisites.js';
+import { cardDigits, paymentLinkOf, russianPhoneDigits } from './requisites.js';
 import { MAX_URL_LENGTH, safeHttpUrl, UNSAFE_CHARS } from './url.js';
 
 /** One SBP member bank of the table. */
@@ -157,7 +157,7 @@ const sameBank = (a: string, b: string) => a === b || a.replace(/^11/, '10') ===
 
 /** The member id of a `customer_bank` value (`sberbank`…), or null. */
 export function memberIdOf(customerBank: string | null | undefined): string | null {
-  return PROVIDER_BANKS.find((b) => b.customerBank === customerBank)?.memberId ?? null;
+  return (customerBank && bankByCustomerBank(customerBank)?.memberId) || null;
 }
 
 /**
@@ -188,11 +188,11 @@ export function bankLinks(
   if (!req || platform === 'desktop') return out;
   const recipient = memberIdOf(order.bank);
   const phone = req.kind === 'phone' ? russianPhoneDigits(req.holder_account) : null;
-  const pan = req.kind === 'card' ? req.holder_account.replace(/[\s-]/g, '') : '';
+  const pan = req.kind === 'card' ? cardDigits(req.holder_account) : null;
   for (const [id, t] of Object.entries(TRANSFER_TEMPLATES)) {
-    const raw = phone ? t.phone?.(phone, order.amount, recipient) : /^\d{12,19}$/.test(pan) ? t.card?.(pan, order.amount) : undefined;
+    const raw = phone ? t.phone?.(phone, order.amount, recipient) : pan ? t.card?.(pan, order.amount) : undefined;
     const href = safeAppUrl(raw, TEMPLATE_SCHEMES);
-    const known = PROVIDER_BANKS.find((b) => b.memberId === id);
+    const known = bankByNspkCode(id);
     if (href && known) out.push({ id, name: known.name, href, fallback: null, web: null });
   }
   return out;

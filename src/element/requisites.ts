@@ -16,6 +16,12 @@ export function russianPhoneDigits(value: string): string | null {
   return null;
 }
 
+/** A card number as its 12–19 digits (spaces and dashes allowed between them), or null. */
+export function cardDigits(value: string): string | null {
+  const pan = value.replace(/[\s-]/g, '');
+  return /^\d{12,19}$/.test(pan) ? pan : null;
+}
+
 /**
  * The holder account as people read it:
  * card `4627 1001 0165 4724`, phone `+7 (999) 123-45-67`, 20-digit account `40817 810 0 9999 1234567`.
@@ -63,6 +69,6 @@ export function hasBankApps(order: Pick<OrderView, 'payment_link' | 'requisites'
   return (
     paymentLinkOf(order) !== null ||
     (req?.kind === 'phone' && russianPhoneDigits(req.holder_account) !== null) ||
-    (req?.kind === 'card' && /^\d{12,19}$/.test(req.holder_account.replace(/[\s-]/g, '')))
+    (req?.kind === 'card' && cardDigits(req.holder_account) !== null)
   );
 }
