@@ -237,6 +237,20 @@ for (const device of DEVICES) {
     }
 
     if (device.name === 'desktop') {
+      // Support asks for the order number: it is on every screen of an order, and its button copies it.
+      const WITH_NUMBER = ['pay, SBP', 'pay, card with a changed amount and a long name', 'confirming, details open', 'dispute open', 'paid', 'paid late', 'expired', 'cancelled'];
+      for (const name of WITH_NUMBER) {
+        it(`${name}: the order number, and its copy button copies it`, async () => {
+          const h = await open(device, SCREENS.find((x) => x.name === name)!);
+          const box = h.root.querySelector('[part="order"]');
+          expect(box, 'the order number').to.exist;
+          expect(box!.textContent).to.include('order-2026-03-02-000123456');
+          box!.querySelector<HTMLButtonElement>('button.copy')!.click();
+          await waitUntil(() => h.copies.includes('order-2026-03-02-000123456'), 'copied', { timeout: 3000 });
+          h.el.remove();
+        });
+      }
+
       it('the online banks sheet: nothing wider than the element, axe finds nothing', async () => {
         const h = await open(device, { name: 'pay', props: { paymentMethodId: 'm-sbp' }, reach: (x) => x.until('pay') });
         byText(h.root, 'Pay in your online bank').click();
