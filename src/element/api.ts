@@ -100,18 +100,18 @@ export function parseOrderAnswer(value: unknown, bare = false): OrderAnswer {
 }
 
 /** Stable codes for HTTP statuses without a usable error body (anything else 5xx or 4xx). */
-const STATUS_CODES: Record<number, [code: string, message: string, retryable: boolean]> = {
-  404: ['not_found', 'not found', false],
-  408: ['timeout', 'timeout', true],
-  413: ['payload_too_large', 'too large', false],
-  415: ['unsupported_file', 'unsupported file', false],
-  429: ['rate_limited', 'too many requests', true],
+const STATUS_CODES: Record<number, [code: string, retryable: boolean]> = {
+  404: ['not_found', false],
+  408: ['timeout', true],
+  413: ['payload_too_large', false],
+  415: ['unsupported_file', false],
+  429: ['rate_limited', true],
 };
 
 /** The error of a failed answer: its protocol error body, else what its HTTP status says. */
 export function errorOfAnswer(status: number, body: unknown): ErrorInfo {
-  const [code, message, retryable] = STATUS_CODES[status] ?? [status > 499 ? 'provider_unavailable' : 'bad_request', `HTTP ${status}`, status > 499];
-  return parseErrorBody(body) ?? { code, message, retryable };
+  const [code, retryable] = STATUS_CODES[status] ?? [status > 499 ? 'provider_unavailable' : 'bad_request', status > 499];
+  return parseErrorBody(body) ?? { code, message: `HTTP ${status}`, retryable };
 }
 
 /** The path of a session under the endpoint. */

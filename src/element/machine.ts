@@ -174,7 +174,15 @@ function fresh(s: MachineState, key: string): Step {
   return s.preselected ? create(s, s.preselected, key) : fetchMethods({ ...s, key });
 }
 
+/**
+ * Errors no retry and no new attempt can mend (a wrong set-up, an unknown order, a refused shopper):
+ * a final screen with the support link, never a loop of "try again".
+ */
+export const FINAL_CODES: readonly string[] = ['config', 'order_not_found', 'forbidden_origin', 'form_not_activated', 'customer_blacklisted', 'unauthorized', 'missing_protocol_header'];
+export const isFinalError = (error: ErrorInfo | null | undefined): boolean => !!error && FINAL_CODES.includes(error.code);
+
 function fail(s: MachineState, error: ErrorInfo, op: Operation | null): Step {
+  if (isFinalError(error)) error = { ...error, retryable: false };
   return { state: { ...s, name: 'error', error, op }, effects: [emit('error'), emit('status')] };
 }
 
@@ -305,6 +313,7 @@ export function transition(s: MachineState, e: MachineEvent): Step {
         return step;
       }
       if (s.name === 'error') {
+        if (isFinalError(s.error)) return stay(s);
         // The attempt was refused for good (method, limits, bank…): choose again, with a new key.
         const step = fetchMethods({ ...clean, key: e.key, selection: null });
         step.effects.unshift(forget);

@@ -7,7 +7,7 @@ import { emit } from './events.js';
 import { errorText, type MessageOverrides, type Messages } from './i18n/index.js';
 import { LanguageController } from './language.js';
 import { LazyController, type Loaded } from './lazy.js';
-import { initialState, transition, type Effect, type MachineEvent, type MachineState, type Selection } from './machine.js';
+import { initialState, isFinalError, transition, type Effect, type MachineEvent, type MachineState, type Selection } from './machine.js';
 import { actions, alert, badge, button, center, spinner } from './parts.js';
 import { SessionController } from './session.js';
 import { NSPK_CODES, type Locks } from './claim.js';
@@ -54,8 +54,6 @@ export type Theme = 'light' | 'dark' | 'auto';
  */
 const BANK_VALUES = Object.keys(NSPK_CODES);
 const BUTTON_VALUES = Object.keys({ AlfaPay: 1, SberPay: 1, TPay: 1, VTBPay: 1 } satisfies Record<ButtonName, 1>);
-/** Codes after which neither "try again" nor "choose another method" can help. */
-const FINAL_CODES = ['config', 'order_not_found', 'forbidden_origin', 'form_not_activated', 'customer_blacklisted', 'unauthorized', 'missing_protocol_header'];
 
 /**
  * The code the element loads with `import()` when a step comes near, so its own module carries only
@@ -542,7 +540,7 @@ export class PaydeskCheckout extends LitElement {
         return this._view('pay', (v) => v.step(this));
       case 'error': {
         const { code, retryable } = error ?? { code: 'default', retryable: false };
-        const final = FINAL_CODES.includes(code);
+        const final = isFinalError(error);
         // Refused for good: start again (choose another method); a failed create may also choose again.
         const renew = canCreate && !final && (retryable ? op === 'create' : !!op);
         const retry = retryable && !final;

@@ -273,6 +273,16 @@ describe('checkout state machine: failures and retries', () => {
     assert.equal(transition(failed.state, { type: 'retry' }).state, failed.state);
   });
 
+  test('a final error (an unknown order, a wrong set-up) is final in the machine: neither retry nor renew acts, even when the server called it retryable', () => {
+    for (const code of ['order_not_found', 'config', 'unauthorized']) {
+      const failed = run([start(), failure(code, true)]);
+      assert.equal(failed.state.name, 'error');
+      assert.equal(failed.state.error!.retryable, false, code);
+      assert.equal(transition(failed.state, { type: 'retry' }).state, failed.state, code);
+      assert.equal(transition(failed.state, { type: 'renew', key: 'k9' }).state, failed.state, code);
+    }
+  });
+
   test('starting over after a refused create offers the methods again with a new key', () => {
     const failed = run([start({ preselected: { payment_method_id: 'gone' } }), failure('payment_method_not_found', false)]);
     const renewed = transition(failed.state, { type: 'renew', key: 'k3' });
