@@ -16,7 +16,8 @@
  * the baseline of the same run, then the median over runs. The waterfall (Resource Timing: what was
  * requested when, relative to navigation start) is that of each variant's median run.
  *
- *   tsx bench/network.ts [--runs N]   this section alone, printed (npm run bench writes it to BENCHMARKS.md)
+ *   tsx bench/network.ts [--runs N] [--only baseline,es-ru,…]   this section alone, printed (npm run bench
+ *                                    writes it to BENCHMARKS.md); --only: those pages (the baseline always)
  */
 import { spawn } from 'node:child_process';
 import { cp } from 'node:fs/promises';
@@ -162,11 +163,21 @@ async function buildViteApps(apiUrl: string): Promise<InstalledExample> {
   return example;
 }
 
-export async function benchNetwork(runs: number, log: (msg: string) => void = () => {}): Promise<NetworkFigures> {
+export async function benchNetwork(runs: number, log: (msg: string) => void = () => {}, only?: readonly string[]): Promise<NetworkFigures> {
+  const unknown = only?.filter((id) => !VARIANTS.some((v) => v.id === id)) ?? [];
+  if (unknown.length > 0) throw new Error(`unknown page ${unknown.join(', ')}; pages: ${VARIANTS.map((v) => v.id).join(', ')}`);
+  const variants = only ? VARIANTS.filter((v) => v.id === 'baseline' || only.includes(v.id)) : [...VARIANTS];
+  const withVite = variants.some((v) => v.id.startsWith('vite') || v.id === 'react-baseline');
+  if (withVite && !variants.some((v) => v.id === 'react-baseline')) variants.push(VARIANTS.find((v) => v.id === 'react-baseline')!);
   const apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
-  log('real network: packing paydesk, installing and building examples/vite-react');
-  const vite = await buildViteApps(apiUrl);
+  let vite: InstalledExample | null = null;
+  if (withVite) {
+    log('real network: packing paydesk, installing and building examples/vite-react');
+    vite = await buildViteApps(apiUrl);
+  }
+  // Without the Vite pages, their directories are the CDN's (served, never asked for).
+  const viteDir = vite?.dir ?? join(root, 'dist');
   const provider = await startChild<ProviderInfo>('provider');
   const server = spawn(process.execPath, ['--import', 'tsx', 'bench/network-server.ts'], {
     cwd: root,
@@ -174,8 +185,8 @@ export async function benchNetwork(runs: number, log: (msg: string) => void = ()
       ...process.env,
       PAYDESK_BENCH_PROVIDER_URL: provider.info.url,
       PAYDESK_BENCH_API_PORT: String(apiPort),
-      PAYDESK_BENCH_VITE_DIST: join(vite.dir, 'dist'),
-      PAYDESK_BENCH_VITE_BASELINE_DIST: join(vite.dir, 'dist-baseline'),
+      PAYDESK_BENCH_VITE_DIST: join(viteDir, vite ? 'dist' : 'cdn'),
+      PAYDESK_BENCH_VITE_BASELINE_DIST: join(viteDir, vite ? 'dist-baseline' : 'cdn'),
     },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -191,20 +202,20 @@ export async function benchNetwork(runs: number, log: (msg: string) => void = ()
 
     let n = 0;
     const ref = () => `net-${process.pid}-${n++}`;
-    log(`real network: warm-up (${VARIANTS.length} pages)`);
-    for (const v of VARIANTS) await load(browser, `${pageUrl}${v.path(ref())}`, apiUrl);
-    log(`real network: ${VARIANTS.length} pages × ${runs} runs`);
+    log(`real network: warm-up (${variants.length} pages)`);
+    for (const v of variants) await load(browser, `${pageUrl}${v.path(ref())}`, apiUrl);
+    log(`real network: ${variants.length} pages × ${runs} runs`);
 
-    const loads = new Map<string, Load[]>(VARIANTS.map((v) => [v.id, []]));
+    const loads = new Map<string, Load[]>(variants.map((v) => [v.id, []]));
     for (let run = 0; run < runs; run++) {
-      for (let k = 0; k < VARIANTS.length; k++) {
-        const v = VARIANTS[(run + k) % VARIANTS.length]!;
+      for (let k = 0; k < variants.length; k++) {
+        const v = variants[(run + k) % variants.length]!;
         loads.get(v.id)!.push(await load(browser, `${pageUrl}${v.path(ref())}`, apiUrl));
       }
     }
     const baseline = loads.get('baseline')!;
-    const reactBaseline = loads.get('react-baseline')!;
-    const variants = VARIANTS.map((v): VariantFigures => {
+    const reactBaseline = loads.get('react-baseline') ?? [];
+    const figures = variants.map((v): VariantFigures => {
       const own = loads.get(v.id)!;
       const times = own.map((l) => l.painted);
       const sorted = [...own].sort((a, b) => a.painted - b.painted);
@@ -219,7 +230,7 @@ export async function benchNetwork(runs: number, log: (msg: string) => void = ()
         ...(v.id.startsWith('vite-') && { ratioToReactBaseline: median(own.map((l, i) => l.painted / reactBaseline[i]!.painted)) }),
       };
     });
-    return { runs, chromium: browser.version(), baselineScriptBytes, variants };
+    return { runs, chromium: browser.version(), baselineScriptBytes, variants: figures };
   } finally {
     await browser?.close();
     if (server.exitCode === null) {
@@ -228,7 +239,7 @@ export async function benchNetwork(runs: number, log: (msg: string) => void = ()
       await exited;
     }
     await provider.stop();
-    await vite.remove();
+    await vite?.remove();
   }
 }
 
@@ -304,6 +315,8 @@ Baseline median: ${ms0(base.painted)}.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const i = process.argv.indexOf('--runs');
   const runs = i > 0 ? Number(process.argv[i + 1]) : 5;
-  const figures = await benchNetwork(runs, (m) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}`));
+  const o = process.argv.indexOf('--only');
+  const only = o > 0 ? (process.argv[o + 1] ?? '').split(',').filter(Boolean) : undefined;
+  const figures = await benchNetwork(runs, (m) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}`), only);
   console.log(networkReport(figures));
 }
