@@ -235,11 +235,11 @@ export class Reconciler {
         else report.paid++;
       } else if (isEnded(s)) report.closed++;
     };
-    for (const [byId, filter] of [
-      [pending, undefined],
-      [ended, 'Completed'],
+    for (const [byId, paidOnly] of [
+      [pending, false],
+      [ended, true],
     ] as const) {
-      const found = await this.fetchOrders(byId, filter, report, call);
+      const found = await this.fetchOrders(byId, paidOnly, report, call);
       for (const [id, order] of found) {
         seen.set(id, order);
         try {
@@ -291,20 +291,22 @@ export class Reconciler {
   }
 
   /**
-   * The provider's orders for `byId`: with few, one call each; else the order list from the oldest
-   * one's creation, ascending, page by page (`status` filtered), switching to one call per order
-   * when the pages left outnumber the orders left. Orders the list did not show are read one by one
-   * (without a status filter: they may have been missed; with one: they simply do not match it).
+   * The provider's orders for `byId` (with `paidOnly`, only those it now calls paid, in any of its
+   * words for it: `Completed`, the older API's `Paid`): with few, one call each; else the order list
+   * from the oldest one's creation, ascending, page by page, switching to one call per order when the
+   * pages left outnumber the orders left. Orders the list did not show are read one by one. The list
+   * is not filtered by status: its filter takes one value, and a paid order must never be missed.
    */
   private async fetchOrders(
     byId: Map<string, SessionRecord>,
-    status: 'Completed' | undefined,
+    paidOnly: boolean,
     report: ReconcileReport,
     call: <T>(f: () => Promise<T>) => Promise<T>,
   ): Promise<Map<string, Order>> {
     const { client, now } = this.core.cfg;
     const found = new Map<string, Order>();
     if (byId.size === 0) return found;
+    const wanted = (o: Order) => !paidOnly || orderOutcome(o.status) === 'paid';
     const left = new Set(byId.keys());
     let direct = byId.size <= DIRECT_LIMIT;
     if (!direct) {
@@ -321,16 +323,15 @@ export class Reconciler {
               sort: 'asc',
               size: 100,
               page,
-              ...(status && { status }),
             }),
           );
           for (const o of res.orders.items) {
-            if (left.delete(o.id)) found.set(o.id, o);
+            if (left.delete(o.id) && wanted(o)) found.set(o.id, o);
           }
           if (left.size === 0) break;
           if (page >= res.orders.pages || res.orders.items.length === 0) {
-            // The whole list was read: with a status filter, the rest simply does not have it.
-            direct = status === undefined;
+            // The whole list was read: those it did not show were missed by it.
+            direct = true;
             break;
           }
           if (res.orders.pages - page > left.size) {
@@ -348,7 +349,7 @@ export class Reconciler {
       for (const id of left) {
         try {
           const order = await call(() => client.getOrder(id));
-          if (status === undefined || order.status === status) found.set(id, order);
+          if (wanted(order)) found.set(id, order);
         } catch (err) {
           if (isProviderError(err) && err.code === 'order_not_found') {
             this.core.cfg.log.warn('the provider does not know the order of a session', { session: byId.get(id)!.sid, order_id: id });

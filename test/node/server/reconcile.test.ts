@@ -327,6 +327,24 @@ describe('late payments', () => {
     assert.deepEqual((h.flagged as FlaggedOrderEvent[]).map((f) => [f.reason, f.provider_order_id]), [['dispute_unconfirmed', a.order.id]]);
   });
 
+  test('many ended orders are listed, not read one by one; a late legacy Paid counts as a Completed one', async () => {
+    const h = makeHarness();
+    const ended = [];
+    for (let i = 0; i < 5; i++) ended.push(await endedSession(h));
+    h.clock.now += 5 * MINUTE;
+    h.provider.setStatus(ended[1]!.order.id, 'Completed');
+    h.provider.setStatus(ended[3]!.order.id, 'Paid'); // the older API's word for it (provider-notes.md)
+    const gets = h.provider.count('getOrder');
+    const r = await h.handler.reconcile();
+    assert.equal(r.late_paid, 2);
+    assert.equal(h.provider.count('getOrder'), gets, 'read through the list');
+    assert.deepEqual(
+      (h.paid as OrderEvent[]).map((e) => [e.provider_order_id, e.late]).sort(),
+      [[ended[1]!.order.id, true], [ended[3]!.order.id, true]].sort(),
+    );
+    for (const [i, e] of ended.entries()) assert.equal((await view(h, e.session)).status, i === 1 || i === 3 ? 'paid' : 'expired');
+  });
+
   test('after the late window an ended session is no longer read', async () => {
     const h = makeHarness({ lateWindowSeconds: 3600 });
     const { order } = await endedSession(h);
