@@ -28,8 +28,7 @@
  *
  * The language tables: the element loads them with `import('./kk.js')`, each a chunk (English too, as
  * in the npm build), fetched in parallel with the first request while the element shows its spinner;
- * a shopper downloads only their own language. `src/cdn-languages.json` may name tables to bundle in
- * paydesk.js instead (see `languageImports`); it names none.
+ * a shopper downloads only their own language (scripts/build.mjs checks that each is a chunk).
  *
  * The classic script is ASCII-only (`charset: 'ascii'`, `asciiTemplates`), so it reads the same on a
  * page served as windows-1251; the ES files and chunks are modules, which a browser always decodes as
@@ -44,7 +43,6 @@ import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { staticImports } from './scripts/static-imports.mjs';
-import cdnLanguages from './src/cdn-languages.json' with { type: 'json' };
 
 const format = process.env.PAYDESK_CDN_FORMAT ?? 'es';
 if (format !== 'es' && format !== 'iife') {
@@ -57,11 +55,6 @@ const CDN_DIR = join(root, 'dist', 'cdn');
 const CHUNK_DIR = 'chunks';
 /** Where the classic script's copies of the chunks and the module that hands out its own go. */
 const CLASSIC_DIR = 'classic';
-/** The module whose `import('./<lang>.js')` calls load the optional language tables. */
-const LANGUAGE_LOADER = /[\\/]src[\\/]element[\\/]i18n[\\/]index\.ts$/;
-const LANGUAGE_IMPORT = /\bimport\(\s*(['"])\.\/([a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.js\1\s*\)/g;
-/** Languages the CDN entry (src/cdn.ts) bundles (see `languageImports`); build.mjs and the size test read the same list. */
-const IN_CDN_ENTRY = new Set<string>(cdnLanguages);
 /** The pay view: its chunk also carries what the views share (see the `pay-view` group). */
 const PAY_VIEW = /[\\/]src[\\/]element[\\/]pay-view\.ts$/;
 
@@ -101,37 +94,6 @@ function dynamicImports(program: unknown): DynamicImport[] {
 function relativeSpecifier(from: string, to: string): string {
   const rel = posix.relative(posix.dirname(from), to);
   return rel.startsWith('.') ? rel : `./${rel}`;
-}
-
-/**
- * The `import('./<lang>.js')` calls of src/element/i18n/index.ts: a language the CDN entry bundles
- * (`src/cdn-languages.json`, empty today) becomes the statically imported module, so it stays in paydesk.js (left as `import()`,
- * rolldown would split it into a chunk that paydesk.js then imports); the others stay `import()`s,
- * each a chunk.
- */
-function languageImports(): Plugin {
-  let rewritten = 0;
-  return {
-    name: 'paydesk-language-imports',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!LANGUAGE_LOADER.test(id)) return null;
-      const statics: string[] = [];
-      const out = code.replace(LANGUAGE_IMPORT, (m, _q, lang: string) => {
-        rewritten++;
-        if (!IN_CDN_ENTRY.has(lang)) return m;
-        const name = `__paydesk_lang_${lang.replace(/-/g, '_')}`;
-        statics.push(`import ${name} from './${lang}.js';`);
-        return `Promise.resolve({ default: ${name} })`;
-      });
-      return { code: statics.join('') + out, map: null };
-    },
-    buildEnd(error) {
-      if (!error && rewritten === 0) {
-        this.error('paydesk: no `import(\'./<lang>.js\')` found in src/element/i18n/index.ts; update vite.config.ts');
-      }
-    },
-  };
 }
 
 /**
@@ -370,7 +332,7 @@ const server = { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000' } }
 
 const es = defineConfig({
   define,
-  plugins: [languageImports(), asciiTemplates(), parallelImports()],
+  plugins: [asciiTemplates(), parallelImports()],
   build: {
     ...common,
     lib: { entry: 'src/cdn.ts', formats: ['es'], fileName: () => 'paydesk.js' },

@@ -25,12 +25,9 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { LAZY } from '../src/element/i18n/index.js';
-import cdnLanguages from '../src/cdn-languages.json' with { type: 'json' };
 
-/** Languages the CDN files carry inside (src/cdn.ts), besides English. */
-export const CDN_LANGUAGES: readonly string[] = cdnLanguages;
-/** The languages loaded from `dist/cdn/chunks/<lang>.js`. */
-export const LANGUAGE_CHUNKS: readonly string[] = Object.keys(LAZY).filter((lang) => !CDN_LANGUAGES.includes(lang));
+/** The languages loaded from `dist/cdn/chunks/<lang>.js`: all of them (the CDN files carry none inside). */
+export const LANGUAGE_CHUNKS: readonly string[] = Object.keys(LAZY);
 
 export const KB = 1000;
 

@@ -62,11 +62,8 @@ const esImports = staticImports(readFileSync(join(cdn, 'paydesk.js'), 'utf8'));
 if (esImports.length > 0) fail(`dist/cdn/paydesk.js imports ${esImports.join(', ')} statically; it must stand alone`);
 const chunks = readdirSync(join(cdn, 'chunks')).filter((f) => f.endsWith('.js')).sort();
 const languageLoader = readFileSync(join(root, 'src', 'element', 'i18n', 'index.ts'), 'utf8');
-// Languages the CDN entry bundles (src/cdn.ts) get no chunk.
-const inEntry = new Set(JSON.parse(readFileSync(join(root, 'src', 'cdn-languages.json'), 'utf8')));
-const languages = new Set(
-  [...languageLoader.matchAll(/\bimport\(\s*['"]\.\/([a-z0-9-]+)\.js['"]\s*\)/g)].filter((m) => !inEntry.has(m[1])).map((m) => `${m[1]}.js`),
-);
+// Every language table is a chunk (src/cdn.ts bundles none).
+const languages = new Set([...languageLoader.matchAll(/\bimport\(\s*['"]\.\/([a-z0-9-]+)\.js['"]\s*\)/g)].map((m) => `${m[1]}.js`));
 if (languages.size === 0) fail('no language imports found in src/element/i18n/index.ts');
 for (const f of languages) {
   if (!chunks.includes(f)) fail(`dist/cdn/chunks/${f} was not written`);

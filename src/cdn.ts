@@ -4,9 +4,8 @@
  * Like the npm build, it carries only the few English messages needed when nothing can be loaded
  * (src/element/i18n/en-offline.ts): every language table, English and Russian included, is a chunk
  * the element fetches as soon as it knows the page's language, in parallel with its first request, so
- * a shopper downloads only their own language. `src/cdn-languages.json` names the languages a build
- * may bundle here instead (none: the build and the size test read it). The call is written here, not
- * left to an imported module's side effects, which a bundler may drop (package.json `sideEffects`).
+ * a shopper downloads only their own language. The call is written here, not left to an imported
+ * module's side effects, which a bundler may drop (package.json `sideEffects`).
  */
 import { define } from './element/define.js';
 
