@@ -254,6 +254,11 @@ export function waterfallTable(l: Load): string {
   return ['| request | kind | start | end | gzip |', '|---|---|---|---|---|', ...rows, `| **requisites painted** | | ${ms0(l.painted)} | | |`].join('\n');
 }
 
+/** Compressed bytes received until the paint: the page and the same-origin files that had arrived. */
+export function paintBytes(l: Load): number {
+  return l.waterfall.filter((e) => e.end <= l.painted).reduce((sum, e) => sum + e.bytes, 0);
+}
+
 /** One line per load: each request as start→end, for the table's "waterfall" summary. */
 export function waterfallLine(l: Load): string {
   return l.waterfall
@@ -284,14 +289,20 @@ DNS, TCP and TLS round trips to the endpoint's origin); and it adds the latency 
 CORS preflight together (the baseline's POST takes one latency, not two), so on a real network every
 page's first cross-origin POST costs one round trip more than shown, the baseline's too.
 
-| page | median | min–max | ÷ baseline | ÷ React baseline |
-|---|---|---|---|---|
+| page | median | min–max | ÷ baseline | ÷ React baseline | gzip until painted |
+|---|---|---|---|---|---|
 ${f.variants
   .map(
     (v) =>
-      `| ${v.label} | ${ms0(v.painted)} | ${ms0(v.min)}–${ms0(v.max)} | ${(v.id === 'baseline' ? 1 : v.ratio).toFixed(2)} | ${v.ratioToReactBaseline?.toFixed(2) ?? ''} |`,
+      `| ${v.label} | ${ms0(v.painted)} | ${ms0(v.min)}–${ms0(v.max)} | ${(v.id === 'baseline' ? 1 : v.ratio).toFixed(2)} | ${v.ratioToReactBaseline?.toFixed(2) ?? ''} | ${kb(paintBytes(v.median))} |`,
   )
   .join('\n')}
+
+*gzip until painted*: the page and every same-origin file it had received when the requisites were
+painted (the median run's waterfall). Each KB takes ${ms0((1000 * 8 * 1000) / NETWORK.downloadBitsPerSecond)} to arrive at ${NETWORK.downloadBitsPerSecond / 1e6} Mbit/s, on top
+of the round trips: 1.2× of this run's baseline leaves ${ms0(base.painted * 0.2)} for everything a page does beyond
+it, the transfer of its code included (${kb((base.painted * 0.2 * NETWORK.downloadBitsPerSecond) / 8000)} at most, with no other cost), while the baseline
+itself receives ${kb(paintBytes(base.median))}.
 
 The React baseline is the Vite app's page without paydesk (bench/vite-baseline: React renders, then
 the same bare \`POST /sessions\`), built with the example's Vite config and dependencies: what React

@@ -21,6 +21,7 @@ import {
   startExampleServer,
   startProcess,
   startSandbox,
+  holdTogether,
   waitForOutput,
   type InstalledExample,
   type Running,
@@ -69,21 +70,7 @@ async function buy(url: string, sandboxUrl: string, beforePaying?: (page: Page) 
   page.on('console', (m) => void (m.type() === 'error' && !m.text().startsWith('Failed to load resource') && errors.push(m.text())));
   page.on('response', (r) => void (r.status() >= 400 && new URL(r.url()).pathname !== '/favicon.ico' && errors.push(`${r.status()} ${r.url()}`)));
   page.on('request', (r) => requests.push(new URL(r.url()).pathname));
-  const held: string[] = [];
-  let atFirstAnswer: string[] | null = null;
-  if (together.length > 0) {
-    let release!: () => void;
-    const all = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/*', async (route) => {
-      const name = `${route.request().method()} ${new URL(route.request().url()).pathname}`;
-      if (!together.some((p) => p.test(name))) return route.continue();
-      held.push(name);
-      if (together.every((p) => held.some((h) => p.test(h)))) release();
-      await Promise.race([all, new Promise((r) => setTimeout(r, 8_000))]);
-      atFirstAnswer ??= [...held];
-      await route.continue();
-    });
-  }
+  const asked = together.length > 0 ? await holdTogether(page, together) : () => [];
   await page.goto(url);
 
   const requisites = page.locator('paydesk-checkout [part~="requisites"]');
@@ -95,7 +82,7 @@ async function buy(url: string, sandboxUrl: string, beforePaying?: (page: Page) 
   assert.ok(digits(order.account).length >= 10, `the order has an account: ${order.account}`);
   assert.ok(digits(await requisites.innerText()).includes(digits(order.account)), 'the painted requisites show the order account');
 
-  for (const p of together) assert.ok((atFirstAnswer ?? []).some((h) => p.test(h)), `${p} was asked for in the same round trip as ${together.join(', ')} (before any answer): ${(atFirstAnswer ?? []).join(', ')}`);
+  for (const p of together) assert.ok(asked().some((h) => p.test(h)), `${p} was asked for in the same round trip as ${together.join(', ')} (before any answer): ${asked().join(', ')}`);
   const requestedUntilPainted = [...requests];
   await beforePaying?.(page);
   await completeInSandbox(sandboxUrl, order.id);

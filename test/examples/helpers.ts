@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const run = promisify(execFile);
 
@@ -93,6 +93,30 @@ export async function waitForOutput(running: Running, pattern: RegExp, what: str
     if (Date.now() > deadline) throw new Error(`${what}: not printed within ${WAIT_MS} ms:\n${running.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Holds back each request of `page` named by `together` (`METHOD /path`: a string for that name, a
+ * pattern for names that match it) until every one has been asked for, at most 8 s. Returns what had
+ * been asked for when the first was let through: a request the browser makes only after another
+ * one's answer (a round trip later, a waterfall) is missing from it. Call before the page navigates.
+ */
+export async function holdTogether(page: Page, together: readonly (string | RegExp)[]): Promise<() => string[]> {
+  const is = (p: string | RegExp, name: string) => (typeof p === 'string' ? p === name : p.test(name));
+  const held: string[] = [];
+  let atFirstAnswer: string[] | null = null;
+  let release!: () => void;
+  const all = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/*', async (route) => {
+    const name = `${route.request().method()} ${new URL(route.request().url()).pathname}`;
+    if (!together.some((p) => is(p, name))) return route.continue();
+    if (!held.includes(name)) held.push(name);
+    if (together.every((p) => held.some((h) => is(p, h)))) release();
+    await Promise.race([all, new Promise((r) => setTimeout(r, 8_000))]);
+    atFirstAnswer ??= [...held];
+    await route.continue();
+  });
+  return () => atFirstAnswer ?? [];
 }
 
 /** A free TCP port on 127.0.0.1 (for servers whose own URLs, e.g. the webhook URL, must be known before they listen). */

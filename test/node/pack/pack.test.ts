@@ -17,6 +17,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { holdTogether } from '../../examples/helpers.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -318,46 +319,19 @@ describe('Chromium', () => {
     await page.close();
   });
 
-  /**
-   * Opens `path` holding back each request in `together` (path names; `POST /api/paydesk/sessions` for
-   * the create) until all of them have been asked for: a request that the browser made only after
-   * another one's answer (a round trip later) never comes, and the page never paints.
-   */
-  async function openHeld(path: string, together: string[]): Promise<{ page: Page; errors: string[]; seen: () => string[] }> {
-    const page = await browser!.newPage();
-    const errors: string[] = [];
-    const seen: string[] = [];
-    /** What had been asked for when the first of them was let through (at most 8 s after it came). */
-    let atFirstAnswer: string[] | null = null;
-    page.on('pageerror', (e) => errors.push(e.message));
-    let release!: () => void;
-    const all = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (url) => together.includes(url.pathname) || together.includes(`POST ${url.pathname}`),
-      async (route) => {
-        const req = route.request();
-        const name = together.includes(new URL(req.url()).pathname) ? new URL(req.url()).pathname : `${req.method()} ${new URL(req.url()).pathname}`;
-        if (req.method() === 'OPTIONS' || !together.includes(name)) return route.continue();
-        if (!seen.includes(name)) seen.push(name);
-        if (together.every((t) => seen.includes(t))) release();
-        await Promise.race([all, new Promise((r) => setTimeout(r, 8_000))]);
-        atFirstAnswer ??= [...seen];
-        await route.continue();
-      },
-    );
-    await page.goto(`${base}${path}`);
-    return { page, errors, seen: () => atFirstAnswer ?? [] };
-  }
-
   for (const [name, path, together] of [
-    ['the CDN ES module', '/pages/importmap-ru.html', ['/cdn/chunks/pay-view.js', '/cdn/chunks/ru.js']],
-    ['the classic script', '/pages/iife-ru.html', ['/cdn/classic/chunks/pay-view.js', '/cdn/classic/paydesk.js', '/cdn/chunks/ru.js']],
+    ['the CDN ES module', '/pages/importmap-ru.html', ['GET /cdn/chunks/pay-view.js', 'GET /cdn/chunks/ru.js']],
+    ['the classic script', '/pages/iife-ru.html', ['GET /cdn/classic/chunks/pay-view.js', 'GET /cdn/classic/paydesk.js', 'GET /cdn/chunks/ru.js']],
   ] as const) {
     test(`no waterfall, ${name}: the create, the requisites' code and the Russian table are asked for in one round trip`, async () => {
       const held = [...together, 'POST /api/paydesk/sessions'];
-      const { page, errors, seen } = await openHeld(path, held);
+      const page = await browser!.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      const asked = await holdTogether(page, held);
+      await page.goto(`${base}${path}`);
       await expectRequisites(page);
-      assert.deepEqual([...seen()].sort(), [...held].sort(), 'each was asked for before any of them was answered');
+      assert.deepEqual([...asked()].sort(), [...held].sort(), 'each was asked for before any of them was answered');
       assert.deepEqual(errors, []);
       await page.close();
     });
