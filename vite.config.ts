@@ -327,6 +327,9 @@ const CLASSIC_INTRO =
 
 /** What both builds share. */
 const common = { emptyOutDir: false, sourcemap: true, target: 'es2021', minify: true, reportCompressedSize: false, outDir: 'dist/cdn' } as const;
+/** Vite keeps whitespace in library output (for consumers' minifiers); a CDN file is final. */
+const rolldownCommon = { experimental: { nativeMagicString: true } } as const;
+const outputCommon = { minify: true } as const;
 const define = { 'process.env.NODE_ENV': JSON.stringify('production') };
 const server = { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000' } };
 
@@ -337,11 +340,10 @@ const es = defineConfig({
     ...common,
     lib: { entry: 'src/cdn.ts', formats: ['es'], fileName: () => 'paydesk.js' },
     rolldownOptions: {
+      ...rolldownCommon,
       preserveEntrySignatures: 'allow-extension',
-      experimental: { nativeMagicString: true },
       output: {
-        // Vite keeps whitespace in library ES output (for consumers' minifiers); a CDN file is final.
-        minify: true,
+        ...outputCommon,
         // A module script is always decoded as UTF-8 (whatever the page's encoding or the Content-Type
         // says): the ES files keep their text as it is (a Cyrillic table is half the gzip of its \u
         // escapes). The classic script built from them escapes everything (`iife` below).
@@ -369,9 +371,9 @@ const iife = defineConfig({
     ...common,
     lib: { entry: CLASSIC_ENTRY, name: 'Paydesk', formats: ['iife'], fileName: () => 'paydesk.iife.js' },
     rolldownOptions: {
+      ...rolldownCommon,
       input: CLASSIC_ENTRY,
-      experimental: { nativeMagicString: true },
-      output: { minify: true, charset: 'ascii', intro: CLASSIC_INTRO },
+      output: { ...outputCommon, charset: 'ascii', intro: CLASSIC_INTRO },
     },
   },
   server,
