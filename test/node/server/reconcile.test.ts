@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { ProviderError } from '../../../src/provider/errors.js';
 import { MemoryStore } from '../../../src/server/index.js';
 import type { OrderEvent, FlaggedOrderEvent } from '../../../src/server/index.js';
-import { BASE, createSession, deferred, FakeProvider, getSession, makeHarness, SseReader, webhookRequest } from './fake-provider.js';
+import { BASE, createRequest, createSession, deferred, FakeProvider, getSession, makeHarness, SseReader, webhookRequest } from './fake-provider.js';
 import type { Harness } from './fake-provider.js';
 
 /**
@@ -522,6 +522,38 @@ describe('restarts, lost sessions, form attempts, creations', () => {
     assert.equal(((await retry.json()) as { order: { id: string } }).order.id, landed.id);
     assert.equal(h.provider.orders.length, 1);
     assert.equal(h.provider.count('createOrder'), 1);
+  });
+
+  test("a lost create never adopts another session's order: the same merchant client order id and amount, created a minute earlier", async () => {
+    const h = makeHarness({ resolveOrder: () => ({ amount: '1500.00', client_order_id: 'cart-42' }) });
+    const post = () => h.handler(createRequest({ order_ref: 'cart', method_type: 'SBP' }));
+    // Attempt A of the cart: its order finds no trader and the provider cancels it.
+    const a = await createSession(h, { order_ref: 'cart', method_type: 'SBP' });
+    h.provider.setStatus(a.order.id, 'CanceledByService');
+    await h.handler.reconcile();
+    assert.equal((await view(h, a.session)).status, 'cancelled');
+    // Attempt B, a minute later: its create times out before the provider made anything.
+    h.clock.now += MINUTE;
+    h.provider.failNext('createOrder', () => {
+      throw new ProviderError({ code: 'timeout', message: 'no answer', retryable: true });
+    });
+    assert.equal((await post()).status, 504);
+    // The retry looks the order up: A's order has the same client order id, side, amount and a
+    // creation time within the lookup's clock slack, so only "it belongs to a session" keeps it out.
+    h.clock.now += 10_000;
+    const lookups = h.provider.count('searchOrdersByClientOrderId');
+    const early = await post();
+    assert.equal(h.provider.count('searchOrdersByClientOrderId'), lookups + 1, 'the retry looked the order up');
+    assert.equal(early.status, 409, 'not adopted; nothing created while the lost create may still land');
+    assert.equal(((await early.json()) as { error: { code: string } }).error.code, 'idempotency_in_progress');
+    h.clock.now += MINUTE;
+    const late = await post();
+    assert.equal(late.status, 201);
+    const b = (await late.json()) as { session: string; order: { id: string } };
+    assert.notEqual(b.order.id, a.order.id, "B is not bound to A's order");
+    assert.equal(h.provider.count('createOrder'), 3, 'B made its own order');
+    assert.equal((await h.handler.inspect.session(a.order.id))?.session_id, a.session.split('.')[0], "A's order still points at A");
+    assert.deepEqual([(await view(h, a.session)).status, (await view(h, b.session)).status], ['cancelled', 'pending']);
   });
 
   test('a merchant client order id: a second start while its session is pending answers that session (two tabs, no key)', async () => {
