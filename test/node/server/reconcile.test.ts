@@ -345,6 +345,27 @@ describe('late payments', () => {
     for (const [i, e] of ended.entries()) assert.equal((await view(h, e.session)).status, i === 1 || i === 3 ? 'paid' : 'expired');
   });
 
+  test('the last late check, made by a sweep within the grace after the late window closed, still catches a late Completed', async () => {
+    const h = makeHarness({ lateWindowSeconds: 3600 });
+    const { session, order } = await endedSession(h);
+    const endedAt = h.clock.now;
+    h.clock.now = endedAt + 30 * MINUTE;
+    await h.handler.reconcile(); // the check at 30 min: the next one is due when the window closes
+    h.provider.setStatus(order.id, 'Completed');
+    // No sweep ran at the close (a restart, a slow interval): the next one comes 20 minutes after it.
+    h.clock.now = endedAt + 3600_000 + 20 * MINUTE;
+    const reads = h.provider.count('getOrder') + h.provider.count('listOrders');
+    const r = await h.handler.reconcile();
+    assert.equal(h.provider.count('getOrder') + h.provider.count('listOrders'), reads + 1, 'read once');
+    assert.equal(r.late_paid, 1);
+    assert.deepEqual([(await view(h, session)).status, (await view(h, session)).late], ['paid', true]);
+    assert.deepEqual((h.paid as OrderEvent[]).map((e) => [e.provider_order_id, e.late]), [[order.id, true]]);
+    h.clock.now += 10 * MINUTE;
+    const again = await h.handler.reconcile();
+    assert.equal(again.checked, 0, 'that was the last check');
+    assert.equal(h.paid.length, 1);
+  });
+
   test('after the late window an ended session is no longer read', async () => {
     const h = makeHarness({ lateWindowSeconds: 3600 });
     const { order } = await endedSession(h);
