@@ -478,6 +478,43 @@ describe('restarts, lost sessions, form attempts, creations', () => {
     assert.equal(after.paid.length, 0);
   });
 
+  test("a hosted-form order with the merchant's own client order id, whose session the store let go: its webhook is recorded (the id is remembered), flagged session_lost once when paid", async () => {
+    const webhookUrl = 'https://shop.example/api/paydesk/webhooks';
+    const h = makeHarness({ mode: 'form', webhookUrl, lateWindowSeconds: 3600, resolveOrder: () => ({ amount: '1500.00', client_order_id: 'cart-77' }) });
+    await createSession(h, { order_ref: 'cart', mode: 'form' });
+    // The shopper picks a method on the hosted form: the provider's order carries no webhook_url of
+    // ours, and 'cart-77' is not an id of the shape this handler generates.
+    const order = await h.provider.payFormWith(h.provider.forms[0]!.session_id);
+    assert.equal(order.webhook_url, null);
+    h.provider.setStatus(order.id, 'CanceledByTimeout');
+    await h.handler.reconcile();
+    assert.equal((await h.handler.inspect.session(order.id))?.order.status, 'expired');
+    // Two days on, the store has let the session go (its retention ended); then the provider completes
+    // the order (an accepted appeal) and sends its webhook.
+    h.clock.now += 49 * 3600_000;
+    assert.equal(await h.handler.inspect.session(order.id), null, 'the session is gone');
+    assert.equal(await h.handler.inspect.session('cart-77'), null);
+    const o = h.provider.setStatus(order.id, 'Completed');
+    const res = await h.handler(webhookRequest(o, { timestamp: now(h) }));
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { received: true, recorded: 'orphan' });
+    // The same kind of order for a merchant id this handler never created orders for is not ours.
+    const { form_data } = await h.provider.createForm({ order_data: { client_order_id: 'other-shop-5', order_side: 'Buy', amount: '1500.00' } });
+    const foreign = h.provider.setStatus((await h.provider.payFormWith(form_data.session_id)).id, 'Completed');
+    const ignored = await h.handler(webhookRequest(foreign, { timestamp: now(h) }));
+    assert.deepEqual([ignored.status, await ignored.json()], [200, { received: true, ignored: 'unknown order' }]);
+    const r = await h.handler.reconcile();
+    assert.equal(r.flagged, 1);
+    await h.handler.reconcile();
+    assert.equal(h.flagged.length, 1);
+    const f = h.flagged[0] as FlaggedOrderEvent;
+    assert.deepEqual(
+      [f.reason, f.order_ref, f.session_id, f.provider_order_id, f.client_order_id],
+      ['session_lost', null, null, order.id, 'cart-77'],
+    );
+    assert.equal(h.paid.length, 0);
+  });
+
   test('an unknown order that is not ours is acknowledged and ignored; an unreadable one is 503 (retried)', async () => {
     const h = makeHarness();
     const other = new FakeProvider();
