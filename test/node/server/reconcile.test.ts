@@ -327,6 +327,48 @@ describe('late payments', () => {
     assert.deepEqual((h.flagged as FlaggedOrderEvent[]).map((f) => [f.reason, f.provider_order_id]), [['dispute_unconfirmed', a.order.id]]);
   });
 
+  for (const newestFirst of [true, false]) {
+    test(`more dispute pages than one sweep reads (listed ${newestFirst ? 'newest' : 'oldest'} first): later sweeps go on, and an accepted dispute beyond the limit pays the order late`, async () => {
+      const h = makeHarness();
+      h.provider.disputesNewestFirst = newestFirst;
+      const { session, order } = await endedSession(h);
+      // Over 100 pages of 100 of other orders' disputes (other shops on the terminal), all within a
+      // minute, with this order's accepted dispute on the last page: beyond the 100 pages one sweep reads.
+      const noise = (n: number) => {
+        for (let i = 0; i < n; i++) {
+          h.clock.now += 5;
+          h.provider.disputes.push({
+            dispute_id: `noise-${h.provider.disputes.length}`,
+            order_id: `other-${i}`,
+            client_order_id: `other-${i}`,
+            amount: 700,
+            currency: 'RUB',
+            processed: false,
+            created_at: new Date(h.clock.now).toISOString(),
+          });
+        }
+      };
+      if (!newestFirst) noise(10_050);
+      h.clock.now += 5;
+      const d = h.provider.openDispute(order.id);
+      if (newestFirst) noise(10_050);
+      h.provider.processDispute(d.dispute_id, true);
+      assert.ok(h.provider.disputes.length > 100 * 100);
+      h.clock.now += MINUTE;
+      let sweeps = 0;
+      while (h.paid.length === 0 && sweeps < 5) {
+        const r = await h.handler.reconcile();
+        assert.equal(r.errors, 0);
+        sweeps++;
+        h.clock.now += MINUTE;
+      }
+      assert.ok(sweeps > 1, 'one sweep did not read them all');
+      const v = await view(h, session);
+      assert.deepEqual([v.status, v.late, v.dispute?.status], ['paid', true, 'closed']);
+      assert.deepEqual((h.paid as OrderEvent[]).map((e) => [e.provider_order_id, e.late, e.dispute_id]), [[order.id, true, d.dispute_id]]);
+    });
+  }
+
   test('many ended orders are listed, not read one by one; a late legacy Paid counts as a Completed one', async () => {
     const h = makeHarness();
     const ended = [];
