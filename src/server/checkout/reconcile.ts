@@ -375,15 +375,19 @@ export class Reconciler {
     const processed: Array<{ sid: string; dispute: Dispute }> = [];
     const handled = new Set<string>();
 
-    // New disputes since the last sweep (the first sweep looks back over the late window).
-    const cursor = await store.get(DISPUTE_CURSOR_KEY);
-    const since = cursor ? Number(cursor.value) : start - lateWindowMs;
+    // New disputes since the last sweep (the first sweep looks back over the late window), listed in
+    // a window closed at this sweep's start. The list's order is not documented (the sandbox lists
+    // newest first), so a window of more than MAX_PAGES pages is not cut by a date: the next sweeps
+    // go on with its next pages (the window is closed, so its pages stay put), then a new window.
+    const pass = readDisputeCursor(await store.get(DISPUTE_CURSOR_KEY), start - lateWindowMs, start);
+    const { since, until } = pass;
     let exhausted = false;
-    let newest = since;
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const res = await call(() => client.searchDisputes({ start_date: iso(since - DISPUTE_OVERLAP_MS), size: 100, page }));
+    let page = pass.page;
+    for (; page < pass.page + MAX_PAGES; page++) {
+      const res = await call(() =>
+        client.searchDisputes({ start_date: iso(since - DISPUTE_OVERLAP_MS), end_date: iso(until), size: 100, page }),
+      );
       for (const d of res.data.items) {
-        newest = Math.max(newest, Date.parse(d.created_at) || 0);
         const rec = await this.core.repo.findByOrderId(d.order_id);
         if (!rec || handled.has(d.dispute_id)) continue;
         handled.add(d.dispute_id);
@@ -403,8 +407,9 @@ export class Reconciler {
         break;
       }
     }
-    // With pages left unread (more than MAX_PAGES), the next sweep goes on from the newest one read.
-    await store.set(DISPUTE_CURSOR_KEY, String(exhausted ? start : newest), lateWindowMs + 24 * 3600 * 1000);
+    // With pages left unread (more than MAX_PAGES), the next sweep reads the same window from the next page.
+    const next = exhausted ? String(until) : JSON.stringify({ since, until, page });
+    await store.set(DISPUTE_CURSOR_KEY, next, lateWindowMs + 24 * 3600 * 1000);
 
     // The open disputes this server follows, created before the listing above.
     const open = sessions.filter((r) => r.dispute && !r.dispute.processed && !handled.has(r.dispute.id));
@@ -568,6 +573,26 @@ export class Reconciler {
       if (!(await this.core.repo.get(member))) await store.indexRemove(SESSIONS_INDEX, member);
     }
   }
+}
+
+/**
+ * Where the dispute listing goes on: a window [since − overlap, until] and its next page. The stored
+ * value is the time the last finished window closed (a new window from it to `start`), or a window
+ * still being read.
+ */
+function readDisputeCursor(stored: { value: string } | null, firstSince: number, start: number): { since: number; until: number; page: number } {
+  if (!stored) return { since: firstSince, until: start, page: 1 };
+  try {
+    const v = JSON.parse(stored.value) as unknown;
+    if (typeof v === 'number' && Number.isFinite(v)) return { since: v, until: start, page: 1 };
+    const w = v as { since?: unknown; until?: unknown; page?: unknown };
+    if (typeof w.since === 'number' && typeof w.until === 'number' && Number.isInteger(w.page) && (w.page as number) >= 1) {
+      return { since: w.since, until: w.until, page: w.page as number };
+    }
+  } catch {
+    // unreadable: start over from the late window
+  }
+  return { since: firstSince, until: start, page: 1 };
 }
 
 function isoOf(value: string, fallbackMs: number): string {

@@ -288,6 +288,8 @@ export class FakeProvider implements ProviderClient {
 
   readonly disputes: Dispute[] = [];
   readonly transactions: Transaction[] = [];
+  /** The order of disputes/search pages is not documented: oldest first here by default; the sandbox lists newest first. */
+  disputesNewestFirst = false;
 
   async createDispute(body: CreateDisputeRequest): Promise<CreateDisputeResponse> {
     await this.enter('createDispute', [body]);
@@ -338,14 +340,14 @@ export class FakeProvider implements ProviderClient {
   async searchDisputes(query: DisputeSearchQuery = {}): Promise<DisputeSearchResponse> {
     await this.enter('searchDisputes', [query]);
     const from = query.start_date ? Date.parse(String(query.start_date)) : -Infinity;
+    const to = query.end_date ? Date.parse(String(query.end_date)) : Infinity;
     const processed = query.processed === undefined ? undefined : String(query.processed) === 'true';
-    const all = this.disputes.filter(
-      (d) =>
-        (!query.order_id || d.order_id === query.order_id) &&
-        (!query.dispute_id || d.dispute_id === query.dispute_id) &&
-        (processed === undefined || d.processed === processed) &&
-        Date.parse(d.created_at) >= from,
-    );
+    const all = this.disputes.filter((d) => {
+      if ((query.order_id && d.order_id !== query.order_id) || (query.dispute_id && d.dispute_id !== query.dispute_id)) return false;
+      const at = Date.parse(d.created_at);
+      return (processed === undefined || d.processed === processed) && at >= from && at <= to;
+    });
+    if (this.disputesNewestFirst) all.reverse();
     const size = Number(query.size ?? 10);
     const page = Number(query.page ?? 1);
     const items = all.slice((page - 1) * size, page * size).map((d) => structuredClone(d));

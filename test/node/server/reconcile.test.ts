@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { ProviderError } from '../../../src/provider/errors.js';
 import { MemoryStore } from '../../../src/server/index.js';
 import type { OrderEvent, FlaggedOrderEvent } from '../../../src/server/index.js';
-import { BASE, createSession, deferred, FakeProvider, getSession, makeHarness, SseReader, webhookRequest } from './fake-provider.js';
+import { BASE, createRequest, createSession, deferred, FakeProvider, getSession, makeHarness, SseReader, webhookRequest } from './fake-provider.js';
 import type { Harness } from './fake-provider.js';
 
 /**
@@ -327,6 +327,48 @@ describe('late payments', () => {
     assert.deepEqual((h.flagged as FlaggedOrderEvent[]).map((f) => [f.reason, f.provider_order_id]), [['dispute_unconfirmed', a.order.id]]);
   });
 
+  for (const newestFirst of [true, false]) {
+    test(`more dispute pages than one sweep reads (listed ${newestFirst ? 'newest' : 'oldest'} first): later sweeps go on, and an accepted dispute beyond the limit pays the order late`, async () => {
+      const h = makeHarness();
+      h.provider.disputesNewestFirst = newestFirst;
+      const { session, order } = await endedSession(h);
+      // Over 100 pages of 100 of other orders' disputes (other shops on the terminal), all within a
+      // minute, with this order's accepted dispute on the last page: beyond the 100 pages one sweep reads.
+      const noise = (n: number) => {
+        for (let i = 0; i < n; i++) {
+          h.clock.now += 5;
+          h.provider.disputes.push({
+            dispute_id: `noise-${h.provider.disputes.length}`,
+            order_id: `other-${i}`,
+            client_order_id: `other-${i}`,
+            amount: 700,
+            currency: 'RUB',
+            processed: false,
+            created_at: new Date(h.clock.now).toISOString(),
+          });
+        }
+      };
+      if (!newestFirst) noise(10_050);
+      h.clock.now += 5;
+      const d = h.provider.openDispute(order.id);
+      if (newestFirst) noise(10_050);
+      h.provider.processDispute(d.dispute_id, true);
+      assert.ok(h.provider.disputes.length > 100 * 100);
+      h.clock.now += MINUTE;
+      let sweeps = 0;
+      while (h.paid.length === 0 && sweeps < 5) {
+        const r = await h.handler.reconcile();
+        assert.equal(r.errors, 0);
+        sweeps++;
+        h.clock.now += MINUTE;
+      }
+      assert.ok(sweeps > 1, 'one sweep did not read them all');
+      const v = await view(h, session);
+      assert.deepEqual([v.status, v.late, v.dispute?.status], ['paid', true, 'closed']);
+      assert.deepEqual((h.paid as OrderEvent[]).map((e) => [e.provider_order_id, e.late, e.dispute_id]), [[order.id, true, d.dispute_id]]);
+    });
+  }
+
   test('many ended orders are listed, not read one by one; a late legacy Paid counts as a Completed one', async () => {
     const h = makeHarness();
     const ended = [];
@@ -343,6 +385,27 @@ describe('late payments', () => {
       [[ended[1]!.order.id, true], [ended[3]!.order.id, true]].sort(),
     );
     for (const [i, e] of ended.entries()) assert.equal((await view(h, e.session)).status, i === 1 || i === 3 ? 'paid' : 'expired');
+  });
+
+  test('the last late check, made by a sweep within the grace after the late window closed, still catches a late Completed', async () => {
+    const h = makeHarness({ lateWindowSeconds: 3600 });
+    const { session, order } = await endedSession(h);
+    const endedAt = h.clock.now;
+    h.clock.now = endedAt + 30 * MINUTE;
+    await h.handler.reconcile(); // the check at 30 min: the next one is due when the window closes
+    h.provider.setStatus(order.id, 'Completed');
+    // No sweep ran at the close (a restart, a slow interval): the next one comes 20 minutes after it.
+    h.clock.now = endedAt + 3600_000 + 20 * MINUTE;
+    const reads = h.provider.count('getOrder') + h.provider.count('listOrders');
+    const r = await h.handler.reconcile();
+    assert.equal(h.provider.count('getOrder') + h.provider.count('listOrders'), reads + 1, 'read once');
+    assert.equal(r.late_paid, 1);
+    assert.deepEqual([(await view(h, session)).status, (await view(h, session)).late], ['paid', true]);
+    assert.deepEqual((h.paid as OrderEvent[]).map((e) => [e.provider_order_id, e.late]), [[order.id, true]]);
+    h.clock.now += 10 * MINUTE;
+    const again = await h.handler.reconcile();
+    assert.equal(again.checked, 0, 'that was the last check');
+    assert.equal(h.paid.length, 1);
   });
 
   test('after the late window an ended session is no longer read', async () => {
@@ -457,6 +520,43 @@ describe('restarts, lost sessions, form attempts, creations', () => {
     assert.equal(after.paid.length, 0);
   });
 
+  test("a hosted-form order with the merchant's own client order id, whose session the store let go: its webhook is recorded (the id is remembered), flagged session_lost once when paid", async () => {
+    const webhookUrl = 'https://shop.example/api/paydesk/webhooks';
+    const h = makeHarness({ mode: 'form', webhookUrl, lateWindowSeconds: 3600, resolveOrder: () => ({ amount: '1500.00', client_order_id: 'cart-77' }) });
+    await createSession(h, { order_ref: 'cart', mode: 'form' });
+    // The shopper picks a method on the hosted form: the provider's order carries no webhook_url of
+    // ours, and 'cart-77' is not an id of the shape this handler generates.
+    const order = await h.provider.payFormWith(h.provider.forms[0]!.session_id);
+    assert.equal(order.webhook_url, null);
+    h.provider.setStatus(order.id, 'CanceledByTimeout');
+    await h.handler.reconcile();
+    assert.equal((await h.handler.inspect.session(order.id))?.order.status, 'expired');
+    // Two days on, the store has let the session go (its retention ended); then the provider completes
+    // the order (an accepted appeal) and sends its webhook.
+    h.clock.now += 49 * 3600_000;
+    assert.equal(await h.handler.inspect.session(order.id), null, 'the session is gone');
+    assert.equal(await h.handler.inspect.session('cart-77'), null);
+    const o = h.provider.setStatus(order.id, 'Completed');
+    const res = await h.handler(webhookRequest(o, { timestamp: now(h) }));
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { received: true, recorded: 'orphan' });
+    // The same kind of order for a merchant id this handler never created orders for is not ours.
+    const { form_data } = await h.provider.createForm({ order_data: { client_order_id: 'other-shop-5', order_side: 'Buy', amount: '1500.00' } });
+    const foreign = h.provider.setStatus((await h.provider.payFormWith(form_data.session_id)).id, 'Completed');
+    const ignored = await h.handler(webhookRequest(foreign, { timestamp: now(h) }));
+    assert.deepEqual([ignored.status, await ignored.json()], [200, { received: true, ignored: 'unknown order' }]);
+    const r = await h.handler.reconcile();
+    assert.equal(r.flagged, 1);
+    await h.handler.reconcile();
+    assert.equal(h.flagged.length, 1);
+    const f = h.flagged[0] as FlaggedOrderEvent;
+    assert.deepEqual(
+      [f.reason, f.order_ref, f.session_id, f.provider_order_id, f.client_order_id],
+      ['session_lost', null, null, order.id, 'cart-77'],
+    );
+    assert.equal(h.paid.length, 0);
+  });
+
   test('an unknown order that is not ours is acknowledged and ignored; an unreadable one is 503 (retried)', async () => {
     const h = makeHarness();
     const other = new FakeProvider();
@@ -522,6 +622,38 @@ describe('restarts, lost sessions, form attempts, creations', () => {
     assert.equal(((await retry.json()) as { order: { id: string } }).order.id, landed.id);
     assert.equal(h.provider.orders.length, 1);
     assert.equal(h.provider.count('createOrder'), 1);
+  });
+
+  test("a lost create never adopts another session's order: the same merchant client order id and amount, created a minute earlier", async () => {
+    const h = makeHarness({ resolveOrder: () => ({ amount: '1500.00', client_order_id: 'cart-42' }) });
+    const post = () => h.handler(createRequest({ order_ref: 'cart', method_type: 'SBP' }));
+    // Attempt A of the cart: its order finds no trader and the provider cancels it.
+    const a = await createSession(h, { order_ref: 'cart', method_type: 'SBP' });
+    h.provider.setStatus(a.order.id, 'CanceledByService');
+    await h.handler.reconcile();
+    assert.equal((await view(h, a.session)).status, 'cancelled');
+    // Attempt B, a minute later: its create times out before the provider made anything.
+    h.clock.now += MINUTE;
+    h.provider.failNext('createOrder', () => {
+      throw new ProviderError({ code: 'timeout', message: 'no answer', retryable: true });
+    });
+    assert.equal((await post()).status, 504);
+    // The retry looks the order up: A's order has the same client order id, side, amount and a
+    // creation time within the lookup's clock slack, so only "it belongs to a session" keeps it out.
+    h.clock.now += 10_000;
+    const lookups = h.provider.count('searchOrdersByClientOrderId');
+    const early = await post();
+    assert.equal(h.provider.count('searchOrdersByClientOrderId'), lookups + 1, 'the retry looked the order up');
+    assert.equal(early.status, 409, 'not adopted; nothing created while the lost create may still land');
+    assert.equal(((await early.json()) as { error: { code: string } }).error.code, 'idempotency_in_progress');
+    h.clock.now += MINUTE;
+    const late = await post();
+    assert.equal(late.status, 201);
+    const b = (await late.json()) as { session: string; order: { id: string } };
+    assert.notEqual(b.order.id, a.order.id, "B is not bound to A's order");
+    assert.equal(h.provider.count('createOrder'), 3, 'B made its own order');
+    assert.equal((await h.handler.inspect.session(a.order.id))?.session_id, a.session.split('.')[0], "A's order still points at A");
+    assert.deepEqual([(await view(h, a.session)).status, (await view(h, b.session)).status], ['cancelled', 'pending']);
   });
 
   test('a merchant client order id: a second start while its session is pending answers that session (two tabs, no key)', async () => {
