@@ -501,6 +501,13 @@ export class Reconciler {
       await store.indexRemove(WATCH_INDEX, member);
       return null;
     }
+    if (await this.core.repo.findByOrderId(orderId)) {
+      // Its session was stored after the webhook came (a webhook that outran the create's answer, or a
+      // form session bound to its order later): the order is that session's, which follows it.
+      await store.delete(member);
+      await store.indexRemove(WATCH_INDEX, member);
+      return null;
+    }
     const orphan = JSON.parse(stored.value) as OrphanRecord;
     const order = await call(() => client.getOrder(orderId));
     const outcome = orderOutcome(order.status);

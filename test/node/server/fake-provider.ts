@@ -102,6 +102,8 @@ export class FakeProvider implements ProviderClient {
   clock = () => Date.now();
   /** This many next createOrder calls create the order, then lose the answer (a timeout). */
   loseCreates = 0;
+  /** Runs once an order is created, before createOrder answers (a webhook that outruns the answer). */
+  beforeAnswer: ((order: Order) => Promise<void>) | null = null;
 
   count(method: Method): number {
     return this.calls.filter((c) => c.method === method).length;
@@ -170,6 +172,7 @@ export class FakeProvider implements ProviderClient {
       expires_at: new Date(created + 30 * 60 * 1000).toISOString(),
     };
     this.orders.push(order);
+    await this.beforeAnswer?.(structuredClone(order));
     if (this.loseCreates > 0) {
       this.loseCreates--;
       throw new ProviderError({ code: 'timeout', message: 'POST /api/v1/order/: no answer within 15000 ms', retryable: true });

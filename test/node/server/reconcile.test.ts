@@ -520,6 +520,22 @@ describe('restarts, lost sessions, form attempts, creations', () => {
     assert.equal(after.paid.length, 0);
   });
 
+  test("a webhook that outruns the create's answer is kept as an orphan; once the session is stored it alone pays, and the sweep drops the orphan (no session_lost)", async () => {
+    const h = makeHarness({ webhookUrl: 'https://shop.example/api/paydesk/webhooks' });
+    let early: Response | null = null;
+    h.provider.beforeAnswer = async (o) => void (early = await h.handler(webhookRequest(o, { timestamp: now(h) })));
+    const { order } = await createSession(h);
+    h.provider.beforeAnswer = null;
+    assert.deepEqual(await early!.json(), { received: true, recorded: 'orphan' });
+    const o = h.provider.setStatus(order.id, 'Completed');
+    assert.equal((await h.handler(webhookRequest(o, { timestamp: now(h) }))).status, 200);
+    await h.handler.reconcile();
+    h.clock.now += 10 * MINUTE;
+    await h.handler.reconcile();
+    assert.deepEqual((h.paid as OrderEvent[]).map((e) => e.provider_order_id), [order.id]);
+    assert.deepEqual(h.flagged, [], 'an order with a session is not lost');
+  });
+
   test("a hosted-form order with the merchant's own client order id, whose session the store let go: its webhook is recorded (the id is remembered), flagged session_lost once when paid", async () => {
     const webhookUrl = 'https://shop.example/api/paydesk/webhooks';
     const h = makeHarness({ mode: 'form', webhookUrl, lateWindowSeconds: 3600, resolveOrder: () => ({ amount: '1500.00', client_order_id: 'cart-77' }) });
