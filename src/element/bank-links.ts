@@ -15,7 +15,7 @@
  *   Transfer by phone or card number (no payment link): every bank app whose link template is known
  *   (TRANSFER_TEMPLATES), whoever issued the recipient's card.
  */
-import { bankByCustomerBank, bankByNspkCode } from '../provider/facts.js';
+import { bankByCustomerBank, bankByMemberId, bankByNspkCode } from '../provider/facts.js';
 import type { OrderView } from '../protocol/index.js';
 import type { Platform } from './platform.js';
 import { cardDigits, paymentLinkOf, russianPhoneDigits } from './requisites.js';
@@ -152,8 +152,10 @@ export const TRANSFER_TEMPLATES: Readonly<Record<string, { phone?: PhoneTemplate
 /** The custom schemes of the transfer templates (besides http(s)). */
 export const TEMPLATE_SCHEMES: ReadonlySet<string> = new Set(['sberbankonline:', 'tinkoffbank:', 'alfabank:']);
 
-/** VTB is 110000000005 in NSPK's list and 100000000005 in links and in the provider's facts. */
-const sameBank = (a: string, b: string) => a === b || a.replace(/^11/, '10') === b.replace(/^11/, '10');
+/** A member id as the provider facts write it: VTB is 110000000005 in NSPK's list, 100000000005 there. */
+const factsId = (id: string) => bankByMemberId(id)?.memberId ?? id;
+/** True when two member ids name the same bank (the same id, or the same bank of the provider facts). */
+const sameBank = (a: string, b: string) => factsId(a) === factsId(b);
 
 /** The member id of a `customer_bank` value (`sberbank`…), or null. */
 export function memberIdOf(customerBank: string | null | undefined): string | null {

@@ -7,7 +7,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Messages } from './i18n/index.js';
-import type { MachineState } from './machine.js';
+import { isOpen, type MachineState } from './machine.js';
 import { safeHttpUrl } from './url.js';
 
 export interface FooterHost {
@@ -20,7 +20,7 @@ export interface FooterHost {
 
 /** The order is open (pay, confirming): the return link is shown (provider-api.md, `return_url`). */
 export function isOrderOpen(s: MachineState): boolean {
-  return s.order !== null && (s.name === 'pay' || s.name === 'confirming');
+  return s.order !== null && isOpen(s.name);
 }
 
 const FINAL = ['expired', 'cancelled', 'dispute', 'gone', 'paid', 'error'];

@@ -127,6 +127,11 @@ export class FramedController implements ReactiveController {
     this.observer = null;
   }
 
+  /**
+   * Reports after every update as well as from the observer: an observer calls back only when the
+   * page renders, and a hidden page (a background tab, the test runner's pages) never does, so the
+   * frame would keep its default height. Duplicates are not sent (`sent`).
+   */
   hostUpdated(): void {
     this.report();
   }

@@ -14,7 +14,7 @@ import { remainingMs, type Clock } from './countdown.js';
 import { emit } from './events.js';
 import type { Messages } from './i18n/index.js';
 import { plural } from './i18n/plural.js';
-import { isWatching, type MachineEvent, type MachineState } from './machine.js';
+import { isOpen, isWatching, type MachineEvent, type MachineState } from './machine.js';
 import type { CheckoutEnv } from './paydesk-checkout.js';
 
 /** An SSE `order` payload: a bare OrderView, or `{order, server_time}`. */
@@ -220,7 +220,7 @@ export class LiveStatus {
 
 /** The order has ended (or waits for a receipt's check): the live status may be slow. */
 export function isEnded(s: MachineState): boolean {
-  return s.name !== 'pay' && s.name !== 'confirming';
+  return !isOpen(s.name);
 }
 
 
@@ -330,7 +330,7 @@ export class TickController implements ReactiveController {
     const h = this.host;
     const { name } = h.machine;
     this.redirectAt = name !== 'paid' ? 0 : this.redirectAt || h.env$.clock.mono() + REDIRECT_MS;
-    if (h.isConnected && (name === 'pay' || name === 'confirming' || (name === 'paid' && h.redirectUrl))) {
+    if (h.isConnected && (isOpen(name) || (name === 'paid' && h.redirectUrl))) {
       if (this.timer === null) this.tick();
     } else this.stop();
   }

@@ -140,6 +140,13 @@ export const initialState = (): MachineState => ({
 });
 
 /**
+ * The order is open: the shopper is paying it (`pay`) or has said it is paid and the server checks
+ * (`confirming`). Its countdown runs, the way back to the shop is offered, the live status is quick.
+ * Every other step with an order has ended (or waits for a receipt's check).
+ */
+export const isOpen = (name: StateName): boolean => name === 'pay' || name === 'confirming';
+
+/**
  * States in which the element keeps a live status connection: while the order may still change.
  * An ended order (expired, cancelled) stays watched: a late payment or a dispute's outcome may come.
  */
@@ -188,8 +195,8 @@ function fail(s: MachineState, error: ErrorInfo, op: Operation | null): Step {
 
 /** The session is gone: say so (with what is known of the order), forget it, never make a new order by itself. */
 function gone(s: MachineState, error: ErrorInfo): Step {
-  const forget: Effect[] = [{ type: 'forget', mine: { session: s.session, key: s.key } }];
-  return { state: { ...s, name: 'gone', error, op: null, localExpiry: false }, effects: [...forget, emit('error'), emit('status')] };
+  const forget: Effect = { type: 'forget', mine: { session: s.session, key: s.key } };
+  return { state: { ...s, name: 'gone', error, op: null, localExpiry: false }, effects: [forget, emit('error'), emit('status')] };
 }
 
 const sameOrder = (a: OrderView, b: OrderView) =>
@@ -282,7 +289,7 @@ export function transition(s: MachineState, e: MachineEvent): Step {
       const resuming = s.name === 'loading' && s.op === 'resume';
       if (goneCode && (resuming || isWatching(s))) return gone(s, e.error);
       if (s.name === 'loading' || s.name === 'searching') return fail(s, e.error, s.op);
-      if ((s.name === 'pay' || s.name === 'confirming') && !e.error.retryable) return fail(s, e.error, 'resume');
+      if (isOpen(s.name) && !e.error.retryable) return fail(s, e.error, 'resume');
       if (s.name === 'idle') return fail(s, e.error, null);
       return stay(s);
     }

@@ -7,7 +7,7 @@ import { emit } from './events.js';
 import { errorText, type MessageOverrides, type Messages } from './i18n/index.js';
 import { LanguageController } from './language.js';
 import { LazyController, type Loaded } from './lazy.js';
-import { initialState, isFinalError, transition, type Effect, type MachineEvent, type MachineState, type Selection } from './machine.js';
+import { initialState, isFinalError, isOpen, transition, type Effect, type MachineEvent, type MachineState, type Selection } from './machine.js';
 import { actions, alert, badge, button, center, spinner } from './parts.js';
 import { SessionController } from './session.js';
 import { NSPK_CODES, type Locks } from './claim.js';
@@ -430,7 +430,11 @@ export class PaydeskCheckout extends LitElement {
     const resuming = name === 'loading' && op === 'resume';
     if (!resuming && name !== 'searching' && !order) return;
     code.load('pay');
-    if (resuming || code.state('pay') === 'complete' || code.state('pay') === 'error') for (const m of ['live', 'closed'] as const) code.load(m);
+    // load() has run: the pay view is under way, there, or failed.
+    if (resuming || code.state('pay') !== 'pending') {
+      code.load('live');
+      code.load('closed');
+    }
     if (this.mode === 'form') code.load('frame');
   }
 
@@ -512,7 +516,7 @@ export class PaydeskCheckout extends LitElement {
     // Form mode: the embedded page has its own heading and countdown; ours stays for screen readers and focus.
     const pay = this._code.get('pay');
     const form = name === 'pay' && !!pay?.formUrl(this);
-    const timer = order && (name === 'pay' || name === 'confirming') && !form && !this.receipt?.open;
+    const timer = order && isOpen(name) && !form && !this.receipt?.open;
     return html`<section part="base" class="card ${form ? 'form' : ''}" aria-label=${this.m.region} aria-busy=${name === 'loading' || name === 'searching'}>${
       html`<div class="top"><h2 part="heading" class=${form ? 'sr' : ''} tabindex="-1">${this._heading()}</h2>${
         timer && pay && this._lang.ready ? pay.timer(this.m, pay.left(order, this._s.sync, this.env$.clock)) : nothing

@@ -123,13 +123,18 @@ export const BANKS: ReadonlyArray<{
   customerBank: CustomerBank;
   buttonName: ButtonName;
   memberId: string;
+  /**
+   * The member id in NSPK's list of SBP members (c2bmembers, the bank sheet's table), where it is not
+   * `memberId`: VTB is 110000000005 there (its app's scheme `bank110000000005`), 100000000005 in links.
+   */
+  listedMemberId?: string;
   /** `nspk_code` as the provider writes it (the SBP scheme name of the bank). */
   nspkCode: string;
   name: { ru: string; en: string };
 }> = [
   { customerBank: 'sberbank', buttonName: 'SberPay', memberId: NSPK_MEMBER_IDS.sber, nspkCode: `bank${NSPK_MEMBER_IDS.sber}`, name: { ru: 'Сбербанк', en: 'Sber' } },
   { customerBank: 'tinkoff', buttonName: 'TPay', memberId: NSPK_MEMBER_IDS.tbank, nspkCode: `bank${NSPK_MEMBER_IDS.tbank}`, name: { ru: 'Т-Банк', en: 'T-Bank' } },
-  { customerBank: 'vtb', buttonName: 'VTBPay', memberId: NSPK_MEMBER_IDS.vtb, nspkCode: `bank${NSPK_MEMBER_IDS.vtb}`, name: { ru: 'ВТБ', en: 'VTB' } },
+  { customerBank: 'vtb', buttonName: 'VTBPay', memberId: NSPK_MEMBER_IDS.vtb, listedMemberId: '110000000005', nspkCode: `bank${NSPK_MEMBER_IDS.vtb}`, name: { ru: 'ВТБ', en: 'VTB' } },
   { customerBank: 'alfabank', buttonName: 'AlfaPay', memberId: NSPK_MEMBER_IDS.alfa, nspkCode: `bank${NSPK_MEMBER_IDS.alfa}`, name: { ru: 'Альфа-Банк', en: 'Alfa-Bank' } },
 ];
 
@@ -138,6 +143,10 @@ export function bankByButtonName(name: string) {
 }
 export function bankByCustomerBank(name: string) {
   return BANKS.find((b) => b.customerBank === name);
+}
+/** The bank of a member id, as payment links or as NSPK's list of SBP members write it. */
+export function bankByMemberId(id: string) {
+  return BANKS.find((b) => b.memberId === id || b.listedMemberId === id);
 }
 export function bankByNspkCode(code: string | null | undefined) {
   if (!code) return undefined;

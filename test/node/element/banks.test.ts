@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bankLinks, findBanks, memberIdOf, parseBanks, safeAppUrl, sbpAppLink, TEMPLATE_SCHEMES, webClientLink } from '../../../src/element/bank-links.js';
 import { BANKS, POPULAR_COUNT, SNAPSHOT } from '../../../src/element/bank-table.js';
+import { BANKS as FACTS_BANKS, bankByMemberId } from '../../../src/provider/facts.js';
 import { detectPlatform } from '../../../src/element/platform.js';
 import { orderView, PAYMENT_LINK } from '../../browser/helpers/orders.js';
 
@@ -95,6 +96,22 @@ describe('SBP payment link, per platform', () => {
   test('a preselected bank keeps that bank alone (VTB’s two member ids match)', () => {
     assert.deepEqual(bankLinks(orderView(), 'ios', table, memberIdOf('tinkoff')).map((l) => l.name.en), ['T-Bank']);
     assert.deepEqual(bankLinks(orderView(), 'ios', table, memberIdOf('vtb')).map((l) => l.name.en), ['VTB']);
+  });
+
+  test('the provider facts are what matches a preselected bank to the table: each of their banks keeps one row, by either of its ids', () => {
+    for (const bank of FACTS_BANKS) {
+      const kept = bankLinks(orderView(), 'ios', table, bank.memberId);
+      assert.deepEqual(kept.map((l) => l.name.en), [bank.name.en], bank.customerBank);
+      assert.equal(bankByMemberId(kept[0]!.id), bank, `the facts know ${bank.name.en} by the table's id ${kept[0]!.id}`);
+      if (bank.listedMemberId) assert.deepEqual(bankLinks(orderView(), 'ios', table, bank.listedMemberId).map((l) => l.id), [kept[0]!.id]);
+    }
+    assert.equal(bankByMemberId('110000000005')?.customerBank, 'vtb');
+    assert.equal(bankByMemberId('100000000005')?.customerBank, 'vtb');
+  });
+
+  test('ids that differ only in their first digits are other banks unless the facts say so', () => {
+    const lookalike = { ...byName('T-Bank'), id: '110000000004', name: { ru: 'Другой', en: 'Other' } };
+    assert.deepEqual(bankLinks(orderView(), 'ios', [...table, lookalike], memberIdOf('tinkoff')).map((l) => l.name.en), ['T-Bank']);
   });
 
   test('an unsafe payment link gives nothing', () => {

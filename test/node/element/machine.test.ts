@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { GONE_CODES } from '../../../src/element/api.js';
 import {
   initialState,
+  isOpen,
   isWatching,
   transition,
+  type StateName,
   type Effect,
   type MachineEvent,
   type MachineState,
@@ -484,5 +486,11 @@ describe('checkout state machine: derived facts', () => {
     assert.equal(isOrderOpen(transition(pay, { type: 'paidPressed' }).state), true);
     assert.equal(isOrderOpen(run([...toPay, update({ status: 'paid' })]).state), false);
     assert.equal(isOrderOpen(run([...toPay, { type: 'timeUp' }]).state), false);
+  });
+
+  test('one rule says which steps are open (pay, confirming); the live status is slow on every other', () => {
+    const names: StateName[] = ['idle', 'loading', 'choose', 'searching', 'pay', 'confirming', 'dispute', 'paid', 'expired', 'cancelled', 'gone', 'error'];
+    assert.deepEqual(names.filter(isOpen), ['pay', 'confirming']);
+    for (const name of names) assert.equal(isEnded({ ...initialState(), name }), !isOpen(name), name);
   });
 });
