@@ -22,19 +22,23 @@ export type OrderStatus = KnownOrderStatus | (string & {});
 /** What a status means for the shopper and the merchant. `unknown` is treated as still pending. */
 export type OrderOutcome = 'pending' | 'paid' | 'expired' | 'cancelled';
 
-/** Maps any provider status (known, legacy or unknown) to a safe outcome; unknown → pending. */
+/**
+ * Maps any provider status (known, legacy or unknown) to a safe outcome; unknown → pending. The case
+ * is not relied on (provider-notes.md: merchants compare the status case-insensitively), so a
+ * `COMPLETED` is paid, not an unknown word left pending.
+ */
 export function orderOutcome(status: string): OrderOutcome {
-  switch (status) {
-    case 'Completed':
-    case 'Paid':
+  switch (status.trim().toLowerCase()) {
+    case 'completed':
+    case 'paid':
       return 'paid';
-    case 'CanceledByTimeout':
+    case 'canceledbytimeout':
       return 'expired';
-    case 'CanceledByService':
-    case 'CanceledByAdmin':
-    case 'CanceledByTrader':
-    case 'CanceledByMerchant':
-    case 'CanceledByCustomer':
+    case 'canceledbyservice':
+    case 'canceledbyadmin':
+    case 'canceledbytrader':
+    case 'canceledbymerchant':
+    case 'canceledbycustomer':
       return 'cancelled';
     default:
       return 'pending';

@@ -3,6 +3,7 @@
  * the client's lookups (and exported for the merchant server's own).
  */
 import { addAmounts, compareAmounts, numberToDecimal } from '../money/index.js';
+import { parseIsoDateTime } from './schemas.js';
 import type { CreateOrderRequest, FormCreateRequest, FormSession, Order } from './schemas.js';
 
 /** `unique_amount`: the provider may raise the amount by up to this much (provider-api.md, Limits). */
@@ -41,9 +42,18 @@ export function sessionMatchesRequest(session: FormSession, req: FormCreateReque
   return amountMatches(session.amount, data.amount, data.unique_amount === true);
 }
 
+/**
+ * Epoch ms of a time the provider wrote (`created_at`, `expires_at`, …), NaN when unreadable. The
+ * provider's times are UTC and may come without a zone (provider-notes.md: `2024-08-02T15:34:07.440105`,
+ * `Y-m-d H:i:s`); `Date.parse` would read those as the server's local time.
+ */
+export function providerTime(value: string): number {
+  return parseIsoDateTime(value) ?? Date.parse(value);
+}
+
 /** Created at or after `sinceMs` − {@link LOOKUP_CLOCK_SLACK_MS} (an unreadable `created_at` is not). */
 export function createdSince(record: { created_at: string }, sinceMs: number): boolean {
-  const at = Date.parse(record.created_at);
+  const at = providerTime(record.created_at);
   return Number.isFinite(at) && at >= sinceMs - LOOKUP_CLOCK_SLACK_MS;
 }
 
@@ -51,7 +61,7 @@ export function createdSince(record: { created_at: string }, sinceMs: number): b
 export function latestCreated<T extends { created_at: string }>(items: readonly T[]): T | undefined {
   let best: T | undefined;
   for (const item of items) {
-    if (!best || (Date.parse(item.created_at) || 0) >= (Date.parse(best.created_at) || 0)) best = item;
+    if (!best || (providerTime(item.created_at) || 0) >= (providerTime(best.created_at) || 0)) best = item;
   }
   return best;
 }

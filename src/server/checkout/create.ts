@@ -10,7 +10,7 @@
  *   click without an Idempotency-Key).
  */
 import { ORDER_LIFETIME_SECONDS } from '../../provider/facts.js';
-import { latestCreated } from '../../provider/matching.js';
+import { latestCreated, providerTime } from '../../provider/matching.js';
 import type { CreateOrderRequest, FormCreateRequest, Order } from '../../provider/schemas.js';
 import type { IntegrationMode } from '../../protocol/index.js';
 import { CheckoutError, idempotencyInProgress, fromProviderError, isAmbiguousProviderFailure, isProviderError } from '../errors.js';
@@ -155,7 +155,7 @@ export class Creator {
     for (const sid of [...sids].reverse()) {
       const rec = await this.core.repo.get(sid);
       if (!rec || rec.order_ref !== orderRef || rec.view.status !== 'pending' || rec.expires_at <= now) continue;
-      if ((Date.parse(rec.view.expires_at) || 0) <= now) continue;
+      if ((providerTime(rec.view.expires_at) || 0) <= now) continue;
       return rec;
     }
     return null;
@@ -337,7 +337,7 @@ export class Creator {
         o.client_order_id === coid &&
         o.order_side === 'Buy' &&
         orderProblem(o, { ...terms, expected_amount: null }, coid) === null &&
-        (since === undefined || (Date.parse(o.created_at) || 0) >= since - ORDER_CLOCK_SLACK_MS),
+        (since === undefined || (providerTime(o.created_at) || 0) >= since - ORDER_CLOCK_SLACK_MS),
     );
     // Another session's order is never adopted (the store is asked only about the orders that fit).
     const free: Order[] = [];

@@ -7,6 +7,7 @@
  * `deposit` transaction whose `client_description` names the order (its id or client order id).
  * Without it the session is flagged `dispute_unconfirmed` for the merchant to review, never paid.
  */
+import { providerTime } from '../../provider/matching.js';
 import type { DisputeFileInput } from '../../provider/types.js';
 import type { Dispute } from '../../provider/schemas.js';
 import { CheckoutError, fromProviderError } from '../errors.js';
@@ -126,6 +127,6 @@ export class Disputes {
 }
 
 function isoOr(value: string, fallbackMs: number): string {
-  const t = Date.parse(value);
+  const t = providerTime(value);
   return new Date(Number.isFinite(t) ? t : fallbackMs).toISOString();
 }

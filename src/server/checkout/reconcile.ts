@@ -15,7 +15,7 @@
  *   4. runs (and retries, with backoff) the hooks due, and resolves when they have settled.
  */
 import { orderOutcome } from '../../provider/facts.js';
-import { namesId } from '../../provider/matching.js';
+import { namesId, providerTime } from '../../provider/matching.js';
 import type { Dispute, Order } from '../../provider/schemas.js';
 import { Lease } from './lease.js';
 import { isProviderError } from '../errors.js';
@@ -311,7 +311,7 @@ export class Reconciler {
     let direct = byId.size <= DIRECT_LIMIT;
     if (!direct) {
       let oldest = Infinity;
-      for (const rec of byId.values()) oldest = Math.min(oldest, Date.parse(rec.view.created_at) || rec.created_at, rec.created_at);
+      for (const rec of byId.values()) oldest = Math.min(oldest, providerTime(rec.view.created_at) || rec.created_at, rec.created_at);
       try {
         for (let page = 1; ; page++) {
           const res = await call(() =>
@@ -447,20 +447,20 @@ export class Reconciler {
     }
     if (needDeposit.length === 0) return;
     let from = Infinity;
-    for (const { dispute } of needDeposit) from = Math.min(from, Date.parse(dispute.created_at) || start);
+    for (const { dispute } of needDeposit) from = Math.min(from, providerTime(dispute.created_at) || start);
     const deposits: Array<{ description: string; at: number }> = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
       const res = await call(() =>
         client.listTransactions({ transaction_type: 'deposit', start_date: iso(from - DISPUTE_OVERLAP_MS), size: 100, page }),
       );
-      for (const t of res.items) deposits.push({ description: t.client_description ?? '', at: Date.parse(t.created_at) });
+      for (const t of res.items) deposits.push({ description: t.client_description ?? '', at: providerTime(t.created_at) });
       if (page >= res.pages || res.items.length === 0) break;
     }
     for (const { rec, dispute } of needDeposit) {
       // The provider's record of this order's money: a deposit after the dispute that names the
       // provider's order id — or the client order id when this server generated it (unique to one
       // order; a merchant's id may be shared by several attempts, one of them paid normally).
-      const after = (Date.parse(dispute.created_at) || 0) - DISPUTE_OVERLAP_MS;
+      const after = (providerTime(dispute.created_at) || 0) - DISPUTE_OVERLAP_MS;
       const credited = deposits.some(
         (t) =>
           !(t.at < after) &&
@@ -603,6 +603,6 @@ function readDisputeCursor(stored: { value: string } | null, firstSince: number,
 }
 
 function isoOf(value: string, fallbackMs: number): string {
-  const t = Date.parse(value);
+  const t = providerTime(value);
   return new Date(Number.isFinite(t) ? t : fallbackMs).toISOString();
 }

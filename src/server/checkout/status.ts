@@ -5,6 +5,7 @@
  * expired | cancelled → paid when the payment comes late), and deciding when the sweep looks again.
  */
 import { orderOutcome } from '../../provider/facts.js';
+import { providerTime } from '../../provider/matching.js';
 import type { FormSession, Order } from '../../provider/schemas.js';
 import type { DisputeView, OrderView } from '../../protocol/index.js';
 import { CheckoutError } from '../errors.js';
@@ -30,8 +31,8 @@ export function disputeView(rec: Pick<SessionRecord, 'dispute'>): DisputeView | 
 
 /** A completion the provider recorded after the order's own deadline (its `updated_at` past `expires_at`). */
 function completedAfterDeadline(order: Order): boolean {
-  const updated = Date.parse(order.updated_at);
-  const deadline = Date.parse(order.expires_at);
+  const updated = providerTime(order.updated_at);
+  const deadline = providerTime(order.expires_at);
   return orderOutcome(order.status) === 'paid' && Number.isFinite(updated) && Number.isFinite(deadline) && updated > deadline;
 }
 
@@ -86,7 +87,7 @@ export class StatusSync {
       return watched && (rec.confirm_pending || now - rec.refreshed_at >= ENDED_STALE_MS || (force && now - rec.refreshed_at >= this.core.cfg.refreshIntervalMs));
     }
     if (force) return true;
-    return rec.confirm_pending || now - rec.refreshed_at >= this.core.cfg.staleMs || now >= (Date.parse(rec.view.expires_at) || 0);
+    return rec.confirm_pending || now - rec.refreshed_at >= this.core.cfg.staleMs || now >= (providerTime(rec.view.expires_at) || 0);
   }
 
   /** Re-reads the provider at most once per refresh interval per session (across instances). Never throws. */
@@ -199,7 +200,7 @@ export class StatusSync {
       const next: SessionRecord = { ...cur, refreshed_at: at, confirm_pending: false };
       if (cur.view.status !== 'pending' || cur.provider_order_id) return next;
       const status = fs.state === 'expired' ? 'expired' : fs.state === 'cancelled' ? 'cancelled' : 'pending';
-      const expires = Date.parse(fs.expires_at);
+      const expires = providerTime(fs.expires_at);
       const view: OrderView = {
         ...cur.view,
         status,
