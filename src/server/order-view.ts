@@ -5,6 +5,7 @@
  */
 import { currencyDigits, roundHalfUp } from '../money/index.js';
 import { bankByNspkCode, bankByCustomerBank, orderOutcome, requisitesKindOf } from '../provider/facts.js';
+import { providerTime } from '../provider/matching.js';
 import type { Order } from '../provider/schemas.js';
 import { isHttpUrl } from '../provider/schemas.js';
 import type { BankCode, OrderView, OrderViewStatus, RequisitesKind } from '../protocol/index.js';
@@ -76,8 +77,8 @@ export function orderToView(order: Order, ctx: ViewContext): OrderView {
       : null,
     payment_link: sanitizeUrl(order.payment_link),
     form_url: sanitizeUrl(order.form_url ?? null),
-    created_at: order.created_at,
-    expires_at: order.expires_at,
+    created_at: utcIso(order.created_at),
+    expires_at: utcIso(order.expires_at),
     redirect_url: ctx.redirect_url,
     support_url: ctx.support_url,
     return_url: ctx.return_url,
@@ -85,6 +86,16 @@ export function orderToView(order: Order, ctx: ViewContext): OrderView {
     dispute: null,
     late: false,
   };
+}
+
+/**
+ * A provider time as ISO 8601 with its zone (`…Z`): the provider may write UTC without a zone
+ * (provider-notes.md), which a shopper's browser would read as its own local time, and the countdown
+ * to `expires_at` would be off by the shopper's offset. Unreadable text is passed on as it is.
+ */
+function utcIso(value: string): string {
+  const ms = providerTime(value);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : value;
 }
 
 /** The view of a `form` session before the shopper has picked a method (no order at the provider yet). */

@@ -58,6 +58,21 @@ describe('OrderView mapping', () => {
     }
   });
 
+  test('times reach the widget with their zone: a provider time written without one is UTC (the countdown is right in any time zone)', () => {
+    const tz = process.env.TZ;
+    process.env.TZ = 'Europe/Moscow'; // Date.parse would read a zone-less time as this server's local time
+    try {
+      const v = orderToView(order({ created_at: '2024-08-02T15:34:07.440105', expires_at: '2024-08-02 16:04:07' }), ctx);
+      assert.equal(v.created_at, '2024-08-02T15:34:07.440Z');
+      assert.equal(v.expires_at, '2024-08-02T16:04:07.000Z');
+      const z = orderToView(order({ created_at: '2024-08-02T18:34:07+03:00', expires_at: '2024-08-02T16:04:07Z' }), ctx);
+      assert.deepEqual([z.created_at, z.expires_at], ['2024-08-02T15:34:07.000Z', '2024-08-02T16:04:07.000Z']);
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+  });
+
   test('requisites.kind follows the method type; unknown types are read from the account shape', () => {
     assert.equal(requisitesKind('BankCard', '4627100101654724'), 'card');
     assert.equal(requisitesKind('TransBankCard', '4627100101654724'), 'card');
