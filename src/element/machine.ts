@@ -189,7 +189,8 @@ export const FINAL_CODES: readonly string[] = ['config', 'order_not_found', 'for
 export const isFinalError = (error: ErrorInfo | null | undefined): boolean => !!error && FINAL_CODES.includes(error.code);
 
 function fail(s: MachineState, error: ErrorInfo, op: Operation | null): Step {
-  if (isFinalError(error)) error = { ...error, retryable: false };
+  // Reading an order that may be paid is tried again, never left for a new order (a final error aside).
+  error = { ...error, retryable: !isFinalError(error) && (error.retryable || op === 'resume') };
   return { state: { ...s, name: 'error', error, op }, effects: [emit('error'), emit('status')] };
 }
 
@@ -279,8 +280,9 @@ export function transition(s: MachineState, e: MachineEvent): Step {
 
     case 'order': {
       const resuming = s.name === 'loading' && s.op === 'resume';
+      // Idle and searching have no order (they are caught by the line above).
       if (!resuming && !s.order) return stay(s);
-      if (s.name === 'error' || s.name === 'searching' || s.name === 'idle' || s.name === 'gone') return stay(s);
+      if (s.name === 'error' || s.name === 'gone') return stay(s);
       return applyOrder(s, e.order, e.serverTime, e.mono, e.wall);
     }
 

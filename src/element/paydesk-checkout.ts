@@ -543,16 +543,15 @@ export class PaydeskCheckout extends LitElement {
       case 'confirming':
         return this._view('pay', (v) => v.step(this));
       case 'error': {
-        const { code, retryable } = error ?? { code: 'default', retryable: false };
-        const final = isFinalError(error);
+        // The machine's error step always has its error, retryable only when a retry can mend it (machine.ts `fail`).
+        const { code, retryable } = error!;
         // Refused for good: start again (choose another method); a failed create may also choose again.
-        const renew = canCreate && !final && (retryable ? op === 'create' : !!op);
-        const retry = retryable && !final;
+        const renew = canCreate && !isFinalError(error) && (retryable ? op === 'create' : !!op);
         return [
           center(badge(false, alert), html`<p>${errorText(m, code)}</p>`),
-          retry || renew
+          retryable || renew
             ? actions(
-                retry ? button(m.retry, () => this.send({ type: 'retry' })) : nothing,
+                retryable ? button(m.retry, () => this.send({ type: 'retry' })) : nothing,
                 renew ? button(retryable ? m.chooseTitle : m.start, () => this.renew(), retryable ? '' : 'primary') : nothing,
               )
             : nothing,

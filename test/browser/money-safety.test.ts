@@ -62,6 +62,26 @@ describe('a session that is gone', () => {
     expect(norm(h.root.querySelector('[part="order"]')!.textContent!)).to.include('sku-1');
     expect(h.server.count('create')).to.equal(1);
   });
+
+  for (const [when, status, body] of [['a 404 page of a proxy', 404, '<html>Not Found</html>'], ['a 400 without an error body', 400, null]] as const) {
+    it(`after "I have paid", a status check answered with ${when}: "try again" follows the same order, never "continue to payment" to a second one`, async () => {
+      const h = await mount({ paymentMethodId: 'm-sbp' });
+      await h.until('pay');
+      byText(h.root, 'I have paid').click();
+      await h.until('confirming');
+      await settle(h.el);
+      h.server.failNext('session', { status, body });
+      h.page.pageshow();
+      await h.until('error');
+      await settle(h.el);
+      expect(() => byText(h.root, 'Continue to payment'), 'no way to a second order while the paid one is unknown').to.throw();
+      h.server.update(h.server.session, { status: 'paid', provider_status: 'Completed' }, false);
+      byText(h.root, 'Try again').click();
+      await h.until('paid');
+      expect(h.server.count('create')).to.equal(1);
+      expect(h.server.count('methods')).to.equal(0);
+    });
+  }
 });
 
 describe('one request per action', () => {

@@ -349,6 +349,15 @@ describe('checkout state machine: failures and retries', () => {
     assert.equal(failed.state.op, 'resume');
   });
 
+  test('reading an order that may be paid (a reload, a status check) refused without a session code is tried again, never left for a new order', () => {
+    for (const events of [[...toPay, { type: 'paidPressed' } as const], [start({ resume: { session: 'S1', from: 'storage' } })]]) {
+      const failed = run([...events, failure('not_found', false)]);
+      assert.equal(failed.state.name, 'error');
+      assert.equal(failed.state.error?.retryable, true, 'the retry resumes the same session');
+      assert.deepEqual(transition(failed.state, { type: 'retry' }).effects[0], { type: 'resume', session: 'S1' });
+    }
+  });
+
   test('a passing network failure of the live status does not interrupt the payment', () => {
     const pay = run(toPay).state;
     assert.equal(transition(pay, failure('network', true)).state, pay);
