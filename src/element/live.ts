@@ -165,7 +165,8 @@ export class LiveStatus {
       try {
         this.o.onOrder(parseOrderEvent((ev as MessageEvent<string>).data));
       } catch {
-        // A malformed event is ignored; the next one, or a poll, brings the truth.
+        // A malformed event still says the order changed; the open stream polls nothing: ask the server now.
+        void this.check();
       }
     });
     // A reconnect may have missed changes and brings no server time: ask once.

@@ -304,7 +304,7 @@ export function transition(s: MachineState, e: MachineEvent): Step {
       return { state: { ...s, name: 'expired', localExpiry: true }, effects: [emit('status'), { type: 'check' }] };
 
     case 'retry': {
-      if (s.name !== 'error' || !s.error?.retryable) return stay(s);
+      if (s.name !== 'error' || !s.error!.retryable) return stay(s); // the error step always has its error
       if (s.op === 'create' && s.selection && s.key) return create(s, s.selection, s.key); // same key: never two orders
       if (s.op === 'resume' && s.session) return resume(s, s.session, s.resumeFrom ?? 'storage');
       if (s.op === 'methods') return fetchMethods(s);

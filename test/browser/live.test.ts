@@ -131,6 +131,18 @@ describe('<paydesk-checkout> live status', () => {
     expect(h.server.openStreams).to.have.length(0);
   });
 
+  it('a malformed event on an open stream (the payment it announced) shows paid at once, not the requisites until the countdown ends', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    await waitUntil(() => h.server.openStreams.length === 1);
+    h.server.update(h.server.session, { status: 'paid', provider_status: 'Completed' }, false);
+    h.server.openStreams[0]!.send('{"status":"paid","amount":'); // cut off on its way
+    await settle(h.el);
+    await h.advance(5000);
+    expect(h.el.state).to.equal('paid');
+    expect(h.of('paydesk-paid')).to.have.length(1);
+  });
+
   it('polls with backoff when the event stream fails, and still sees the payment', async () => {
     const h = await mount({ paymentMethodId: 'm-sbp' });
     await h.until('pay');

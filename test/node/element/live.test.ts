@@ -172,6 +172,19 @@ describe('live status', () => {
     t.live.stop();
   });
 
+  test('a malformed event announced a change: the server is asked at once (the open stream polls nothing, the order paid meanwhile is seen)', async () => {
+    const t = await setup();
+    t.live.start();
+    await flush();
+    t.server.update(t.session, { status: 'paid', provider_status: 'Completed' }, false);
+    t.server.streams[0]!.send('{"status":"paid","amount":'); // cut off on its way
+    await flush();
+    assert.equal(t.server.count('session'), 1);
+    assert.equal(t.orders.at(-1)?.order.status, 'paid');
+    assert.equal(t.live.mode, 'stream', 'the stream stays');
+    t.live.stop();
+  });
+
   test('a session refused for good is reported once, not retried forever', async () => {
     const t = await setup({ stream: false });
     t.live.start();
