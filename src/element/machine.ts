@@ -207,10 +207,10 @@ const sameOrder = (a: OrderView, b: OrderView) =>
 
 function applyOrder(s: MachineState, order: OrderView, serverTime: string | null, mono: number, wall: number): Step {
   const before = s.order;
-  if (before && !sameOrder(before, order)) return stay(s); // a late answer about another order
-  if (before?.status === 'paid') return stay(s); // paid is final
-  // The server's final word stays: an ended order never reopens (it may still turn paid, or get a dispute).
-  if (before && before.status !== 'pending' && order.status === 'pending') return stay(s);
+  // Ignored: a late answer about another order; anything after paid (final); an ended order reopening
+  // (the server's final word stays: it may still turn paid, or get a dispute); a receipt's dispute
+  // vanishing (an answer without it is older than the receipt's).
+  if (before && (!sameOrder(before, order) || before.status === 'paid' || (before.status !== 'pending' && order.status === 'pending') || (before.dispute && !order.dispute))) return stay(s);
   const sync = syncFrom(serverTime, mono) ?? s.sync;
   let name: StateName;
   let localExpiry = false;

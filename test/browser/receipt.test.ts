@@ -99,6 +99,26 @@ describe('receipt upload', () => {
     expect(h.root.querySelector('[role="alert"]')!.textContent).to.include('At most 5 files.');
   });
 
+  it('a status answer sent before the receipt arrived, arriving after it, does not bring back the requisites and "I have paid"', async () => {
+    const server = new FakeEndpoint();
+    const h = await toReceipt('desktop', server);
+    // The status check of the shopper's return (the photo picker hid the page) is slow (the server asks the provider).
+    const before = { ...server.sessions.get(server.session)! };
+    server.failNext('session', { status: 200, body: { order: before, server_time: new Date(h.clock.now()).toISOString() } });
+    const release = server.hold('session');
+    const checks = server.count('session');
+    h.page.pageshow();
+    await waitUntil(() => server.count('session') === checks + 1, 'the status check went out');
+    pick(filesInput(h), [png()]);
+    byText(h.root, 'Send', 'button[type="submit"]').click();
+    await h.until('dispute');
+    release();
+    await settle(h.el);
+    await settle(h.el);
+    expect(h.el.state).to.equal('dispute');
+    expect(() => byText(h.root, 'I have paid')).to.throw();
+  });
+
   it('sends the files and the comment with progress shown, then shows the check and follows it to "paid" (late)', async () => {
     const server = new FakeEndpoint();
     let step!: () => void;

@@ -438,6 +438,17 @@ describe('checkout state machine: late payments and receipts', () => {
     assert.equal(renewed.state.name, 'searching');
   });
 
+  test('a status answer older than the receipt (no dispute yet) does not bring the requisites back', () => {
+    const open = run([...toPay, { type: 'paidPressed' }, update({ dispute: dispute('open') }, 1000)]).state;
+    assert.equal(open.name, 'dispute');
+    const stale = transition(open, update({}, 2000));
+    assert.equal(stale.state.name, 'dispute', 'not "pay" with "I have paid" for an order the shopper paid and sent a receipt for');
+    assert.equal(stale.state.order?.dispute?.status, 'open');
+    const expired = run([...toPay, update({ status: 'expired' }), update({ status: 'expired', dispute: dispute('open') })]).state;
+    assert.equal(transition(expired, update({ status: 'expired' })).state.order?.dispute?.status, 'open', 'no second receipt offered');
+    assert.equal(transition(stale.state, update({ status: 'paid', late: true, dispute: dispute('closed') })).state.name, 'paid');
+  });
+
   test('no receipt from the requisites (before "I have paid") or without a session', () => {
     assert.equal(canDispute(run(toPay).state), false);
     assert.equal(canDispute(initialState()), false);
