@@ -138,14 +138,13 @@ export class IdempotentCreate {
     try {
       const order = await resolveOrder(this.core, input.order_ref, request);
       const selection = this.offers.choose(input, await this.offers.for(order));
-      if (rec.client_order_id === null) {
-        const coid = order.client_order_id ?? generateClientOrderId();
-        // Persist the client order id before the provider sees it: a retry after a lost answer looks it up.
-        if (!(await save({ ...rec, client_order_id: coid, lease_until: this.core.cfg.now() + this.core.cfg.idempotencyLeaseMs }))) {
-          throw idempotencyInProgress();
-        }
+      // Persist the client order id before the provider sees it (a retry after a lost answer looks it
+      // up), and renew the lease: pricing may have outlasted it, and a request that took the key over
+      // meanwhile is the one to create (this one then creates nothing).
+      const coid = rec.client_order_id ?? order.client_order_id ?? generateClientOrderId();
+      if (!(await save({ ...rec, client_order_id: coid, lease_until: this.core.cfg.now() + this.core.cfg.idempotencyLeaseMs }))) {
+        throw idempotencyInProgress();
       }
-      const coid = rec.client_order_id!;
       creating = true;
       const created = await this.creator.createForClientOrder(input, this.offers.priced(order, selection), selection, coid, {
         recover: recovering,

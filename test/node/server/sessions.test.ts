@@ -12,6 +12,7 @@ import {
   BIG_ONLY_ID,
   CARD_ID,
   createRequest,
+  CATALOG,
   createSession,
   deferred,
   FakeProvider,
@@ -554,6 +555,41 @@ describe('POST /sessions: idempotency', () => {
     assert.equal(retry.status, 201);
     assert.equal(h.provider.orders.length, 1);
     assert.equal(sentOrder(h, 0).client_order_id, sentOrder(h, 1).client_order_id);
+  });
+
+  test('a takeover that is overtaken while it prices the order creates nothing: one provider order', async () => {
+    let hold: { promise: Promise<void> } | null = null;
+    let priced = 0;
+    const h = makeHarness({
+      idempotencyLeaseSeconds: 60,
+      idempotencyWaitSeconds: 0.05,
+      resolveOrder: async (ref) => {
+        priced++;
+        const wait = hold;
+        hold = null;
+        if (wait) await wait.promise;
+        return CATALOG[ref] ?? null;
+      },
+    });
+    const body = { order_ref: 'tee', method_type: 'SBP' };
+    h.provider.failNext('createOrder', () => {
+      throw new ProviderError({ code: 'network', message: 'socket hang up', retryable: true });
+    });
+    assert.equal((await post(h, body, { 'idempotency-key': 'slow' })).status, 503, 'the first create is uncertain');
+    h.clock.now += 61_000; // the first create can no longer land
+    // The second request takes the key over, then its pricing stalls past its lease.
+    const slow = deferred();
+    hold = slow;
+    const second = post(h, body, { 'idempotency-key': 'slow' });
+    while (priced < 2) await new Promise((r) => setImmediate(r));
+    h.clock.now += 61_000;
+    const third = await post(h, body, { 'idempotency-key': 'slow' });
+    assert.equal(third.status, 201, 'the third takes the lapsed claim over and creates');
+    slow.resolve();
+    const late = await second;
+    assert.equal(late.status, 409);
+    assert.equal(await errorCode(late), 'idempotency_in_progress');
+    assert.equal(h.provider.orders.length, 1, 'one order for one key');
   });
 
   test('a claim whose owner vanished is taken over after its lease', async () => {
