@@ -51,6 +51,15 @@ export function providerTime(value: string): number {
   return parseIsoDateTime(value) ?? Date.parse(value);
 }
 
+/**
+ * A time the provider wrote, as ISO 8601 in UTC with its zone (`…Z`), which any reader (a shopper's
+ * browser too) reads the same. Unreadable: `fallbackMs` as such a time, or without one the text as it is.
+ */
+export function providerIso(value: string, fallbackMs?: number): string {
+  const t = providerTime(value);
+  return Number.isFinite(t) ? new Date(t).toISOString() : fallbackMs === undefined ? value : new Date(fallbackMs).toISOString();
+}
+
 /** Created at or after `sinceMs` − {@link LOOKUP_CLOCK_SLACK_MS} (an unreadable `created_at` is not). */
 export function createdSince(record: { created_at: string }, sinceMs: number): boolean {
   const at = providerTime(record.created_at);

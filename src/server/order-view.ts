@@ -5,7 +5,7 @@
  */
 import { currencyDigits, roundHalfUp } from '../money/index.js';
 import { bankByNspkCode, bankByCustomerBank, orderOutcome, requisitesKindOf } from '../provider/facts.js';
-import { providerTime } from '../provider/matching.js';
+import { providerIso } from '../provider/matching.js';
 import type { Order } from '../provider/schemas.js';
 import { isHttpUrl } from '../provider/schemas.js';
 import type { BankCode, OrderView, OrderViewStatus, RequisitesKind } from '../protocol/index.js';
@@ -77,8 +77,10 @@ export function orderToView(order: Order, ctx: ViewContext): OrderView {
       : null,
     payment_link: sanitizeUrl(order.payment_link),
     form_url: sanitizeUrl(order.form_url ?? null),
-    created_at: utcIso(order.created_at),
-    expires_at: utcIso(order.expires_at),
+    // With their zone: a zone-less UTC time (provider-notes.md) would be the shopper's local time in a
+    // browser, and the countdown to expires_at off by the shopper's offset.
+    created_at: providerIso(order.created_at),
+    expires_at: providerIso(order.expires_at),
     redirect_url: ctx.redirect_url,
     support_url: ctx.support_url,
     return_url: ctx.return_url,
@@ -86,16 +88,6 @@ export function orderToView(order: Order, ctx: ViewContext): OrderView {
     dispute: null,
     late: false,
   };
-}
-
-/**
- * A provider time as ISO 8601 with its zone (`…Z`): the provider may write UTC without a zone
- * (provider-notes.md), which a shopper's browser would read as its own local time, and the countdown
- * to `expires_at` would be off by the shopper's offset. Unreadable text is passed on as it is.
- */
-function utcIso(value: string): string {
-  const ms = providerTime(value);
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : value;
 }
 
 /** The view of a `form` session before the shopper has picked a method (no order at the provider yet). */

@@ -7,7 +7,7 @@
  * `deposit` transaction whose `client_description` names the order (its id or client order id).
  * Without it the session is flagged `dispute_unconfirmed` for the merchant to review, never paid.
  */
-import { providerTime } from '../../provider/matching.js';
+import { providerIso } from '../../provider/matching.js';
 import type { DisputeFileInput } from '../../provider/types.js';
 import type { Dispute } from '../../provider/schemas.js';
 import { CheckoutError, fromProviderError } from '../errors.js';
@@ -66,7 +66,7 @@ export class Disputes {
       }
       let dispute: SessionDispute;
       if (existing) {
-        dispute = { id: existing.dispute_id, created_at: isoOr(existing.created_at, cfg.now()), processed: false, processed_at: null, via: 'provider', files: 0, outcome: null };
+        dispute = { id: existing.dispute_id, created_at: providerIso(existing.created_at, cfg.now()), processed: false, processed_at: null, via: 'provider', files: 0, outcome: null };
         cfg.log.info('an open dispute for this order exists at the provider; it is followed instead of opening another', { session: sid, dispute_id: existing.dispute_id });
       } else {
         let created;
@@ -124,9 +124,4 @@ export class Disputes {
     await this.status.settle(res.after, null);
     return res.after;
   }
-}
-
-function isoOr(value: string, fallbackMs: number): string {
-  const t = providerTime(value);
-  return new Date(Number.isFinite(t) ? t : fallbackMs).toISOString();
 }

@@ -15,7 +15,7 @@
  *   4. runs (and retries, with backoff) the hooks due, and resolves when they have settled.
  */
 import { orderOutcome } from '../../provider/facts.js';
-import { namesId, providerTime } from '../../provider/matching.js';
+import { namesId, providerIso, providerTime } from '../../provider/matching.js';
 import type { Dispute, Order } from '../../provider/schemas.js';
 import { Lease } from './lease.js';
 import { isProviderError } from '../errors.js';
@@ -396,7 +396,7 @@ export class Reconciler {
         if (!known) {
           await this.disputes.record(
             rec.sid,
-            { id: d.dispute_id, created_at: isoOf(d.created_at, start), processed: false, processed_at: null, via: 'provider', files: 0, outcome: null },
+            { id: d.dispute_id, created_at: providerIso(d.created_at, start), processed: false, processed_at: null, via: 'provider', files: 0, outcome: null },
             'sweep',
           );
         }
@@ -476,7 +476,7 @@ export class Reconciler {
         if (processedAt === null) {
           await this.disputes.record(
             rec.sid,
-            { ...(rec.dispute ?? { via: 'provider', files: 0 }), id: dispute.dispute_id, created_at: rec.dispute?.created_at ?? isoOf(dispute.created_at, start), processed: true, processed_at: start, outcome: null },
+            { ...(rec.dispute ?? { via: 'provider', files: 0 }), id: dispute.dispute_id, created_at: rec.dispute?.created_at ?? providerIso(dispute.created_at, start), processed: true, processed_at: start, outcome: null },
             'sweep',
           );
         }
@@ -600,9 +600,4 @@ function readDisputeCursor(stored: { value: string } | null, firstSince: number,
     // unreadable: start over from the late window
   }
   return { since: firstSince, until: start, page: 1 };
-}
-
-function isoOf(value: string, fallbackMs: number): string {
-  const t = providerTime(value);
-  return new Date(Number.isFinite(t) ? t : fallbackMs).toISOString();
 }
