@@ -189,6 +189,17 @@ export async function buy(page: Page, ref: string): Promise<void> {
 }
 
 /**
+ * A shopper opens the storefront (`settings` as in {@link storeUrl}), presses "Buy" on `ref` and waits
+ * for the requisites: the order the widget shows.
+ */
+export async function openCheckout(page: Page, demo: RunningDemo, ref: string, settings: Parameters<typeof storeUrl>[1] = {}): Promise<OrderView> {
+  await page.goto(storeUrl(demo, settings));
+  await buy(page, ref);
+  await waitForWidgetState(page, 'pay');
+  return widgetOrder(page);
+}
+
+/**
  * The shared set-up of a storefront e2e file, called inside its `describe`: one demo and one
  * browser for the file (started in `before`, closed in `after` with every shopper's context), and
  * a fresh browser context per shopper. `onReady` receives the running demo.

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { OrderView } from '../../src/protocol/index.js';
-import { buy, sandboxCall, screenshot, storeUrl, waitForWidgetState, waitUntil, widgetOrder, type TestDemo, storefrontSuite } from './helpers.js';
+import { buy, sandboxCall, screenshot, storeUrl, waitForWidgetState, waitUntil, widgetOrder, type TestDemo, storefrontSuite, openCheckout } from './helpers.js';
 
 /** The ids of every order the provider has (the sandbox's newest 100: a test's own are among them). */
 async function orderIds(demo: TestDemo): Promise<Set<string>> {
@@ -70,10 +70,7 @@ describe('money safety in the browser', () => {
 
   test('expired, then "I paid — send a receipt": the provider accepts the dispute (the order stays cancelled), the widget ends paid late, the shop fulfils once', async () => {
     const { page } = await shopper();
-    await page.goto(storeUrl(demo, { method: 'sbp' }));
-    await buy(page, 'pour-over-kit');
-    await waitForWidgetState(page, 'pay');
-    const order = await widgetOrder(page);
+    const order = await openCheckout(page, demo, 'pour-over-kit', { method: 'sbp' });
     await sandboxCall(demo, `/sandbox/orders/${order.id}/expire`, { method: 'POST' });
     await waitForWidgetState(page, 'expired');
     const widget = page.locator('#inline-host paydesk-checkout');

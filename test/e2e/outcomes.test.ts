@@ -20,6 +20,7 @@ import {
   widgetState,
   type TestDemo,
   storefrontSuite,
+  openCheckout,
 } from './helpers.js';
 
 describe('checkout outcomes', () => {
@@ -61,9 +62,7 @@ describe('checkout outcomes', () => {
       refused++;
       return route.abort('internetdisconnected');
     });
-    await page.goto(storeUrl(demo, { method: 'sbp' }));
-    await buy(page, 'coffee-beans');
-    await waitForWidgetState(page, 'pay');
+    await openCheckout(page, demo, 'coffee-beans', { method: 'sbp' });
     const widget = page.locator('#inline-host paydesk-checkout');
     await widget.getByText('No connection. Check your internet and try again.').waitFor();
     assert.ok(refused >= 1, 'the pay view was asked for and refused');
@@ -79,10 +78,7 @@ describe('checkout outcomes', () => {
 
   test('an order expires when the sandbox clock passes its lifetime', async () => {
     const { page } = await shopper();
-    await page.goto(storeUrl(demo, { method: 'card' }));
-    await buy(page, 'coffee-beans');
-    await waitForWidgetState(page, 'pay');
-    const order = await widgetOrder(page);
+    const order = await openCheckout(page, demo, 'coffee-beans', { method: 'card' });
 
     // 30 minutes and a second of sandbox time: the order times out and its webhook goes out.
     await sandboxCall(demo, '/sandbox/clock/advance', { body: { seconds: 30 * 60 + 1 } });
@@ -95,10 +91,7 @@ describe('checkout outcomes', () => {
 
   test('the sandbox bar\'s "Expire" ends the order on screen', async () => {
     const { page } = await shopper();
-    await page.goto(storeUrl(demo, { method: 'sbp' }));
-    await buy(page, 'pour-over-kit');
-    await waitForWidgetState(page, 'pay');
-    const order = await widgetOrder(page);
+    const order = await openCheckout(page, demo, 'pour-over-kit', { method: 'sbp' });
     await page.locator('#sandbox-bar [data-sandbox="expire"]').click();
     await waitForWidgetState(page, 'expired');
     assert.equal((await providerOrder(demo, order.client_order_id)).status, 'CanceledByTimeout');
@@ -106,10 +99,7 @@ describe('checkout outcomes', () => {
 
   test('"Open dispute" opens a dispute on the order at the provider', async () => {
     const { page } = await shopper();
-    await page.goto(storeUrl(demo, { method: 'sbp' }));
-    await buy(page, 'grinder');
-    await waitForWidgetState(page, 'pay');
-    const order = await widgetOrder(page);
+    const order = await openCheckout(page, demo, 'grinder', { method: 'sbp' });
     await page.locator('#sandbox-bar [data-sandbox="dispute"]').click();
     await page.locator('#toast').filter({ hasText: /dispute was opened/i }).waitFor();
     const disputes = await sandboxCall<{ data: { items: Array<{ order_id: string; processed: boolean }> } }>(
@@ -122,10 +112,7 @@ describe('checkout outcomes', () => {
 
   test('the hosted form: the widget embeds the provider\'s page, the shopper pays there, and the shop sees it paid', async () => {
     const { page } = await shopper();
-    await page.goto(storeUrl(demo, { mode: 'form' }));
-    await buy(page, 'pour-over-kit');
-    await waitForWidgetState(page, 'pay');
-    const order = await widgetOrder(page);
+    const order = await openCheckout(page, demo, 'pour-over-kit', { mode: 'form' });
     assert.ok(order.form_url?.startsWith(`${demo.sandboxUrl}/pay?session_id=`), `form_url on the sandbox, got ${order.form_url}`);
     const frameElement = page.locator('#inline-host paydesk-checkout iframe[part="form"]');
     // The element passes its language and theme on to the provider's page.
@@ -175,10 +162,7 @@ describe('checkout outcomes', () => {
 
   test('order_with_form: the widget shows the requisites at once and links the provider\'s form for the same order', async () => {
     const { page, context } = await shopper();
-    await page.goto(storeUrl(demo, { mode: 'order_with_form', method: 'sbp' }));
-    await buy(page, 'gift-card');
-    await waitForWidgetState(page, 'pay');
-    const order = await widgetOrder(page);
+    const order = await openCheckout(page, demo, 'gift-card', { mode: 'order_with_form', method: 'sbp' });
     assert.ok(order.requisites, 'requisites come with the H2H order');
     assert.ok(order.form_url?.startsWith(`${demo.sandboxUrl}/pay?session_id=`), `form_url on the sandbox, got ${order.form_url}`);
     const provider = await providerOrder(demo, order.client_order_id, PRESET_KEYS.withForm);

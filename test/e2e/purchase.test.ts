@@ -17,6 +17,7 @@ import {
   widgetOrder,
   type TestDemo,
   storefrontSuite,
+  openCheckout,
 } from './helpers.js';
 
 describe('purchase on the storefront', () => {
@@ -38,10 +39,7 @@ describe('purchase on the storefront', () => {
 
   test('a shopper buys with SBP: requisites, countdown, a QR of the payment link, paid, then back to the shop after 5 s', async () => {
     const { page, errors, cspViolations } = await shopper();
-    await page.goto(storeUrl(demo, { method: 'sbp' }));
-    await buy(page, 'coffee-beans');
-    await waitForWidgetState(page, 'pay');
-    const order = await widgetOrder(page);
+    const order = await openCheckout(page, demo, 'coffee-beans', { method: 'sbp' });
     assert.equal(order.amount, '1500.00');
     assert.equal(order.status, 'pending');
     assert.ok(order.requisites, 'the order has requisites');
@@ -84,10 +82,7 @@ describe('purchase on the storefront', () => {
 
   test('a reload resumes the same order instead of creating a second one', async () => {
     const { page } = await shopper();
-    await page.goto(storeUrl(demo, { method: 'card' }));
-    await buy(page, 'grinder');
-    await waitForWidgetState(page, 'pay');
-    const first = await widgetOrder(page);
+    const first = await openCheckout(page, demo, 'grinder', { method: 'card' });
     assert.equal(first.requisites?.kind, 'card');
 
     await page.reload();
@@ -105,10 +100,7 @@ describe('purchase on the storefront', () => {
 
   test('pressing "Buy" again after changing the method starts a new order', async () => {
     const { page } = await shopper();
-    await page.goto(storeUrl(demo, { method: 'card' }));
-    await buy(page, 'gift-card');
-    await waitForWidgetState(page, 'pay');
-    const card = await widgetOrder(page);
+    const card = await openCheckout(page, demo, 'gift-card', { method: 'card' });
     await page.locator('#method-switch input[value="sbp"]').check({ force: true });
     await waitUntil(async () => (await widgetOrder(page).catch(() => null))?.id !== card.id && (await widgetOrder(page).catch(() => null)), 'a new order');
     await waitForWidgetState(page, 'pay');

@@ -17,6 +17,7 @@ import {
   widgetOrder,
   type TestDemo,
   storefrontSuite,
+  openCheckout,
 } from './helpers.js';
 
 const SESSION_KEY = 'obzharka:checkout-session';
@@ -88,9 +89,7 @@ describe('security of the demo', () => {
     }
 
     const { page, cspViolations, errors } = await shopper();
-    await page.goto(storeUrl(demo, { method: 'sbp', theme: 'dark' }));
-    await buy(page, 'pour-over-kit');
-    await waitForWidgetState(page, 'pay');
+    await openCheckout(page, demo, 'pour-over-kit', { method: 'sbp', theme: 'dark' });
     await page.locator('#lang-switch input[value="ru"]').check({ force: true });
     await page.goto(`${demo.consoleUrl}?lang=en`);
     await page.locator('#password').waitFor();
@@ -125,9 +124,7 @@ describe('security of the demo', () => {
         );
       }
     });
-    await page.goto(storeUrl(demo, { method: 'card' }));
-    await buy(page, 'grinder');
-    await waitForWidgetState(page, 'pay');
+    await openCheckout(page, demo, 'grinder', { method: 'card' });
     await page.locator('#sandbox-bar [data-sandbox="complete"]').click();
     await waitForWidgetState(page, 'paid');
 
