@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { OrderView } from '../../src/protocol/index.js';
-import { buy, sandboxCall, screenshot, storeUrl, waitForWidgetState, waitUntil, widgetOrder, type TestDemo, storefrontSuite, openCheckout } from './helpers.js';
+import { buy, openCheckout, sandboxCall, screenshot, storeUrl, storefrontSuite, waitForWidgetState, waitUntil, widgetOrder, widgetState, type TestDemo } from './helpers.js';
 
 /** The ids of every order the provider has (the sandbox's newest 100: a test's own are among them). */
 async function orderIds(demo: TestDemo): Promise<Set<string>> {
@@ -66,6 +66,29 @@ describe('money safety in the browser', () => {
     // Give a second request every chance to arrive.
     await page.waitForTimeout(500);
     assert.deepEqual(await newOrders(demo, before), [(await widgetOrder(page)).id]);
+  });
+
+  test('the demo storefront, "Buy" again while a status read after "I have paid" failed: the same order and its "Try again", no second order', async () => {
+    const { page } = await shopper();
+    const before = await orderIds(demo);
+    const order = await openCheckout(page, demo, 'grinder', { method: 'sbp' });
+    // A proxy in the way answers the status reads with its own 404 page.
+    await page.route(/\/api\/paydesk\/sessions\/[^/?]+(\?.*)?$/, (route) =>
+      route.request().method() === 'GET' ? route.fulfill({ status: 404, contentType: 'text/html', body: '<h1>Not Found</h1>' }) : route.continue(),
+    );
+    const widget = page.locator('#inline-host paydesk-checkout');
+    await widget.getByRole('button', { name: /I have paid/i }).click();
+    await waitForWidgetState(page, 'error');
+    await buy(page, 'grinder');
+    await page.waitForTimeout(500);
+    assert.equal(await widgetState(page), 'error', 'the same checkout, not a new one');
+    assert.equal((await widgetOrder(page)).id, order.id);
+    assert.deepEqual(await newOrders(demo, before), [order.id]);
+    await page.unroute(/\/api\/paydesk\/sessions\/[^/?]+(\?.*)?$/);
+    await widget.getByRole('button', { name: /try again/i }).click();
+    await waitForWidgetState(page, 'pay'); // the same order read again: still pending, its requisites
+    assert.equal((await widgetOrder(page)).id, order.id);
+    assert.deepEqual(await newOrders(demo, before), [order.id]);
   });
 
   test('expired, then "I paid — send a receipt": the provider accepts the dispute (the order stays cancelled), the widget ends paid late, the shop fulfils once', async () => {

@@ -45,8 +45,12 @@ type Display = (typeof DISPLAYS)[number];
 const SESSION_KEY = 'obzharka:checkout-session';
 /** The order's states in which the sandbox can still pay or expire it. */
 const OPEN_STATES = new Set(['pay', 'confirming', 'searching', 'loading']);
-/** The widget's final states: after these, "Buy" starts a new purchase. */
-const SETTLED_STATES = new Set(['paid', 'expired', 'cancelled', 'gone', 'error']);
+/**
+ * The widget's final states: after these, "Buy" starts a new purchase. An error is final only when
+ * the widget cannot retry it (a retryable one, e.g. a failed status read after "I have paid", keeps
+ * its order and its "Try again": a new purchase there could be a second payment).
+ */
+const SETTLED_STATES = new Set(['paid', 'expired', 'cancelled', 'gone']);
 const SANDBOX_ACTIONS = ['complete', 'expire', 'dispute'] as const;
 type SandboxAction = (typeof SANDBOX_ACTIONS)[number];
 
@@ -79,6 +83,8 @@ const state = {
   /** Session token of the order on screen (for the sandbox controls). */
   session: null as string | null,
   orderState: null as string | null,
+  /** Whether the widget's last error can be retried (its `paydesk-error`). */
+  errorRetryable: false,
   codeTab: 'html' as CodeTab,
 };
 
@@ -292,7 +298,7 @@ function widgetAttributes(product: Product): WidgetAttributes {
  * second tap while it loads): that one is shown, never a second order for one purchase.
  */
 function buyProduct(product: Product): void {
-  const settled = SETTLED_STATES.has(String(state.orderState));
+  const settled = SETTLED_STATES.has(String(state.orderState)) || (state.orderState === 'error' && !state.errorRetryable);
   if (state.buying?.ref === product.ref && state.widget?.isConnected && !settled) {
     const modal = $<HTMLDialogElement>('#modal');
     if (state.display === 'modal' && !modal.open) modal.showModal();
@@ -321,6 +327,7 @@ function openCheckout(product: Product, { resume }: { resume: boolean }): void {
     state.orderState = e.detail.state;
     renderSandbox();
   });
+  widget.addEventListener('paydesk-error', (e) => (state.errorRetryable = e.detail.retryable));
   widget.addEventListener('paydesk-paid', () => toast(state.t('paid.toast')));
   state.widget = widget;
   state.session = resume ? storedSession(product) : null;
