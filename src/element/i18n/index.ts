@@ -5,7 +5,7 @@
  * when a page asks for it: the element starts loading it as soon as it knows the language, in
  * parallel with its first request, and holds its text until it arrives (see `paydesk-checkout.ts`).
  * Only the few English messages needed when nothing can be loaded (en-offline.ts) are always at hand.
- * The CDN files load them the same way (`src/cdn.ts`); {@link addLanguage} puts a table at hand without loading it.
+ * The CDN files load them the same way (`src/cdn.ts`).
  * Resolution: the full tag (`ru-KZ`), then its language (`ru`), then English; tables are merged key
  * by key in that order, so a partial table still renders, and the merchant's overrides go on top.
  */
@@ -35,15 +35,8 @@ export const LAZY: Readonly<Record<string, () => Promise<{ default: Table }>>> =
   tg: () => import('./tg.js'),
 };
 
-/** The tables at hand, by tag: every one loaded (or added) so far. */
+/** The tables at hand, by tag: every one loaded so far. */
 const tables = new Map<string, Table>();
-
-/**
- * Puts a table at hand without loading it (a build that bundles the language). `tag` is a language or language-region tag.
- */
-export function addLanguage(tag: string, table: Table): void {
-  tables.set(tag.toLowerCase(), table);
-}
 
 /** The lookup chain for a tag: `uz-Cyrl-UZ` → `['uz-cyrl-uz', 'uz-cyrl', 'uz']` (region, then language). */
 export function localeChain(tag: string): string[] {
