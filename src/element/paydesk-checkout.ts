@@ -546,7 +546,7 @@ export class PaydeskCheckout extends LitElement {
         // The machine's error step always has its error, retryable only when a retry can mend it (machine.ts `fail`).
         const { code, retryable } = error!;
         // Refused for good: start again (choose another method); a failed create may also choose again.
-        const renew = canCreate && !isFinalError(error) && (retryable ? op === 'create' : !!op);
+        const renew = canCreate && !isFinalError(error) && (retryable ? op === 'create' : op);
         return [
           center(badge(false, alert), html`<p>${errorText(m, code)}</p>`),
           retryable || renew

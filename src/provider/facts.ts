@@ -22,23 +22,32 @@ export type OrderStatus = KnownOrderStatus | (string & {});
 /** What a status means for the shopper and the merchant. `unknown` is treated as still pending. */
 export type OrderOutcome = 'pending' | 'paid' | 'expired' | 'cancelled';
 
+const KNOWN_BY_LOWER_CASE: ReadonlyMap<string, KnownOrderStatus> = new Map(
+  [...ORDER_STATUSES, ...LEGACY_ORDER_STATUSES].map((s): [string, KnownOrderStatus] => [s.toLowerCase(), s]),
+);
+
 /**
- * Maps any provider status (known, legacy or unknown) to a safe outcome; unknown → pending. The case
- * is not relied on (provider-notes.md: merchants compare the status case-insensitively), so a
- * `COMPLETED` is paid, not an unknown word left pending.
+ * The known status a provider status names, as the document spells it, or null. The case is not
+ * relied on (provider-notes.md: merchants compare the status case-insensitively): `COMPLETED` is
+ * `Completed`, not an unknown word.
  */
+export function knownStatus(status: string): KnownOrderStatus | null {
+  return KNOWN_BY_LOWER_CASE.get(status.trim().toLowerCase()) ?? null;
+}
+
+/** Maps any provider status (known in any case, legacy or unknown) to a safe outcome; unknown → pending. */
 export function orderOutcome(status: string): OrderOutcome {
-  switch (status.trim().toLowerCase()) {
-    case 'completed':
-    case 'paid':
+  switch (knownStatus(status)) {
+    case 'Completed':
+    case 'Paid':
       return 'paid';
-    case 'canceledbytimeout':
+    case 'CanceledByTimeout':
       return 'expired';
-    case 'canceledbyservice':
-    case 'canceledbyadmin':
-    case 'canceledbytrader':
-    case 'canceledbymerchant':
-    case 'canceledbycustomer':
+    case 'CanceledByService':
+    case 'CanceledByAdmin':
+    case 'CanceledByTrader':
+    case 'CanceledByMerchant':
+    case 'CanceledByCustomer':
       return 'cancelled';
     default:
       return 'pending';

@@ -9,8 +9,7 @@ import type { ConsoleErrorBody, ConsoleErrorCode, HistoryView, HookView, ShopVie
 import type { IntegrationMode, OrderViewStatus } from '../../../../src/protocol/index.js';
 import {
   FORM_SESSION_STATES,
-  LEGACY_ORDER_STATUSES,
-  ORDER_STATUSES,
+  knownStatus,
   orderOutcome,
   type KnownMethodType,
   type KnownOrderStatus,
@@ -112,11 +111,10 @@ const TONE: Record<OrderOutcome | OrderViewStatus, Tone> = { paid: 'ok', pending
 /** An order's status for its side; unknown statuses read as the provider wrote them (pending tone). */
 export function orderStatusLabel(lang: Lang, status: string, side: string): { text: string; tone: Tone } {
   const outcome = orderOutcome(status);
-  if (side === 'Sell') {
-    const known = (ORDER_STATUSES as readonly string[]).includes(status) || (LEGACY_ORDER_STATUSES as readonly string[]).includes(status);
-    return { text: known ? PAYOUT_OUTCOME[lang][outcome] : lookup(ORDER_STATUS, lang, status), tone: TONE[outcome] };
-  }
-  return { text: lookup(ORDER_STATUS, lang, status), tone: TONE[outcome] };
+  // Known in any case (`COMPLETED` is `Completed`), as the server reads it.
+  const known = knownStatus(status);
+  if (side === 'Sell' && known) return { text: PAYOUT_OUTCOME[lang][outcome], tone: TONE[outcome] };
+  return { text: lookup(ORDER_STATUS, lang, known ?? status), tone: TONE[outcome] };
 }
 
 export const sideLabel = (lang: Lang, side: string) => lookup(SIDE, lang, side);
