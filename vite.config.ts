@@ -224,7 +224,7 @@ function classicScript(): Plugin {
       .filter((spec) => spec !== '../paydesk.js')
       .map((spec) => posix.join(CHUNK_DIR, spec).slice(CHUNK_DIR.length + 1));
   };
-  const importsEntry = (name: string) => /["'`]\.\.\/paydesk\.js["'`]/.test(readChunk(name));
+  const importsEntry = (name: string) => staticImports(readChunk(name)).includes('../paydesk.js');
   let key = '';
   let entryExports: string[] = [];
   /** What src/element/index.ts exports: the classic script re-exports it, and paydesk.js must have it. */

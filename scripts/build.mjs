@@ -70,9 +70,10 @@ for (const f of languages) {
   // A table may take shared messages from paydesk.js (English spreads the offline ones); nothing else,
   // so that it is fetched in the same round trip as the element asks for it.
   const code = readFileSync(join(cdn, 'chunks', f), 'utf8');
-  const other = staticImports(code).filter((s) => s !== '../paydesk.js');
+  const imports = staticImports(code);
+  const other = imports.filter((s) => s !== '../paydesk.js');
   if (other.length > 0 || /\bimport\s*\(/.test(code)) fail(`dist/cdn/chunks/${f} imports ${other.join(', ') || 'a module with import()'}; a table may import only ../paydesk.js`);
-  if (staticImports(code).length > 0 && !existsSync(join(cdn, 'classic', 'chunks', f))) fail(`dist/cdn/classic/chunks/${f} was not written; the classic script loads it from there`);
+  if (imports.length > 0 && !existsSync(join(cdn, 'classic', 'chunks', f))) fail(`dist/cdn/classic/chunks/${f} was not written; the classic script loads it from there`);
 }
 // A classic script is decoded in the page's encoding unless served with a charset: keep it ASCII.
 const iife = readFileSync(join(cdn, 'paydesk.iife.js'));
