@@ -39,7 +39,7 @@ import { createSafeLogger } from './log.js';
 import type { CheckoutHandlerOptions } from './options.js';
 import { RateLimiter, resolveRateLimits } from './rate-limit.js';
 import { EventStreams, parseLastEventId } from './sse.js';
-import { readReceipts } from './receipts.js';
+import { checkReceiptRequest, claimReceiptUpload, readReceipts } from './receipts.js';
 import { MemoryStore } from './store.js';
 import type { CheckoutStore } from './store.js';
 import { SessionTokens } from './tokens.js';
@@ -347,20 +347,31 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     return streams.stream(sid, lastEventId, cors, req.signal);
   }
 
+  /**
+   * A receipt upload. Its body is read only once it can be taken: the headers (type, declared size),
+   * the token, the stored session (an order that is paid, ended too long ago or has a receipt being
+   * checked is refused) and this session's one upload slot are all checked first, so refused uploads
+   * cost no memory however large they are.
+   */
   async function dispute(req: Request, token: string, cors: Record<string, string>): Promise<Response> {
     if (req.headers.get(PROTOCOL_HEADER) !== '1') {
       throw new CheckoutError(403, 'missing_protocol_header', `Requests must carry the header ${PROTOCOL_HEADER}: 1.`);
     }
+    checkReceiptRequest(req);
     const sid = verifyToken(token);
     await limiter.hit(limits.disputePerSession, `d:${sid}`);
-    // Refuse before reading megabytes when the answer is known already.
     const rec = await core.repo.get(sid);
     if (!rec) throw new CheckoutError(404, 'session_not_found', 'This payment session was not found.');
     const refused = core.disputes.refusal(rec);
     if (refused) throw refused;
-    const { files, comment } = await readReceipts(req);
-    const after = await core.disputes.open(sid, files, comment);
-    return jsonResponse(201, { order: after.view, server_time: serverTime() }, cors);
+    const release = await claimReceiptUpload(store, sid);
+    try {
+      const { files, comment } = await readReceipts(req);
+      const after = await core.disputes.open(sid, files, comment);
+      return jsonResponse(201, { order: after.view, server_time: serverTime() }, cors);
+    } finally {
+      await release();
+    }
   }
 
   /** The payload's order id, client order id and status, when it has them (before or without trusting it). */

@@ -1,0 +1,213 @@
+/**
+ * Who may use a session, and for how long (issue 19, points 4, 5 and 7), with the real handler and
+ * the in-process sandbox sharing one clock (`POST /sandbox/clock/advance` moves both):
+ *
+ * - a session token keeps working (status, event stream, receipt upload) until `lateWindowSeconds`
+ *   after its order ended, then stops; a tampered one is 401 all along;
+ * - `resolveOrder(orderRef, request)` gets the request on every `POST /sessions` (a first create,
+ *   an Idempotency-Key replay, a concurrent duplicate, a live-session replay); null → 404 and no
+ *   session is handed out;
+ * - a receipt upload that cannot be taken is answered before its body is read, and one upload at a
+ *   time per session reads its body.
+ */
+import { test, describe, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createProviderClient } from '../../../src/provider/index.js';
+import type { Order } from '../../../src/provider/index.js';
+import { createSandbox } from '../../../src/sandbox/index.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { createCheckoutHandler, SessionTokens } from '../../../src/server/index.js';
+import type { CheckoutHandler, CheckoutHandlerOptions, ResolvedOrder } from '../../../src/server/index.js';
+import type { OrderView } from '../../../src/protocol/index.js';
+import { SseReader } from './fake-provider.js';
+
+const KEY = 'access_terminal_key_0123456789abcdef';
+const PROVIDER = 'http://sandbox.test';
+const ENDPOINT = 'http://merchant.test/api/paydesk';
+const SECRET = 'access-session-secret-0123456789abcdef012';
+const DAY = 24 * 3600;
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+interface World {
+  sandbox: Sandbox;
+  handler: CheckoutHandler;
+  advance(seconds: number): Promise<void>;
+  control(path: string, body?: unknown): Promise<Record<string, unknown>>;
+  ordersOf(coid: string): Promise<Order[]>;
+}
+
+function world(options: Partial<CheckoutHandlerOptions> = {}): World {
+  const sandbox = createSandbox({ apiKey: KEY, seed: false, sweepIntervalMs: 0 });
+  cleanups.push(() => sandbox.close());
+  const client = createProviderClient({ baseUrl: PROVIDER, apiKey: KEY, fetch: async (input, init) => sandbox.fetch(new Request(input, init)), maxRetries: 0 });
+  const handler = createCheckoutHandler({
+    provider: { client, apiKey: KEY },
+    sessionSecrets: [SECRET],
+    resolveOrder: (ref) => (ref === 'tee' ? { amount: '1500.00' } : null),
+    rateLimits: false,
+    reconcileIntervalSeconds: 0,
+    // One clock for both: the sandbox's (its offset moves with POST /sandbox/clock/advance).
+    now: () => sandbox.clock.now(),
+    logger: { warn: () => undefined, error: () => undefined },
+    ...options,
+  });
+  cleanups.push(() => handler.close());
+  const control = async (path: string, body?: unknown) => {
+    const res = await sandbox.fetch(
+      new Request(`${PROVIDER}${path}`, {
+        method: 'POST',
+        headers: { 'X-API-Key': KEY, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      }),
+    );
+    assert.ok(res.ok, `${path}: ${res.status} ${await res.clone().text()}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  return {
+    sandbox,
+    handler,
+    control,
+    advance: async (seconds) => void (await control('/sandbox/clock/advance', { seconds })),
+    ordersOf: async (coid) => {
+      const res = await sandbox.fetch(new Request(`${PROVIDER}/api/v1/order/search-by-client-order-id?id=${encodeURIComponent(coid)}&size=100`, { headers: { 'X-API-Key': KEY } }));
+      return ((await res.json()) as { orders: { items: Order[] } }).orders.items;
+    },
+  };
+}
+
+function createRequest(body: Record<string, unknown>, headers: Record<string, string> = {}): Request {
+  return new Request(`${ENDPOINT}/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-paydesk': '1', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+async function created(w: World, body: Record<string, unknown> = { order_ref: 'tee', method_type: 'SBP' }) {
+  const res = await w.handler(createRequest(body));
+  const json = (await res.json()) as { session: string; order: OrderView };
+  assert.equal(res.status, 201, JSON.stringify(json));
+  return json;
+}
+
+const read = (w: World, token: string, query = "") => w.handler(new Request(`${ENDPOINT}/sessions/${token}${query}`));
+const events = (w: World, token: string) => w.handler(new Request(`${ENDPOINT}/sessions/${token}/events`));
+const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string } }).error.code;
+
+/** A PNG's first bytes: enough for the receipt check by content. */
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]);
+
+/** A real multipart body with one small receipt, and its content type. */
+async function receiptForm(): Promise<{ bytes: Uint8Array; type: string }> {
+  const form = new FormData();
+  form.append('files', new Blob([PNG], { type: 'image/png' }), 'receipt.png');
+  const res = new Response(form);
+  return { bytes: new Uint8Array(await res.arrayBuffer()), type: res.headers.get('content-type')! };
+}
+
+/**
+ * A request body that records how much of it was pulled. `highWaterMark: 0`: nothing is pulled
+ * until someone reads. `gate`: the first pull waits for it (an upload still arriving).
+ */
+function trackedBody(source: Uint8Array | number, gate?: Promise<void>) {
+  const CHUNK = 64 * 1024;
+  const total = typeof source === 'number' ? source : source.byteLength;
+  const state = { pulled: 0, started: false };
+  let startedResolve!: () => void;
+  const started = new Promise<void>((r) => (startedResolve = r));
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!state.started) {
+          state.started = true;
+          startedResolve();
+          if (gate) await gate;
+        }
+        const n = Math.min(CHUNK, total - state.pulled);
+        const chunk = typeof source === 'number' ? new Uint8Array(n) : source.slice(state.pulled, state.pulled + n);
+        state.pulled += n;
+        controller.enqueue(chunk);
+        if (state.pulled >= total) controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, state, started };
+}
+
+function upload(w: World, token: string, body: ReadableStream<Uint8Array>, type: string, headers: Record<string, string> = {}): Promise<Response> {
+  return w.handler(
+    new Request(`${ENDPOINT}/sessions/${token}/dispute`, {
+      method: 'POST',
+      headers: { 'x-paydesk': '1', 'content-type': type, ...headers },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+  );
+}
+
+async function uploadReceipt(w: World, token: string): Promise<Response> {
+  const { bytes, type } = await receiptForm();
+  return upload(w, token, trackedBody(bytes).stream, type);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('receipt uploads are refused before their body is read (point 7)', () => {
+  const MiB = 1024 * 1024;
+  const BIG = 19 * MiB;
+  const JUNK_TYPE = 'multipart/form-data; boundary=----junk';
+
+  test('ten concurrent uploads to one session: one reads its body, nine get 409 at once with nothing read', async () => {
+    const w = world();
+    const { session } = await created(w);
+    const { bytes, type } = await receiptForm();
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const first = trackedBody(bytes, gate);
+    const firstAnswer = upload(w, session, first.stream, type);
+    await first.started; // the first upload holds the session and is reading its (slow) body
+    const others = Array.from({ length: 9 }, () => trackedBody(BIG));
+    const answers = await Promise.all(others.map((o) => upload(w, session, o.stream, JUNK_TYPE)));
+    for (const [i, res] of answers.entries()) {
+      assert.equal(res.status, 409, `upload ${i + 2}`);
+      assert.equal(await errorOf(res), 'dispute_open');
+    }
+    assert.deepEqual(
+      others.map((o) => o.state.pulled),
+      Array(9).fill(0),
+      'no byte of a refused upload was read',
+    );
+    open();
+    const res = await firstAnswer;
+    assert.equal(res.status, 201);
+    assert.equal(((await res.json()) as { order: OrderView }).order.dispute?.status, 'open');
+    // With the receipt being checked, the next upload is refused unread as well.
+    const next = trackedBody(BIG);
+    const again = await upload(w, session, next.stream, JUNK_TYPE);
+    assert.deepEqual([again.status, await errorOf(again), next.state.pulled], [409, 'dispute_open', 0]);
+  });
+
+  test('a paid order, an unknown or tampered session, a declared size over the limit: refused with nothing read', async () => {
+    const w = world();
+    const paid = await created(w);
+    await w.control(`/sandbox/orders/${paid.order.id}/complete`);
+    assert.equal(((await (await read(w, paid.session, '?refresh=1')).json()) as { order: OrderView }).order.status, 'paid');
+    const tokens = new SessionTokens([SECRET]);
+    const pending = await created(w);
+    const cases: Array<[string, string, Record<string, string>, number, string]> = [
+      ['paid', paid.session, {}, 409, 'dispute_not_allowed'],
+      ['unknown session', tokens.sign(tokens.newSessionId(), w.sandbox.clock.now() + 60_000), {}, 404, 'session_not_found'],
+      ['tampered token', pending.session.slice(0, -2) + (pending.session.endsWith('AA') ? 'BB' : 'AA'), {}, 401, 'session_invalid'],
+      ['declared over the limit', pending.session, { 'content-length': String(30 * MiB) }, 413, 'payload_too_large'],
+    ];
+    for (const [what, token, headers, status, code] of cases) {
+      const body = trackedBody(BIG);
+      const res = await upload(w, token, body.stream, JUNK_TYPE, headers);
+      assert.deepEqual([res.status, await errorOf(res), body.state.pulled], [status, code, 0], what);
+    }
+  });
+});
