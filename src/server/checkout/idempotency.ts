@@ -3,6 +3,7 @@
  * lease) and creates; a duplicate with the same parameters waits for it and answers the same session;
  * different parameters are a conflict. A claim whose creation failed ambiguously (the provider may
  * have made the order) is marked `uncertain`, and the next attempt looks the order up before creating.
+ * Every request asks the merchant's `resolveOrder` with its own `Request` once, a replay included.
  */
 import { randomId, sha256Base64url } from '../crypto.js';
 import { CheckoutError, idempotencyInProgress } from '../errors.js';
@@ -79,6 +80,9 @@ export class IdempotentCreate {
           );
         }
         if (rec.state === 'done' && rec.sid !== null && rec.expires_at !== null) {
+          // A replay hands out the session only to whom resolveOrder still gives the order (it may check
+          // that the cart belongs to whoever asks): the key alone is not a pass. null → 404, nothing out.
+          await resolveOrder(this.core, input.order_ref, request);
           const record = await this.core.repo.get(rec.sid);
           if (!record) throw new CheckoutError(404, 'session_not_found', 'This payment session has ended. Please start again.');
           return { record, token: this.core.cfg.tokens.sign(record.sid, rec.expires_at), replayed: true };

@@ -156,6 +156,79 @@ async function uploadReceipt(w: World, token: string): Promise<Response> {
 
 // ---------------------------------------------------------------------------------------------
 
+describe('resolveOrder(orderRef, request) on every POST /sessions (point 5)', () => {
+  /** A merchant whose carts belong to shop sessions: cart-1 is Alice's. */
+  function shop() {
+    const seen: Request[] = [];
+    const owner = (req: Request) => /(?:^|;\s*)shop_session=([^;]+)/.exec(req.headers.get('cookie') ?? '')?.[1] ?? null;
+    const resolveOrder = (ref: string, request: Request): ResolvedOrder | null => {
+      seen.push(request);
+      if (ref === 'cart-1') return owner(request) === 'alice' ? { amount: '1500.00', client_order_id: 'cart-1' } : null;
+      if (ref === 'tee') return { amount: '700.00' };
+      return null;
+    };
+    return { seen, resolveOrder };
+  }
+  const alice = { cookie: 'shop_session=alice' };
+  const mallory = { cookie: 'shop_session=mallory' };
+
+  test('first create, Idempotency-Key replay, live-session replay: each request is asked; a stranger gets 404 and no session', async () => {
+    const s = shop();
+    const w = world({ resolveOrder: s.resolveOrder });
+    const body = { order_ref: 'cart-1', method_type: 'SBP' };
+
+    const firstReq = createRequest(body, { ...alice, 'idempotency-key': 'k-1' });
+    const first = await w.handler(firstReq);
+    assert.equal(first.status, 201);
+    const { session } = (await first.json()) as { session: string };
+    assert.equal(s.seen.at(-1), firstReq, 'the first create passes its request');
+
+    const replayReq = createRequest(body, { ...alice, 'idempotency-key': 'k-1' });
+    const replay = await w.handler(replayReq);
+    assert.equal(replay.status, 201);
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal(((await replay.json()) as { session: string }).session, session);
+    assert.equal(s.seen.at(-1), replayReq, 'an Idempotency-Key replay passes its own request');
+
+    const strangerKeyReq = createRequest(body, { ...mallory, 'idempotency-key': 'k-1' });
+    const strangerKey = await w.handler(strangerKeyReq);
+    assert.equal(s.seen.at(-1), strangerKeyReq);
+    assert.equal(strangerKey.status, 404, 'the same key from someone the merchant does not give the cart to');
+    const strangerKeyJson = (await strangerKey.json()) as Record<string, unknown>;
+    assert.equal((strangerKeyJson.error as { code: string }).code, 'order_not_found');
+    assert.equal(strangerKeyJson.session, undefined);
+    assert.equal(strangerKeyJson.order, undefined);
+
+    const liveReq = createRequest(body, alice);
+    const live = await w.handler(liveReq);
+    assert.equal(live.status, 201);
+    assert.equal(((await live.json()) as { session: string }).session, session, 'the live session of the cart');
+    assert.equal(s.seen.at(-1), liveReq, 'a live-session replay passes its request');
+
+    const strangerLiveReq = createRequest(body, mallory);
+    const strangerLive = await w.handler(strangerLiveReq);
+    assert.equal(s.seen.at(-1), strangerLiveReq);
+    assert.equal(strangerLive.status, 404);
+    assert.equal(((await strangerLive.json()) as Record<string, unknown>).session, undefined);
+
+    assert.equal((await w.ordersOf('cart-1')).length, 1, 'one order for the cart');
+  });
+
+  test('a concurrent duplicate with the same Idempotency-Key is asked with its own request too', async () => {
+    const s = shop();
+    const w = world({ resolveOrder: s.resolveOrder });
+    const a = createRequest({ order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'k-2' });
+    const b = createRequest({ order_ref: 'tee', method_type: 'SBP' }, { 'idempotency-key': 'k-2' });
+    const [ra, rb] = await Promise.all([w.handler(a), w.handler(b)]);
+    assert.deepEqual([ra.status, rb.status], [201, 201]);
+    assert.equal(((await ra.json()) as { session: string }).session, ((await rb.json()) as { session: string }).session);
+    assert.ok(s.seen.includes(a) && s.seen.includes(b), 'both requests reached resolveOrder');
+    assert.equal(s.seen.length, 2, 'once each');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
 describe('receipt uploads are refused before their body is read (point 7)', () => {
   const MiB = 1024 * 1024;
   const BIG = 19 * MiB;
