@@ -40,6 +40,7 @@ import type { CheckoutHandlerOptions } from './options.js';
 import { RateLimiter, resolveRateLimits } from './rate-limit.js';
 import { EventStreams, parseLastEventId } from './sse.js';
 import { checkReceiptRequest, claimReceiptUpload, readReceipts } from './receipts.js';
+import { tokenUsableUntil } from './sessions.js';
 import { MemoryStore } from './store.js';
 import type { CheckoutStore } from './store.js';
 import { SessionTokens } from './tokens.js';
@@ -268,13 +269,20 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
 
   const serverTime = () => new Date(now()).toISOString();
 
-  function verifyToken(token: string): string {
-    const check = tokens.verify(token, now());
-    if (check.ok) return check.sid;
-    if (check.reason === 'expired') {
-      throw new CheckoutError(401, 'session_expired', 'This payment session has expired. Please start again.');
-    }
-    throw new CheckoutError(401, 'session_invalid', 'This payment session is not valid. Please start again.');
+  /**
+   * The session a token names, or 401. The signature is checked first (a tampered, foreign or
+   * malformed token costs one HMAC, no store or provider work). Within the time signed into it the
+   * token works; past it, the stored session decides: the token keeps working until the late window
+   * after its order ended (a late payment or a receipt is still accepted then), see tokenUsableUntil.
+   */
+  async function authorize(token: string): Promise<string> {
+    const check = tokens.authenticate(token);
+    if (!check.ok) throw new CheckoutError(401, 'session_invalid', 'This payment session is not valid. Please start again.');
+    const at = now();
+    if (check.expiresAt > at) return check.sid;
+    const found = await core.repo.read(check.sid);
+    if (found && tokenUsableUntil(found.rec, check.expiresAt, core.cfg.lateWindowMs) > at) return check.sid;
+    throw new CheckoutError(401, 'session_expired', 'This payment session has expired. Please start again.');
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -328,7 +336,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   }
 
   async function session(token: string, url: URL, cors: Record<string, string>): Promise<Response> {
-    const sid = verifyToken(token);
+    const sid = await authorize(token);
     await limiter.hit(limits.perSession, `s:${sid}`);
     const refresh = url.searchParams.get('refresh');
     const force = refresh === '1' || refresh === 'true';
@@ -339,7 +347,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   }
 
   async function events(req: Request, token: string, cors: Record<string, string>): Promise<Response> {
-    const sid = verifyToken(token);
+    const sid = await authorize(token);
     await limiter.hit(limits.perSession, `s:${sid}`);
     const rec = await core.repo.get(sid);
     if (!rec) throw new CheckoutError(404, 'session_not_found', 'This payment session was not found. Please start again.');
@@ -358,7 +366,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       throw new CheckoutError(403, 'missing_protocol_header', `Requests must carry the header ${PROTOCOL_HEADER}: 1.`);
     }
     checkReceiptRequest(req);
-    const sid = verifyToken(token);
+    const sid = await authorize(token);
     await limiter.hit(limits.disputePerSession, `d:${sid}`);
     const rec = await core.repo.get(sid);
     if (!rec) throw new CheckoutError(404, 'session_not_found', 'This payment session was not found.');

@@ -89,7 +89,10 @@ export interface SessionRecord {
   event: number;
   /** ms since epoch */
   created_at: number;
-  /** When the session's token stops being valid. */
+  /**
+   * The time signed into the session's token (created + sessionTtlSeconds); the token works past it
+   * until the late window after the order ended ({@link tokenUsableUntil}).
+   */
   expires_at: number;
   /** When the record may leave the store (after the late window; later while a hook still fails). */
   retain_until: number;
@@ -168,6 +171,27 @@ export function normaliseRecord(raw: SessionRecord): SessionRecord {
     hooks,
     view: { ...r.view, dispute: r.view.dispute ?? null, late: r.view.late ?? false },
   };
+}
+
+/**
+ * Until when (ms) a session's token works, given the time signed into it (`signedUntil`, the
+ * session's own time): at least that long, and until `lateWindowMs` after its order ended (a late
+ * payment or a receipt is still accepted then, DESIGN.md "Third release"). An order ended when it
+ * reached its last state (expired or cancelled, or paid — a late payment ends it again); a pending
+ * order ends at its deadline at the latest as far as the shopper can act on it, so its token works
+ * until the late window after that deadline (the provider's "expired" follows). While a receipt is
+ * being checked (a dispute without its outcome) the token works, so the shopper sees the outcome.
+ */
+export function tokenUsableUntil(rec: SessionRecord, signedUntil: number, lateWindowMs: number): number {
+  if (rec.dispute && (!rec.dispute.processed || rec.dispute.outcome === null)) return Number.POSITIVE_INFINITY;
+  let end: number;
+  if (rec.view.status === 'pending') {
+    const deadline = Date.parse(rec.view.expires_at);
+    end = Number.isFinite(deadline) ? deadline : rec.expires_at;
+  } else {
+    end = Math.max(rec.ended_at ?? 0, rec.payment?.at ?? 0) || rec.refreshed_at;
+  }
+  return Math.max(signedUntil, end + lateWindowMs);
 }
 
 /** Parsed records by session, reused while the stored text is unchanged (reads are the hot path). */

@@ -5,6 +5,8 @@
  * seconds (base 36) and `sig` = base64url(HMAC-SHA256(secret, "paydesk.session.v1." + sid + "." + exp)).
  * Several secrets are accepted (rotation): the first one signs, every one verifies. A token is
  * checked here before any store or provider work, so a tampered or foreign one costs one HMAC.
+ * `exp` is the session's own time (sessionTtlSeconds); past it, the handler asks the stored session
+ * whether the token still works (its order ended less than the late window ago: `tokenUsableUntil` in sessions.ts).
  */
 import { hmacSha256, randomId, safeEqualBuffers } from './crypto.js';
 
@@ -13,8 +15,15 @@ const TOKEN = /^([A-Za-z0-9_-]{22})\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{43})$/;
 /** Minimum length of a session secret (characters). */
 export const MIN_SECRET_LENGTH = 32;
 
+/** A token whose signature is valid: the session it names and the time signed into it (ms). */
+export interface SignedToken {
+  ok: true;
+  sid: string;
+  expiresAt: number;
+}
+
 export type TokenCheck =
-  | { ok: true; sid: string; expiresAt: number }
+  | SignedToken
   | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' };
 
 export class SessionTokens {
@@ -44,6 +53,18 @@ export class SessionTokens {
 
   /** Checks shape, signature (against every secret) and expiry, in that order. */
   verify(token: string, now: number): TokenCheck {
+    const check = this.authenticate(token);
+    if (!check.ok) return check;
+    if (check.expiresAt <= now) return { ok: false, reason: 'expired' };
+    return check;
+  }
+
+  /**
+   * Checks shape and signature only: the session this handler signed the token for, and the time
+   * signed into it. The caller decides what that time means (the handler lets a token outlive it
+   * while its stored session says the order ended less than the late window ago).
+   */
+  authenticate(token: string): SignedToken | { ok: false; reason: 'malformed' | 'bad_signature' } {
     if (typeof token !== 'string' || token.length > 100) return { ok: false, reason: 'malformed' };
     const m = TOKEN.exec(token);
     if (!m) return { ok: false, reason: 'malformed' };
@@ -59,7 +80,7 @@ export class SessionTokens {
     }
     if (!valid) return { ok: false, reason: 'bad_signature' };
     const expiresAt = parseInt(exp, 36) * 1000;
-    if (!Number.isFinite(expiresAt) || expiresAt <= now) return { ok: false, reason: 'expired' };
+    if (!Number.isFinite(expiresAt)) return { ok: false, reason: 'malformed' };
     return { ok: true, sid, expiresAt };
   }
 }

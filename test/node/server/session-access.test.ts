@@ -156,6 +156,75 @@ async function uploadReceipt(w: World, token: string): Promise<Response> {
 
 // ---------------------------------------------------------------------------------------------
 
+describe('a session token through the late window (point 4)', () => {
+  test('on day 3 after expiry the token still reads the status, opens the event stream and takes a receipt; after the window it stops', async () => {
+    const w = world({ lateWindowSeconds: 7 * DAY });
+    const first = await created(w);
+    const second = await created(w);
+    // Both orders end unpaid at their deadline (30 minutes); the reads see it.
+    await w.advance(31 * 60);
+    assert.equal(((await (await read(w, first.session)).json()) as { order: OrderView }).order.status, 'expired');
+    assert.equal(((await (await read(w, second.session)).json()) as { order: OrderView }).order.status, 'expired');
+
+    // Day 3 of the late window: the 24 h signed into the tokens are long past.
+    await w.advance(2 * DAY);
+    const status = await read(w, first.session);
+    assert.equal(status.status, 200, 'a status read on day 3 works');
+    assert.equal(((await status.json()) as { order: OrderView }).order.status, 'expired');
+    const stream = await events(w, first.session);
+    assert.equal(stream.status, 200, 'the event stream on day 3 opens');
+    const sse = new SseReader(stream);
+    const ev = await sse.next();
+    assert.equal(JSON.parse(ev!.data!).status, 'expired');
+    await sse.cancel();
+    const receipt = await uploadReceipt(w, first.session);
+    const receiptJson = (await receipt.json()) as { order: OrderView };
+    assert.equal(receipt.status, 201, `a receipt on day 3 is accepted: ${JSON.stringify(receiptJson)}`);
+    assert.equal(receiptJson.order.dispute?.status, 'open');
+
+    // A tampered token is refused all along.
+    const tampered = second.session.slice(0, 3) + (second.session[3] === 'A' ? 'B' : 'A') + second.session.slice(4);
+    assert.equal(await errorOf(await read(w, tampered)), 'session_invalid');
+
+    // Past the late window after the order ended: the token stops everywhere.
+    await w.advance(5 * DAY);
+    for (const res of [await read(w, second.session), await events(w, second.session), await uploadReceipt(w, second.session)]) {
+      assert.equal(res.status, 401);
+      assert.equal(await errorOf(res), 'session_expired');
+    }
+    // The first one has a receipt being checked: its shopper still sees the outcome.
+    assert.equal((await read(w, first.session)).status, 200, 'a session whose receipt is being checked still reads');
+  });
+
+  test('a paid order: the token works until the late window after the payment, not after', async () => {
+    const w = world({ lateWindowSeconds: 3 * DAY, sessionTtlSeconds: 3600 });
+    const { session, order } = await created(w);
+    await w.control(`/sandbox/orders/${order.id}/complete`);
+    assert.equal(((await (await read(w, session, '?refresh=1')).json()) as { order: OrderView }).order.status, 'paid');
+    await w.advance(2 * DAY);
+    assert.equal((await read(w, session)).status, 200, 'two days after the payment (the token\'s own hour long past)');
+    await w.advance(DAY + 60);
+    assert.equal(await errorOf(await read(w, session)), 'session_expired');
+  });
+
+  test('a pending order\'s token works while it can still be paid, then the late window after its deadline', async () => {
+    // The sweep never runs and no webhook comes: the session stays pending in the store.
+    const w = world({ lateWindowSeconds: DAY, sessionTtlSeconds: 600 });
+    const { session } = await created(w);
+    const tokens = new SessionTokens([SECRET]);
+    await w.advance(20 * 60);
+    // The token's own 10 minutes are over, the order's 30 are not.
+    assert.equal((await events(w, session)).status, 200);
+    await w.advance(DAY + 11 * 60);
+    assert.equal(await errorOf(await events(w, session)), 'session_expired');
+    // A correctly signed token past its time for a session the store does not hold: 401, not 404.
+    const unknown = tokens.sign(tokens.newSessionId(), w.sandbox.clock.now() - 1000);
+    assert.equal(await errorOf(await read(w, unknown)), 'session_expired');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
 describe('resolveOrder(orderRef, request) on every POST /sessions (point 5)', () => {
   /** A merchant whose carts belong to shop sessions: cart-1 is Alice's. */
   function shop() {

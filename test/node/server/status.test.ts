@@ -48,11 +48,13 @@ describe('GET /sessions/S: the token', () => {
     assert.equal(res.status, 401);
   });
 
-  test('an expired token: 401 session_expired and no provider call', async () => {
-    const h = makeHarness({ sessionTtlSeconds: 3600 });
+  test('an expired token (past its own time and the late window after its order\'s deadline): 401 session_expired and no provider call', async () => {
+    const h = makeHarness({ sessionTtlSeconds: 3600, lateWindowSeconds: 3600 });
     const { session } = await createSession(h);
-    const before = h.provider.calls.length;
     h.clock.now += 3601_000;
+    assert.equal((await getSession(h, session)).status, 200, 'past its own hour, within the late window after the deadline (30 min)');
+    const before = h.provider.calls.length;
+    h.clock.now += 1800_000;
     const res = await getSession(h, session, '?refresh=1');
     assert.equal(res.status, 401);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'session_expired');
