@@ -117,7 +117,12 @@ export interface FlaggedOrderEvent extends Omit<OrderEvent, 'order_ref' | 'sessi
 
 export interface CheckoutHandlerOptions {
   provider: ProviderOption;
-  /** Price and identity of an order, from the merchant's own data; null → 404. Called for every methods and sessions request. */
+  /**
+   * Price and identity of an order, from the merchant's own data; null → 404 and nothing is handed
+   * out. Called with the incoming request on every methods and sessions request — a replay of the
+   * same Idempotency-Key and of an open session included — so it can check that the order (a cart)
+   * belongs to whoever asks (e.g. by the shop's session cookie).
+   */
   resolveOrder(orderRef: string, request: Request): ResolvedOrder | null | Promise<ResolvedOrder | null>;
   /** Default integration mode (default `h2h`). */
   mode?: IntegrationMode;
@@ -146,7 +151,10 @@ export interface CheckoutHandlerOptions {
   allowedOrigins?: string[];
   /** Secrets that sign session tokens, the newest first (it signs; all verify). At least 32 characters each. */
   sessionSecrets: string[];
-  /** Lifetime of a session and its token (default 24 h). */
+  /**
+   * The time signed into a session token (default 24 h): it works at least this long, and past it
+   * while its order is pending or ended less than `lateWindowSeconds` ago.
+   */
   sessionTtlSeconds?: number;
   /** Where sessions, idempotency records, markers and events live (default: in memory, one process). */
   store?: CheckoutStore;
@@ -184,7 +192,10 @@ export interface CheckoutHandlerOptions {
    * instances on one store, one sweep runs at a time.
    */
   reconcileIntervalSeconds?: number;
-  /** How long after an order ended expired or cancelled a late payment or a dispute is still followed (default 7 days). */
+  /**
+   * How long after an order ended expired or cancelled a late payment or a dispute is still followed,
+   * and after an order ended (paid too) its session token still works (default 7 days).
+   */
   lateWindowSeconds?: number;
   /**
    * A running hook holds a lease in the store this long, renewed every third of it while it runs, so

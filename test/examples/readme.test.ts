@@ -54,6 +54,10 @@ export async function findProduct(ref: string): Promise<Product | null> {
 export async function markPaid(orderRef: string, orderId: string | null, late = false): Promise<void> {
   console.log('paid', orderRef, orderId, late ? '(late)' : '');
 }
+export interface Cart { id: string; shopSession: string; total: string }
+export async function findCart(id: string): Promise<Cart | null> {
+  return id === 'cart-1' ? { id, shopSession: 'alice-session', total: '1500.00' } : null;
+}
 `;
 
 /** Type-level checks of what README promises about paydesk/react: event props are typed, not `any`. */
@@ -140,7 +144,7 @@ after(async () => {
 
 test('README has its integration snippets, each named by its first line', () => {
   const files = snippets.map((s) => s.file);
-  for (const f of ['paydesk.ts', 'server.ts', 'app.ts', 'app/api/paydesk/[...path]/route.ts', 'hono.ts', 'src/checkout.ts', 'src/Checkout.tsx', 'vite.config.ts']) {
+  for (const f of ['paydesk.ts', 'carts.ts', 'server.ts', 'app.ts', 'app/api/paydesk/[...path]/route.ts', 'hono.ts', 'src/checkout.ts', 'src/Checkout.tsx', 'vite.config.ts']) {
     assert.ok(files.includes(f), `README has the ${f} snippet (has: ${files.join(', ')})`);
   }
   assert.equal(new Set(files).size, files.length, 'no two snippets share a file name');
