@@ -177,10 +177,11 @@ export function normaliseRecord(raw: SessionRecord): SessionRecord {
  * Until when (ms) a session's token works, given the time signed into it (`signedUntil`, the
  * session's own time): at least that long, and until `lateWindowMs` after its order ended (a late
  * payment or a receipt is still accepted then, DESIGN.md "Third release"). An order ended when it
- * reached its last state (expired or cancelled, or paid — a late payment ends it again); a pending
- * order ends at its deadline at the latest as far as the shopper can act on it, so its token works
- * until the late window after that deadline (the provider's "expired" follows). While a receipt is
- * being checked (a dispute without its outcome) the token works, so the shopper sees the outcome.
+ * reached its last state (expired or cancelled, or paid — a late payment ends it again — or its
+ * receipt's outcome came); a pending order ends at its deadline at the latest as far as the shopper
+ * can act on it, so its token works until the late window after that deadline (the provider's
+ * "expired" follows). While a receipt is being checked (a dispute without its outcome) the token
+ * works, so the shopper sees the outcome.
  */
 export function tokenUsableUntil(rec: SessionRecord, signedUntil: number, lateWindowMs: number): number {
   if (rec.dispute && (!rec.dispute.processed || rec.dispute.outcome === null)) return Number.POSITIVE_INFINITY;
@@ -189,7 +190,7 @@ export function tokenUsableUntil(rec: SessionRecord, signedUntil: number, lateWi
     const deadline = Date.parse(rec.view.expires_at);
     end = Number.isFinite(deadline) ? deadline : rec.expires_at;
   } else {
-    end = Math.max(rec.ended_at ?? 0, rec.payment?.at ?? 0) || rec.refreshed_at;
+    end = Math.max(rec.ended_at ?? 0, rec.payment?.at ?? 0, rec.dispute?.processed_at ?? 0) || rec.refreshed_at;
   }
   return Math.max(signedUntil, end + lateWindowMs);
 }

@@ -19,6 +19,8 @@ import type { Sandbox } from '../../../src/sandbox/index.js';
 import { createCheckoutHandler, SessionTokens } from '../../../src/server/index.js';
 import type { CheckoutHandler, CheckoutHandlerOptions, ResolvedOrder } from '../../../src/server/index.js';
 import type { OrderView } from '../../../src/protocol/index.js';
+import { tokenUsableUntil } from '../../../src/server/sessions.js';
+import type { SessionRecord } from '../../../src/server/sessions.js';
 import { SseReader } from './fake-provider.js';
 
 const KEY = 'access_terminal_key_0123456789abcdef';
@@ -351,5 +353,47 @@ describe('receipt uploads are refused before their body is read (point 7)', () =
       const res = await upload(w, token, body.stream, JUNK_TYPE, headers);
       assert.deepEqual([res.status, await errorOf(res), body.state.pulled], [status, code, 0], what);
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('tokenUsableUntil: how long a token works past its own time', () => {
+  const H = 3600_000;
+  const WINDOW = 7 * 24 * H;
+  const T0 = Date.parse('2026-11-01T10:00:00Z');
+  const rec = (over: Partial<SessionRecord> & { status?: OrderView['status'] } = {}): SessionRecord => {
+    const { status = 'pending', ...rest } = over;
+    return {
+      created_at: T0,
+      expires_at: T0 + 24 * H,
+      refreshed_at: T0,
+      ended_at: null,
+      payment: null,
+      dispute: null,
+      view: { status, expires_at: new Date(T0 + H / 2).toISOString() } as OrderView,
+      ...rest,
+    } as SessionRecord;
+  };
+  const signed = T0 + 24 * H;
+
+  test('pending: the late window after the order\'s deadline', () => {
+    assert.equal(tokenUsableUntil(rec(), signed, WINDOW), T0 + H / 2 + WINDOW);
+  });
+  test('expired or cancelled: the late window after it ended', () => {
+    assert.equal(tokenUsableUntil(rec({ status: 'expired', ended_at: T0 + H }), signed, WINDOW), T0 + H + WINDOW);
+  });
+  test('paid late: counted from the payment, the later end', () => {
+    const r = rec({ status: 'paid', ended_at: T0 + H, payment: { at: T0 + 50 * H, late: true, dispute_id: null } });
+    assert.equal(tokenUsableUntil(r, signed, WINDOW), T0 + 50 * H + WINDOW);
+  });
+  test('a receipt being checked: no end yet; its outcome known: the window after the outcome', () => {
+    const dispute = { id: 'd1', created_at: '', processed: false, processed_at: null, via: 'widget' as const, files: 1, outcome: null };
+    assert.equal(tokenUsableUntil(rec({ status: 'expired', ended_at: T0 + H, dispute }), signed, WINDOW), Number.POSITIVE_INFINITY);
+    const done = { ...dispute, processed: true, processed_at: T0 + 9 * 24 * H, outcome: 'unconfirmed' as const };
+    assert.equal(tokenUsableUntil(rec({ status: 'expired', ended_at: T0 + H, dispute: done }), signed, WINDOW), T0 + 9 * 24 * H + WINDOW);
+  });
+  test('never shorter than the time signed into the token', () => {
+    assert.equal(tokenUsableUntil(rec({ status: 'expired', ended_at: T0 + H }), T0 + 30 * 24 * H, WINDOW), T0 + 30 * 24 * H);
   });
 });
