@@ -225,6 +225,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const merchantUrl = urlOf(host, (server.address() as AddressInfo).port);
 
   const handlers: CheckoutHandler[] = [];
+  const consoleStore = data ? data.store('console') : null;
   try {
     if (sandbox) {
       // The terminal's own webhook URL, as a merchant sets it in the provider's dashboard: orders the
@@ -293,6 +294,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     }
     const consoleApi = createConsoleApi({
       client,
+      // The payouts' create-once records: in the data directory, "this payout may still land" survives a restart.
+      ...(consoleStore && { store: consoleStore }),
       endpoints,
       products,
       password: consolePassword,
@@ -319,6 +322,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   } catch (err) {
     await closeServer(server);
     await Promise.all(handlers.map((h) => h.close()));
+    await consoleStore?.close();
     await sandbox?.close();
     throw err;
   }
@@ -342,6 +346,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       closed ??= (async () => {
         await Promise.all(handlers.map((h) => h.close()));
         await closeServer(server);
+        await consoleStore?.close();
         await sandbox?.close();
       })();
       return closed;
