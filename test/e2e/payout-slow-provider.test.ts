@@ -4,11 +4,16 @@
  * create (no answer in time: the client times out and its lookups find nothing), then lets it land.
  * The page says the payout is unconfirmed; "Check again" while it may still land says plainly not to
  * pay again and when to check, and sends nothing; once it landed, "Check again" shows that payout.
+ * And the same across a restart of `npm start` on its data directory.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newShopper, sandboxCall, screenshot, startTestDemo, type Shopper, type TestDemo } from './helpers.js';
+import { quotePayout, type PayoutMethod } from '../../demo/payout-rules.js';
+import { CONSOLE_PASSWORD, launchBrowser, newShopper, sandboxCall, screenshot, startTestDemo, type Shopper, type TestDemo } from './helpers.js';
 import { logIn } from './console-page.js';
 
 interface ProviderMethod {
@@ -114,4 +119,86 @@ describe('a payout form with a slow provider', () => {
     assert.deepEqual((await sellsToCard()).map((o) => o.id), [landed[0]!.id], 'exactly one Sell for the form');
     assert.deepEqual(merchant.errors, []);
   });
+});
+
+test('the guard holds across a restart of the demo on its data directory (PAYDESK_DATA_DIR)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'paydesk-payout-restart-'));
+  /** Where held creates land: the sandbox of the demo running now. */
+  let sandboxUrl = '';
+  let slow = true;
+  let creates = 0;
+  const held: Request[] = [];
+  const slowFetch: typeof fetch = async (input, init) => {
+    const req = new Request(input, init);
+    if (req.method === 'POST' && new URL(req.url).pathname === '/api/v1/order/') {
+      const body = await req.clone().text();
+      if ((JSON.parse(body) as { order_side?: string }).order_side === 'Sell') {
+        creates++;
+        if (slow) {
+          held.push(new Request(req.url, { method: 'POST', headers: req.headers, body }));
+          return new Promise<Response>((_, reject) => req.signal.addEventListener('abort', () => reject(req.signal.reason), { once: true }));
+        }
+      }
+    }
+    return fetch(req);
+  };
+  const start = () => startTestDemo({ dataDir: dir, consoleProvider: { fetch: slowFetch, timeoutMs: 400, lookupWindowMs: 300 } });
+  async function consoleOf(demo: TestDemo) {
+    const api = `${demo.merchantUrl}/console/api`;
+    const headers = { 'content-type': 'application/json', 'x-paydesk': '1', origin: demo.merchantUrl };
+    const login = await fetch(`${api}/login`, { method: 'POST', headers, body: JSON.stringify({ password: CONSOLE_PASSWORD }) });
+    assert.equal(login.status, 204);
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    return {
+      get: async <T>(path: string) => (await (await fetch(`${api}${path}`, { headers: { cookie } })).json()) as T,
+      post: async (path: string, body: unknown) => {
+        const res = await fetch(`${api}${path}`, { method: 'POST', headers: { ...headers, cookie }, body: JSON.stringify(body) });
+        return { status: res.status, body: (await res.json()) as any };
+      },
+    };
+  }
+  const key = 'e2e-restart-payout-key-0001';
+  const sells = async (demo: TestDemo) =>
+    (await sandboxCall<{ orders: { items: ProviderOrder[] } }>(demo, `/api/v1/order/search-by-client-order-id?id=payout-${key}`)).orders.items.filter(
+      (o) => o.order_side === 'Sell',
+    );
+
+  let demo = await start();
+  try {
+    sandboxUrl = demo.sandboxUrl!;
+    let api = await consoleOf(demo);
+    const { methods } = await api.get<{ methods: PayoutMethod[] }>('/payout-methods');
+    const card = methods.find((m) => m.kind === 'card' && quotePayout(m, '1000.00').ok)!;
+    const quoted = quotePayout(card, '1000.00');
+    assert.ok(quoted.ok);
+    const form = { key, method_id: card.id, amount: '1000', destination: CARD, total: quoted.quote.total };
+    const first = await api.post('/payouts', form);
+    assert.equal(first.status, 502, JSON.stringify(first.body));
+    assert.equal(first.body.error.code, 'payout_unconfirmed');
+    await demo.close();
+
+    // npm start again on the same directory: the console's store remembers that the payout may still land.
+    demo = await start();
+    sandboxUrl = demo.sandboxUrl!;
+    api = await consoleOf(demo);
+    const again = await api.post('/payouts', form);
+    assert.equal(again.status, 409, JSON.stringify(again.body));
+    assert.equal(again.body.error.code, 'payout_in_progress');
+    assert.equal(creates, 1, 'nothing was sent after the restart');
+
+    // The create sent before the restart lands (at the restarted sandbox, which kept the terminal).
+    for (const req of held.splice(0)) {
+      const res = await fetch(new Request(new URL(new URL(req.url).pathname, sandboxUrl), req));
+      assert.equal(res.status, 201, await res.text());
+    }
+    slow = false;
+    const later = await api.post('/payouts', form);
+    assert.equal(later.status, 200, JSON.stringify(later.body));
+    assert.equal(later.body.replayed, true);
+    assert.deepEqual((await sells(demo)).map((o) => o.id), [later.body.payout.id], 'exactly one Sell');
+    assert.equal(creates, 1);
+  } finally {
+    await demo.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
