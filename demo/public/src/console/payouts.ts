@@ -254,7 +254,8 @@ async function submit(): Promise<void> {
   } catch (err) {
     draft.sending = false;
     if (isUnauthorized(err)) return ctx.loggedOut();
-    draft.unconfirmed = err instanceof ApiError && (err.code === 'payout_in_progress' || err.code === 'payout_unconfirmed');
+    // Once the provider left a submit unconfirmed, the button only ever checks again (the same key: it cannot pay twice).
+    draft.unconfirmed ||= err instanceof ApiError && (err.code === 'payout_in_progress' || err.code === 'payout_unconfirmed');
     if (err instanceof ApiError && err.code === 'quote_changed' && err.details.fee && err.details.total) {
       // The provider's ranges changed since the form was filled: show the new figures to confirm.
       c.quote = { ...c.quote, fee: err.details.fee, total: err.details.total };
