@@ -62,6 +62,13 @@ export interface DemoOptions {
   catalogPath?: string | URL;
   /** Where server-side warnings and errors go (default: console). */
   logger?: Logger;
+  /**
+   * How the console's provider client reaches the provider and how long it waits (default: `fetch`,
+   * the client's timeouts). For tests: a provider that is slow to answer payouts.
+   */
+  consoleProvider?: { fetch?: typeof fetch; timeoutMs?: number; lookupWindowMs?: number };
+  /** How long a payout submit waits for another submit of its form before `409 payout_in_progress` (default 10 s). */
+  payoutWaitMs?: number;
 }
 
 export interface RunningDemo {
@@ -225,6 +232,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const merchantUrl = urlOf(host, (server.address() as AddressInfo).port);
 
   const handlers: CheckoutHandler[] = [];
+  const consoleStore = data ? data.store('console') : null;
   try {
     if (sandbox) {
       // The terminal's own webhook URL, as a merchant sets it in the provider's dashboard: orders the
@@ -278,7 +286,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       handlers.push(withForm);
     }
 
-    const client = createProviderClient({ baseUrl: providerUrl, apiKey: providerKey });
+    const client = createProviderClient({ baseUrl: providerUrl, apiKey: providerKey, ...options.consoleProvider });
     // The console reads each token endpoint's sessions and webhook log, with the provider client of its
     // terminal; dispute receipts come from the sandbox (the provider does not give them out).
     const receiptsOf = (apiKey: string) => (sandbox ? sandboxReceipts({ url: sandboxUrl!, apiKey, fetch: (r) => sandbox!.fetch(r) }) : null);
@@ -293,6 +301,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     }
     const consoleApi = createConsoleApi({
       client,
+      // The payouts' create-once records: in the data directory, "this payout may still land" survives a restart.
+      ...(consoleStore && { store: consoleStore }),
+      ...(options.payoutWaitMs !== undefined && { payoutWaitMs: options.payoutWaitMs }),
       endpoints,
       products,
       password: consolePassword,
@@ -319,6 +330,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   } catch (err) {
     await closeServer(server);
     await Promise.all(handlers.map((h) => h.close()));
+    await consoleStore?.close();
     await sandbox?.close();
     throw err;
   }
@@ -342,6 +354,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       closed ??= (async () => {
         await Promise.all(handlers.map((h) => h.close()));
         await closeServer(server);
+        await consoleStore?.close();
         await sandbox?.close();
       })();
       return closed;

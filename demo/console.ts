@@ -43,10 +43,15 @@
  * port of the same host is the same site.
  *
  * Payouts: the page generates a key per form and sends it with every submit; the payout's
- * `client_order_id` is `payout-<key>`. The server first looks that id up at the provider (a second
- * submit gets the payout the first made), and a second submit arriving while the first is still with
- * the provider waits for it. Each attempt writes one audit line (who, when, amount, masked
- * destination, result).
+ * `client_order_id` is `payout-<key>`, and it is created at most once by the server's create-once
+ * rule (src/server/checkout/create-once.ts, the token endpoint's own), kept in the console's store
+ * (`options.store`; durable in `npm start`'s data directory): a submit first looks that id up at the
+ * provider (a second submit gets the payout the first made); one arriving while another submit of
+ * the form is with the provider waits for it a while; and after a create whose outcome is unknown
+ * (the provider did not answer in time: `502 payout_unconfirmed`), a submit that does not find the
+ * payout answers `409 payout_in_progress` with `retry_after` and sends nothing, for as long as that
+ * create may still land (CREATE_IN_FLIGHT_MS). Each attempt writes one audit line (who, when,
+ * amount, masked destination, result).
  */
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
@@ -60,6 +65,8 @@ import { FORM_SESSION_STATES, METHOD_TYPES, ORDER_STATUSES, orderOutcome, TRANSA
 import { isProviderError, type ProviderError } from '../src/provider/errors.js';
 import { parseIsoDateTime, type Order } from '../src/provider/schemas.js';
 import type { ProviderClient } from '../src/provider/types.js';
+import { CREATE_IN_FLIGHT_MS, createOnce } from '../src/server/checkout/create-once.js';
+import { createMemoryStore, type CheckoutStore } from '../src/server/store.js';
 import {
   CONSOLE_PATH,
   type ConsoleErrorCode,
@@ -145,7 +152,19 @@ export interface ConsoleOptions {
   audit?: (entry: PayoutAuditEntry) => void;
   /** Where unexpected errors go (default: console.error). */
   logError?: (message: string, err: unknown) => void;
+  /**
+   * Where the payouts' create-once records live (default: in memory). A durable store (the demo's
+   * data directory) keeps "this payout may still land" across a restart.
+   */
+  store?: CheckoutStore;
+  /** How long a submit waits for another submit of the same form that is with the provider, before `409 payout_in_progress` (default 10 s). */
+  payoutWaitMs?: number;
+  /** How long one submit may hold the right to create its payout (default 90 s; a crashed holder's ends then). */
+  payoutLeaseMs?: number;
 }
+
+/** How long a payout's create-once records are kept. */
+const PAYOUT_RECORD_TTL_MS = 24 * 3600 * 1000;
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
@@ -405,8 +424,10 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
   /** sha256(token) → the login; the token itself is only in the browser's cookie. */
   const sessions = new Map<string, { expires: number; login: string }>();
   const failed = new Map<string, number[]>();
-  /** Payouts being created now, by client_order_id: a second submit of the same form waits for the first. */
-  const inflight = new Map<string, { intent: PayoutIntent; result: Promise<PayoutOutcome> }>();
+  /** The payouts' create-once records (see the file comment). */
+  const store = options.store ?? createMemoryStore({ now });
+  const payoutWaitMs = options.payoutWaitMs ?? 10_000;
+  const payoutLeaseMs = options.payoutLeaseMs ?? 90_000;
 
   const tokenKey = (token: string) => digest(token).toString('base64url');
 
@@ -639,67 +660,111 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
 
   type PayoutOutcome = { order: Order; replayed: boolean; method: PayoutMethod | null };
 
-  /** Looks the form's payout up, and creates it when there is none (see the file comment). */
+  /** What the form asked for when its payout was sent: a submit of the same key asking for another payout is refused. */
+  const intentKey = (clientOrderId: string) => `payout-intent:${clientOrderId}`;
+  const intentText = (intent: PayoutIntent) =>
+    JSON.stringify([intent.method_id, intent.amount, intent.destination.replace(/[\s\-().\u00a0]/g, '')]);
+  const keyReused = (detail: string) =>
+    new ConsoleHttpError(409, 'idempotency_key_reused', `this payout form ${detail}; open a new form for another payout`);
+
+  /** The payout is not found and an earlier submit's create may still land: nothing is sent. */
+  function inProgress(retryAfterMs: number): ConsoleHttpError {
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    return new ConsoleHttpError(
+      409,
+      'payout_in_progress',
+      `an earlier submission of this payout is still being confirmed by the provider; nothing was sent, so it is not paid twice: check again in ${seconds} s`,
+      { retryable: true, details: { retry_after: seconds }, headers: { 'Retry-After': String(seconds) } },
+    );
+  }
+
+  /** Looks the form's payout up, and creates it when there is none, at most once (see the file comment). */
   async function createPayout(req: CreatePayoutRequest, amount: string, clientOrderId: string): Promise<PayoutOutcome> {
     const intent: PayoutIntent = { method_id: req.method_id, amount, destination: req.destination };
-    const earlier = (await client.searchOrdersByClientOrderId({ id: clientOrderId, size: 10 })).orders.items;
-    if (earlier.length > 0) {
-      const same = earlier.find((o) => sameIntent(o, intent));
-      if (!same) {
-        throw new ConsoleHttpError(
-          409,
-          'idempotency_key_reused',
-          'this payout form already made a different payout; open a new form for another payout',
-        );
-      }
-      return { order: same, replayed: true, method: null };
-    }
-
-    const method = (await payoutMethods()).find((m) => m.id === req.method_id);
-    if (!method) {
-      throw new ConsoleHttpError(409, 'method_unavailable', 'this payment method makes no payouts now (inactive, or no Sell range); pick another', {
-        field: 'method_id',
-      });
-    }
-    const destination = normalizeDestination(method.kind, req.destination, method.type);
-    if (!destination.ok) throw invalid('destination', DESTINATION_PROBLEMS[destination.problem]);
-    const quoted = quotePayout(method, amount);
-    if (!quoted.ok) {
-      throw new ConsoleHttpError(409, 'amount_out_of_limits', `amount: this method pays out from ${quoted.min} to ${quoted.max} ${method.currency}`, {
-        field: 'amount',
-        details: { min: quoted.min, max: quoted.max, currency: method.currency },
-      });
-    }
-    const { quote } = quoted;
-    if (compareAmounts(quote.total, req.total) !== 0) {
-      throw new ConsoleHttpError(409, 'quote_changed', `the fee changed: the total is now ${quote.total} ${quote.currency}; confirm again`, {
-        details: { fee: quote.fee, total: quote.total, currency: quote.currency },
-      });
-    }
+    /** Set once the form's figures are checked, for the provider's refusals. */
+    let checked: { method: PayoutMethod; quote: { total: string; currency: string } } | null = null;
     try {
-      const order = await client.createOrder({
-        client_order_id: clientOrderId,
-        order_side: 'Sell',
-        payment_method_id: method.id,
-        amount,
-        customer_account: destination.value,
-      });
-      return { order, replayed: false, method };
+      const { value, found } = await createOnce<{ order: Order; method: PayoutMethod | null }>(
+        clientOrderId,
+        {
+          store,
+          now,
+          leaseMs: payoutLeaseMs,
+          waitMs: payoutWaitMs,
+          ttlMs: PAYOUT_RECORD_TTL_MS,
+          inProgress,
+          log: (message, fields) => logError(message, fields),
+        },
+        {
+          find: async (earlier) => {
+            const items = (await client.searchOrdersByClientOrderId({ id: clientOrderId, size: 10 })).orders.items;
+            if (items.length > 0) {
+              const same = items.find((o) => sameIntent(o, intent));
+              if (!same) throw keyReused('already made a different payout');
+              return { order: same, method: null };
+            }
+            if (earlier) {
+              // Not found, but an earlier create may still land: it must be this very payout.
+              const sent = await store.get(intentKey(clientOrderId));
+              if (sent && sent.value !== intentText(intent)) throw keyReused('sent a different payout that the provider has not confirmed yet');
+            }
+            return undefined;
+          },
+          prepare: async () => {
+            const method = (await payoutMethods()).find((m) => m.id === req.method_id);
+            if (!method) {
+              throw new ConsoleHttpError(409, 'method_unavailable', 'this payment method makes no payouts now (inactive, or no Sell range); pick another', {
+                field: 'method_id',
+              });
+            }
+            const destination = normalizeDestination(method.kind, req.destination, method.type);
+            if (!destination.ok) throw invalid('destination', DESTINATION_PROBLEMS[destination.problem]);
+            const quoted = quotePayout(method, amount);
+            if (!quoted.ok) {
+              throw new ConsoleHttpError(409, 'amount_out_of_limits', `amount: this method pays out from ${quoted.min} to ${quoted.max} ${method.currency}`, {
+                field: 'amount',
+                details: { min: quoted.min, max: quoted.max, currency: method.currency },
+              });
+            }
+            const { quote } = quoted;
+            if (compareAmounts(quote.total, req.total) !== 0) {
+              throw new ConsoleHttpError(409, 'quote_changed', `the fee changed: the total is now ${quote.total} ${quote.currency}; confirm again`, {
+                details: { fee: quote.fee, total: quote.total, currency: quote.currency },
+              });
+            }
+            checked = { method, quote };
+            await store.set(intentKey(clientOrderId), intentText(intent), PAYOUT_RECORD_TTL_MS);
+            return async (signal) => {
+              const order = await client.createOrder(
+                { client_order_id: clientOrderId, order_side: 'Sell', payment_method_id: method.id, amount, customer_account: destination.value },
+                { signal },
+              );
+              return { order, method };
+            };
+          },
+        },
+      );
+      return { order: value.order, replayed: found, method: value.method };
     } catch (err) {
-      if (isProviderError(err, 'insufficient_funds')) {
+      const sent = checked as { method: PayoutMethod; quote: { total: string; currency: string } } | null;
+      if (sent && isProviderError(err, 'insufficient_funds')) {
         const balance = await client.getBalance().then(
           (b) => b.deposit,
           () => null,
         );
         throw new ConsoleHttpError(402, 'insufficient_funds', 'the balance is lower than the payout and its fee', {
-          details: { needed: quote.total, currency: quote.currency, ...(balance && { available: balance.available, currency: balance.currency }) },
+          details: { needed: sent.quote.total, currency: sent.quote.currency, ...(balance && { available: balance.available, currency: balance.currency }) },
         });
       }
-      if (isProviderError(err, 'amount_out_of_limits')) {
+      if (sent && isProviderError(err, 'amount_out_of_limits')) {
         throw new ConsoleHttpError(409, 'amount_out_of_limits', `the provider refused the amount: ${err.providerMessage ?? err.message}`, {
           field: 'amount',
-          details: { ...payoutLimits(method), currency: method.currency },
+          details: { ...payoutLimits(sent.method), currency: sent.method.currency },
         });
+      }
+      if (err instanceof DOMException && err.name === 'TimeoutError') {
+        // The console's own bound on one create ended it: the provider may still make the payout.
+        throw unconfirmed(err.message);
       }
       throw err;
     }
@@ -718,24 +783,8 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
       const clientOrderId = payoutClientOrderId(body.key);
       Object.assign(line, { client_order_id: clientOrderId, method: body.method_id, amount, destination: maskDestination('', body.destination) });
 
-      let running = inflight.get(clientOrderId);
-      let waited = false;
-      if (running) {
-        waited = true;
-        if (running.intent.method_id !== body.method_id || running.intent.amount !== amount || running.intent.destination !== body.destination) {
-          throw new ConsoleHttpError(409, 'idempotency_key_reused', 'this payout form is making a different payout right now; open a new form for another payout');
-        }
-      } else {
-        const result = createPayout(body, amount, clientOrderId);
-        running = { intent: { method_id: body.method_id, amount, destination: body.destination }, result };
-        inflight.set(clientOrderId, running);
-        void result.then(
-          () => inflight.delete(clientOrderId),
-          () => inflight.delete(clientOrderId),
-        );
-      }
-      const outcome = await running.result;
-      const replayed = outcome.replayed || waited;
+      const outcome = await createPayout(body, amount, clientOrderId);
+      const replayed = outcome.replayed;
       const payout = payoutView(outcome.order);
       Object.assign(line, {
         result: replayed ? 'replayed' : 'created',
@@ -815,18 +864,24 @@ function createError(err: ProviderError): ConsoleHttpError {
     case 'timeout':
     case 'invalid_response':
       // The answer was lost and the client's lookup could not tell whether the order exists.
-      return new ConsoleHttpError(
-        502,
-        'payout_unconfirmed',
-        `the provider did not confirm the payout (${err.message}); it may exist: submit the same form again, which finds it instead of paying twice`,
-        { retryable: true },
-      );
+      return unconfirmed(err.message);
     default:
       if (err.status !== null && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403) {
         return new ConsoleHttpError(400, 'validation_failed', `the provider refused the payout: ${said}`);
       }
       return readError(err);
   }
+}
+
+/** The provider did not say whether the payout was made: the same form, submitted again, finds it or is told to wait. */
+function unconfirmed(why: string): ConsoleHttpError {
+  return new ConsoleHttpError(
+    502,
+    'payout_unconfirmed',
+    `the provider did not confirm the payout (${why}); it may exist or still land: submit the same form again, which finds it, ` +
+      `or answers payout_in_progress while it may still land (up to ${CREATE_IN_FLIGHT_MS / 1000} s), instead of paying twice`,
+    { retryable: true },
+  );
 }
 
 /** A readable random password for the demo console, e.g. `demo-k3v9-q2tx-8mzn`. */

@@ -1,7 +1,8 @@
 /**
  * The demo's data directory (`PAYDESK_DATA_DIR`, default `.paydesk/` in the working directory): what
  * must survive a restart of `npm start` so that a shopper's reload resumes the same order and a
- * webhook still finds its session — the stores (one SQLite file per token endpoint), and the
+ * webhook still finds its session — the stores (one SQLite file per token endpoint, and `console.db`
+ * where the console keeps the payouts it may still be making), and the
  * secrets drawn at the first start (session secret, console password, sandbox key), kept in
  * `secrets.json` readable by the owner only.
  */

@@ -13,7 +13,7 @@ import { ORDER_LIFETIME_SECONDS } from '../../provider/facts.js';
 import { latestCreated, providerTime } from '../../provider/matching.js';
 import type { CreateOrderRequest, FormCreateRequest, Order } from '../../provider/schemas.js';
 import type { IntegrationMode } from '../../protocol/index.js';
-import { CheckoutError, idempotencyInProgress, fromProviderError, isAmbiguousProviderFailure, isProviderError } from '../errors.js';
+import { CheckoutError, idempotencyInProgress, fromProviderError } from '../errors.js';
 import type { MethodRequest, MethodSelection } from '../methods.js';
 import { formPendingView, orderToView, sanitizeUrl } from '../order-view.js';
 import type { ViewContext } from '../order-view.js';
@@ -25,6 +25,10 @@ import { amountAcceptable, orderProblem } from './matching.js';
 import type { Offers } from './offers.js';
 import { resolveOrder } from './resolve.js';
 import type { CheckedOrder } from './resolve.js';
+import { clearUncertain, holdCreateLease, inFlightUntil, markUncertain, provesNotCreated, readUncertain } from './create-once.js';
+
+// The create-once rule (lease, unknown outcomes, in-flight guard: create-once.ts) is shared with every order the server creates.
+export { CREATE_IN_FLIGHT_MS, provesNotCreated } from './create-once.js';
 
 /** The body of `POST /sessions`, shape-checked. */
 export interface CreateSessionInput extends MethodRequest {
@@ -50,25 +54,6 @@ export interface CreateOptions {
 }
 
 type Terms = { requested_amount: string; currency: string; unique_amount: boolean };
-
-const uncertainKey = (coid: string) => `uncertain:${coid}`;
-/**
- * After a create whose outcome is unknown, the request may still be on its way to the provider for
- * about the client's timeout plus its lookup window; until this long after, a later attempt that does
- * not find the order answers "still being prepared" instead of creating a second one.
- */
-export const CREATE_IN_FLIGHT_MS = 60_000;
-
-/**
- * True for a failure that proves nothing was created (a refusal such as no traders or limits, a
- * connection that never opened): not "maybe created".
- */
-export function provesNotCreated(err: unknown): boolean {
-  const cause = err instanceof CheckoutError ? err.cause : err;
-  return isProviderError(cause) && !isAmbiguousProviderFailure(cause);
-}
-const creatingKey = (coid: string) => `creating:${coid}`;
-
 
 export class Creator {
   constructor(
@@ -104,43 +89,27 @@ export class Creator {
       const record = await this.createAtProvider(input, order, selection, coid, await this.withUncertainty(coid, opts));
       return { record, token: this.sign(record), replayed: false };
     }
-    const lease = creatingKey(coid);
-    const deadline = performance.now() + idempotencyWaitMs;
-    while (!(await store.create(lease, '1', idempotencyLeaseMs))) {
-      if (performance.now() > deadline) throw idempotencyInProgress();
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const release = await holdCreateLease(store, coid, { leaseMs: idempotencyLeaseMs, waitMs: idempotencyWaitMs }, idempotencyInProgress);
     try {
       const live = await this.livePendingSession(coid, input.order_ref);
       if (live) return { record: live, token: this.sign(live), replayed: true };
       const record = await this.createAtProvider(input, order, selection, coid, await this.withUncertainty(coid, opts));
       return { record, token: this.sign(record), replayed: false };
     } finally {
-      await store.delete(lease).catch(() => undefined);
+      await release();
     }
   }
 
   /** An earlier attempt with this id whose outcome is unknown makes this one look it up first (only orders since then count). */
   private async withUncertainty(coid: string, opts: CreateOptions): Promise<CreateOptions> {
-    const marker = await this.core.cfg.store.get(uncertainKey(coid));
+    const marker = await readUncertain(this.core.cfg.store, coid);
     if (!marker) return opts;
-    let since: number | undefined;
-    let at: number | undefined;
-    try {
-      const v = JSON.parse(marker.value) as { since?: unknown; at?: unknown } | number;
-      if (typeof v === 'number') since = v;
-      else {
-        if (typeof v.since === 'number') since = v.since;
-        if (typeof v.at === 'number') at = v.at;
-      }
-    } catch {
-      // unreadable: look up without a bound
-    }
+    const until = inFlightUntil(marker);
     return {
       ...opts,
       recover: true,
-      since: opts.since ?? since,
-      ...(at !== undefined && { inFlightUntil: at + CREATE_IN_FLIGHT_MS }),
+      since: opts.since ?? marker.since,
+      ...(until !== undefined && { inFlightUntil: until }),
     };
   }
 
@@ -185,8 +154,8 @@ export class Creator {
       // A timeout, a lost answer, our own deadline or anything unexpected: the provider may still
       // create it, so every later attempt with this id looks it up first (and waits while it may land).
       if (!stillInFlight && !provesNotCreated(err)) {
-        const marker = JSON.stringify({ since: opts.since ?? startedAt, at: this.core.cfg.now() });
-        await this.core.cfg.store.set(uncertainKey(coid), marker, this.core.cfg.idempotencyTtlMs).catch((storeErr: unknown) => {
+        const marker = { since: opts.since ?? startedAt, at: this.core.cfg.now() };
+        await markUncertain(this.core.cfg.store, coid, marker, this.core.cfg.idempotencyTtlMs).catch((storeErr: unknown) => {
           this.core.cfg.log.error('could not remember an uncertain creation', { client_order_id: coid, err: storeErr });
         });
       }
@@ -320,7 +289,7 @@ export class Creator {
       formSessionId: null,
       expectedAmount: view.amount,
     });
-    await this.core.cfg.store.delete(uncertainKey(coid)).catch(() => undefined);
+    await clearUncertain(this.core.cfg.store, coid).catch(() => undefined);
     return record;
   }
 

@@ -36,6 +36,8 @@ interface Draft {
   confirming: { method: PayoutMethod; quote: PayoutQuote; destination: string } | null;
   done: PayoutResponse | null;
   sending: boolean;
+  /** The provider has not confirmed an earlier submit (payout_unconfirmed, payout_in_progress): the button checks again, it never pays twice. */
+  unconfirmed: boolean;
 }
 
 let draft: Draft = newDraft(null);
@@ -43,7 +45,7 @@ let bound = false;
 
 /** A new form: a new key; the methods already read are kept. */
 function newDraft(methods: PayoutMethod[] | null): Draft {
-  return { key: newKey(), step: 'details', methods, confirming: null, done: null, sending: false };
+  return { key: newKey(), step: 'details', methods, confirming: null, done: null, sending: false, unconfirmed: false };
 }
 
 /** 16 random bytes, URL-safe base64 (22 characters). */
@@ -226,7 +228,7 @@ function renderConfirm(): void {
   if (!low.hidden && available !== undefined) low.textContent = ctx.t('p.lowBalance', { available: money(available) });
   const submit = $<HTMLButtonElement>('#payout-submit');
   submit.disabled = draft.sending;
-  submit.textContent = ctx.t(draft.sending ? 'p.sending' : 'p.confirm');
+  submit.textContent = ctx.t(draft.sending ? 'p.sending' : draft.unconfirmed ? 'p.checkAgain' : 'p.confirm');
 }
 
 function row(term: string, value: string | Node, className?: string): HTMLElement {
@@ -252,6 +254,8 @@ async function submit(): Promise<void> {
   } catch (err) {
     draft.sending = false;
     if (isUnauthorized(err)) return ctx.loggedOut();
+    // Once the provider left a submit unconfirmed, the button only ever checks again (the same key: it cannot pay twice).
+    draft.unconfirmed ||= err instanceof ApiError && (err.code === 'payout_in_progress' || err.code === 'payout_unconfirmed');
     if (err instanceof ApiError && err.code === 'quote_changed' && err.details.fee && err.details.total) {
       // The provider's ranges changed since the form was filled: show the new figures to confirm.
       c.quote = { ...c.quote, fee: err.details.fee, total: err.details.total };
