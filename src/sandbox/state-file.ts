@@ -512,7 +512,14 @@ function removeStaleTemps(path: string): void {
   } catch {
     return;
   }
-  for (const name of names) if (name.startsWith(prefix) && name.endsWith('.tmp')) rmSync(join(dirname(path), name), { force: true });
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    try {
+      rmSync(join(dirname(path), name), { force: true });
+    } catch {
+      // Not a file of ours after all (a folder of that name): left alone.
+    }
+  }
 }
 
 /** Receipts of disputes that are gone (a reset) are removed from the files folder. */
