@@ -38,12 +38,15 @@ export function createApp(ctx: AppContext): Hono<SandboxEnv> {
      * changes still being written, so it never shows what a crash could undo.
      */
     app.use('*', async function durableAnswer(c, next) {
+      const before = engine.version;
       await next();
       try {
         await durable();
       } catch (err) {
-        logger.error(`saving the sandbox state failed; ${c.req.method} ${c.req.path} is answered 503`, err);
-        if (c.res.status >= 300) return;
+        // A 2xx that changed something (while it ran) becomes 503; other answers stand.
+        const refuse = c.res.status < 300 && engine.version !== before;
+        logger.error(`saving the sandbox state failed${refuse ? `; ${c.req.method} ${c.req.path} is answered 503` : ''}`, err);
+        if (!refuse) return;
         const message = `The sandbox could not save this change to its state file (${err instanceof Error ? err.message : String(err)}); it may be lost when the sandbox restarts`;
         c.res = undefined;
         c.res = c.req.path.startsWith('/pay/api')
