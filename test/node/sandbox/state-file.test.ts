@@ -304,6 +304,28 @@ describe('answers wait for the state file', () => {
     await sandbox.close();
   });
 
+  test('a webhook whose change the file cannot take is not sent', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'sandbox.json');
+    const sent: string[] = [];
+    const { sandbox, call } = open(file, { now: START }, {
+      webhookUrl: 'http://merchant.test/webhooks',
+      fetch: async (input) => {
+        sent.push(String(input));
+        return new Response('{}');
+      },
+    });
+    const order = (await call('POST', '/api/v1/order/', { client_order_id: 'quiet', order_side: 'Buy', method_type: 'SBP', amount: '1500.00' })).json;
+    for (let n = 1; n <= 20; n++) mkdirSync(join(dir, `.sandbox.json.${process.pid}.${n}.tmp`), { recursive: true });
+    assert.equal((await call('POST', `/sandbox/orders/${order.id}/complete`)).status, 503);
+    await sandbox.webhooks.idle();
+    assert.deepEqual(sent, []);
+    const delivery = sandbox.webhooks.log().find((d) => d.order_id === order.id)!;
+    assert.equal(delivery.status, 'failed');
+    assert.match(delivery.attempts[0]!.error!, /not sent: the sandbox could not save its state/);
+    await sandbox.close();
+  });
+
   test('concurrent creates are each answered only once the file holds them', async () => {
     const file = join(tempDir(), 'sandbox.json');
     const { sandbox, call } = open(file, { now: START });
