@@ -387,9 +387,15 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     const entry = { order_id: seen.id, client_order_id: seen.coid, status: seen.status };
     if (!auth.ok) {
       // Verified first (cheap), so only deliveries that fail it count against their address: a real
-      // one is never answered 429. Beyond the limit nothing is logged (a flood writes one counter).
+      // one is never answered 429. Beyond the limit nothing is logged (a flood writes one counter);
+      // a store that cannot count leaves the answer 401.
       const address = clientAddress(req);
-      if (address) await limiter.hit(limits.unverifiedWebhooksPerAddress, `w:${address}`);
+      if (address) {
+        await limiter.hit(limits.unverifiedWebhooksPerAddress, `w:${address}`).catch((err: unknown) => {
+          if (err instanceof CheckoutError) throw err;
+          log.warn('could not count a refused webhook against its address', { err });
+        });
+      }
       log.warn(`webhook refused: ${auth.reason}`);
       await core.inbox.log({ ...entry, verified: false, outcome: 'refused', detail: auth.reason, http_status: 401, session_id: null });
       throw new CheckoutError(401, 'unauthorized', 'Webhook authentication failed.');

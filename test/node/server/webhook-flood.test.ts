@@ -12,7 +12,8 @@ import { createProviderClient } from '../../../src/provider/index.js';
 import { createSandbox } from '../../../src/sandbox/index.js';
 import { createCheckoutHandler, toNodeListener } from '../../../src/server/index.js';
 import type { CheckoutHandler, CheckoutHandlerOptions } from '../../../src/server/index.js';
-import { createRequest } from './fake-provider.js';
+import { BASE, createRequest, makeHarness } from './fake-provider.js';
+import { MemoryStore } from '../../../src/server/store.js';
 
 const KEY = 'merchant_flood_key_0123456789abcdef';
 const SECRET = 'flood-session-secret-0123456789abcdef';
@@ -123,4 +124,17 @@ test('a flood larger than the webhook log never pushes verified deliveries out o
   const forged = await w.handler.inspect.webhooks({ verified: false, limit: 1000 });
   assert.equal(forged.length, 200, 'the unverified log keeps its newest 200 lines');
   assert.ok(forged.every((e) => !e.verified && e.outcome === 'refused' && e.http_status === 401));
+});
+
+test('a store that cannot count a forged webhook leaves its answer 401 (never a 500)', async () => {
+  class NoCounter extends MemoryStore {
+    override async increment(): Promise<{ count: number; resetMs: number }> {
+      throw new Error('store down');
+    }
+  }
+  const h = makeHarness({ store: new NoCounter(), getClientAddress: () => '10.9.9.9' });
+  const res = await h.handler(new Request(`${BASE}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+  assert.equal(res.status, 401);
+  assert.ok(h.logs.some((l) => l.level === 'warn' && /could not count a refused webhook/.test(l.message)));
+  await h.handler.close();
 });
