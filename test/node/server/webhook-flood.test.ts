@@ -60,7 +60,8 @@ async function world(handlerOptions: Partial<CheckoutHandlerOptions> = {}) {
   };
   /**
    * `count` unsigned webhooks for `orderId`, ten at a time, from 127.0.0.1 over HTTP, or (`inProcess`)
-   * straight into the handler from the address the getClientAddress option reads; their statuses.
+   * straight into the handler from 127.0.0.1 as the getClientAddress option reads it (the sandbox's
+   * deliveries come over HTTP from that same address); their statuses.
    */
   const flood = async (count: number, orderId: string, inProcess = false) => {
     const payload = JSON.stringify({ request_id: 'x', webhook_type: 'buy_update', datetime: 'x', payload: { id: orderId, client_order_id: 'forged', status: 'Completed' } });
@@ -68,7 +69,7 @@ async function world(handlerOptions: Partial<CheckoutHandlerOptions> = {}) {
     for (let i = 0; i < count; i += 10) {
       const batch = Array.from({ length: Math.min(10, count - i) }, () =>
         (inProcess
-          ? handler(new Request(`${endpoint}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-test-ip': '10.6.6.6' }, body: payload }))
+          ? handler(new Request(`${endpoint}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-test-ip': '127.0.0.1' }, body: payload }))
           : fetch(`${endpoint}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload })
         ).then(async (r) => {
           await r.arrayBuffer();
