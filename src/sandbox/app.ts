@@ -29,6 +29,33 @@ export function createApp(ctx: AppContext): Hono<SandboxEnv> {
     });
   }
 
+  const { durable } = ctx;
+  if (durable) {
+    /**
+     * With a state file, a request is answered only once the file holds what it changed (what a real
+     * provider's database does): a create or a control answered 2xx survives a `kill -9` a moment
+     * later. Requests of one moment share one write; a request that changed nothing waits only for
+     * changes still being written, so it never shows what a crash could undo.
+     */
+    app.use('*', async function durableAnswer(c, next) {
+      const before = engine.version;
+      await next();
+      try {
+        await durable();
+      } catch (err) {
+        // A 2xx that changed something (while it ran) becomes 503; other answers stand.
+        const refuse = c.res.status < 300 && engine.version !== before;
+        logger.error(`saving the sandbox state failed${refuse ? `; ${c.req.method} ${c.req.path} is answered 503` : ''}`, err);
+        if (!refuse) return;
+        const message = `The sandbox could not save this change to its state file (${err instanceof Error ? err.message : String(err)}); it may be lost when the sandbox restarts`;
+        c.res = undefined;
+        c.res = c.req.path.startsWith('/pay/api')
+          ? c.json({ error: { code: 'state_not_saved', message, retryable: true } }, 503)
+          : c.json({ success: false, message }, 503);
+      }
+    });
+  }
+
   const tooLarge = (max: number) => (c: Context) => {
     const message = `Request body is larger than ${max} bytes`;
     if (c.req.path.startsWith('/pay/api')) return c.json({ error: { code: 'payload_too_large', message, retryable: false } }, 413);

@@ -107,13 +107,15 @@ export interface SandboxOptions {
   /** Real milliseconds between expiry sweeps; 0 turns the timer off (default 1000). */
   sweepIntervalMs?: number;
   /**
-   * Keep the sandbox's state in this file (and receipts in `<file>.files/`): loaded on start, saved
-   * atomically a moment after every change and on close, so a restart loses nothing. Without
+   * Keep the sandbox's state in this file (and receipts in `<file>.files/`): loaded on start; a
+   * request is answered, and a webhook sent, only once the file holds the change (the requests of one
+   * moment share one write: temp file, fsync, rename), so a restart, even after `kill -9`, loses
+   * nothing that was answered. Without
    * `apiKey` the main terminal keeps the key it had. A file that cannot be used throws
    * {@link SandboxStateError}. One sandbox per file.
    */
   stateFile?: string;
-  /** Real milliseconds a save waits after a change, to take several changes at once (default 250). */
+  /** Real milliseconds a save waits after a change no request made (expiry sweeps, webhook attempts; default 250). */
   stateSaveDelayMs?: number;
 }
 
@@ -195,6 +197,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const clock = createClock(options.now, state?.clockOffsetMs ?? 0);
   const wallNow = options.wallNow ?? Date.now;
   let onWebhookChange: () => void = () => undefined;
+  /** With a state file: resolves once it holds every change made so far (see StateFileWriter.durable). */
+  let durable: (() => Promise<void>) | undefined;
   const webhooks = new WebhookDispatcher({
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
@@ -202,6 +206,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     wallNow,
     logger,
     changed: () => onWebhookChange(),
+    ...(stateFile && { beforeSend: () => durable?.() ?? Promise.resolve() }),
   });
   const engine = new SandboxEngine({ clock, webhooks });
   onWebhookChange = () => engine.changed();
@@ -278,6 +283,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       throw new SandboxStateError(stateFile, `it cannot be written (${(err as Error).message})`);
     }
     engine.onChange = () => writer.changed();
+    durable = () => writer.durable();
   }
 
   let listeningUrl: string | null = null;
@@ -293,6 +299,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     widgetFile: options.widgetFile,
     reseed: (terminal) => seedTerminal(engine, terminal),
     seedOrders: (terminal, count, opts) => seedOrdersInto(engine, terminal, count, opts),
+    durable,
   });
 
   const sweepMs = options.sweepIntervalMs ?? SWEEP_INTERVAL_MS;

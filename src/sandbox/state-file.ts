@@ -4,11 +4,16 @@
  * their receipts, transactions, balances, webhook log), the clock's offset and the secrets. Pending
  * webhook retries are dropped (their log entries read `cancelled`).
  *
- * Written atomically (a temp file, then rename) a moment after each change and on close; receipts
- * go once each into `<stateFile>.files/`. Read on start; a file that cannot be read is a
+ * Written atomically (a temp file, fsync, rename, fsync of the folder), so after a `kill -9` or a
+ * power cut at any moment the file is the last complete save. The app answers a request only once
+ * the file holds what the request changed ({@link StateFileWriter.durable}: the requests of one
+ * moment share one write), and a webhook goes out only once the change it reports is in the file;
+ * changes no request made (expiry sweeps, webhook attempts) are saved a moment later, and on close.
+ * Receipts go once each into `<stateFile>.files/`. Read on start; a file that cannot be read is a
  * {@link SandboxStateError} naming the problem, and nothing is overwritten. One sandbox per file.
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { open as openFile, rm as removeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { toMinor } from '../money/index.js';
@@ -343,9 +348,45 @@ export function writeAtomically(path: string, content: string | Uint8Array): voi
   renameSync(temp, path);
 }
 
+/**
+ * The async form of {@link writeAtomically}, with the folder fsynced after the rename (so the rename
+ * itself survives a power cut). `superseded()` is asked just before the rename: true when a newer
+ * save has landed meanwhile, and then this older one is dropped.
+ */
+async function writeAtomicallyAsync(path: string, content: string, temp: string, superseded: () => boolean): Promise<boolean> {
+  const fh = await openFile(temp, 'w', 0o600);
+  try {
+    await fh.writeFile(content, 'utf8');
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  if (superseded()) {
+    await removeFile(temp, { force: true });
+    return false;
+  }
+  renameSync(temp, path);
+  try {
+    const dir = await openFile(dirname(path), 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  } catch {
+    // A platform that cannot fsync a folder (Windows): the rename is as durable as it makes it.
+  }
+  return true;
+}
+
 export interface StateFileWriter {
-  /** Schedules a save (debounced). */
+  /** Schedules a save (debounced): for changes no request waits for. */
   changed(): void;
+  /**
+   * Resolves once the file holds every change made before the call. Calls of one moment share one
+   * write (coalesced); rejects when the file cannot be written (the next call tries again).
+   */
+  durable(): Promise<void>;
   /** Saves now; throws when it cannot. */
   save(): void;
   /** Saves now if anything changed since the last save. */
@@ -359,8 +400,9 @@ export function filesDirOf(path: string): string {
 }
 
 /**
- * Saves `engine`'s state to `path` a moment after changes (`debounceMs`) and on close. A failed
- * save is logged and tried again at the next change.
+ * Saves `engine`'s state to `path`: when a request waits for it ({@link StateFileWriter.durable}), a
+ * moment after other changes (`debounceMs`), and on close. A failed debounced save is logged and
+ * tried again at the next change. Temp files a killed process left behind are removed at start.
  */
 export function createStateWriter(o: {
   path: string;
@@ -373,11 +415,15 @@ export function createStateWriter(o: {
 }): StateFileWriter {
   const filesDir = filesDirOf(o.path);
   let timer: NodeJS.Timeout | null = null;
+  /** The engine version the file holds (-1: unknown, save whatever there is). */
   let savedVersion = -1;
   let closed = false;
+  /** The async write under way, which every durable() of the moment waits for. */
+  let writing: Promise<void> | null = null;
+  let temps = 0;
+  removeStaleTemps(o.path);
 
-  const save = () => {
-    if (o.engine.version === savedVersion) return;
+  const snapshot = () => {
     const version = o.engine.version;
     const state: PersistedState = {
       format: STATE_FORMAT,
@@ -388,9 +434,39 @@ export function createStateWriter(o: {
       mainApiKey: o.mainApiKey,
       terminals: [...o.engine.terminals.values()].map((t) => terminalState(t, filesDir)),
     };
-    writeAtomically(o.path, `${JSON.stringify(state)}\n`);
-    savedVersion = version;
+    return { version, state, text: `${JSON.stringify(state)}\n` };
+  };
+  const saved = (version: number, state: PersistedState) => {
+    if (version > savedVersion) savedVersion = version;
     removeOrphanedReceipts(filesDir, state);
+  };
+  const save = () => {
+    if (o.engine.version === savedVersion) return;
+    const { version, state, text } = snapshot();
+    writeAtomically(o.path, text);
+    saved(version, state);
+  };
+  /** One async write of the state as it is once the requests of this moment have made their changes. */
+  const writeOnce = async () => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (o.engine.version <= savedVersion) return;
+    const { version, state, text } = snapshot();
+    const temp = join(dirname(o.path), `.${basename(o.path)}.${process.pid}.${++temps}.tmp`);
+    try {
+      if (await writeAtomicallyAsync(o.path, text, temp, () => savedVersion >= version)) saved(version, state);
+    } catch (err) {
+      await removeFile(temp, { force: true }).catch(() => undefined);
+      throw err;
+    }
+  };
+  const durable = async () => {
+    const target = o.engine.version;
+    while (savedVersion < target) {
+      writing ??= writeOnce().finally(() => {
+        writing = null;
+      });
+      await writing;
+    }
   };
   const trySave = () => {
     timer = null;
@@ -401,6 +477,7 @@ export function createStateWriter(o: {
     }
   };
   return {
+    durable,
     save() {
       if (timer) clearTimeout(timer);
       timer = null;
@@ -409,7 +486,10 @@ export function createStateWriter(o: {
     },
     changed() {
       if (closed || timer) return;
-      timer = setTimeout(trySave, o.debounceMs);
+      timer = setTimeout(() => {
+        timer = null;
+        durable().catch(o.onError);
+      }, o.debounceMs);
     },
     flush() {
       if (timer) clearTimeout(timer);
@@ -421,6 +501,25 @@ export function createStateWriter(o: {
       closed = true;
     },
   };
+}
+
+/** Temp files of this state file that a killed process left (never renamed into place). */
+function removeStaleTemps(path: string): void {
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    try {
+      rmSync(join(dirname(path), name), { force: true });
+    } catch {
+      // Not a file of ours after all (a folder of that name): left alone.
+    }
+  }
 }
 
 /** Receipts of disputes that are gone (a reset) are removed from the files folder. */

@@ -28,6 +28,8 @@ export interface WebhookDispatcherOptions {
   logger: SandboxLogger;
   /** After a delivery's log entry changed (an attempt, its end). */
   changed?: () => void;
+  /** Awaited before each attempt: resolves once the change the webhook reports is durable (the state file). */
+  beforeSend?: () => Promise<void>;
 }
 
 interface Job {
@@ -88,6 +90,19 @@ export class WebhookDispatcher {
     const { delivery, terminal, body } = job;
     job.timer = null;
     delivery.next_attempt_at = null;
+    if (this.options.beforeSend) {
+      // Never tell the merchant about a change a crash could still undo. Asked a tick later: the
+      // change that dispatched this webhook is then complete (the engine marks it after dispatching).
+      await Promise.resolve();
+      let unsaved: string | null = null;
+      try {
+        await this.options.beforeSend();
+      } catch (err) {
+        unsaved = `not sent: the sandbox could not save its state (${err instanceof Error ? err.message : String(err)})`;
+      }
+      if (!this.jobs.has(job)) return; // cancelled meanwhile
+      if (unsaved !== null) return this.recordAttempt(job, this.options.wallNow(), null, unsaved);
+    }
     const started = this.options.wallNow();
     const headers = {
       'Content-Type': 'application/json',
@@ -118,6 +133,12 @@ export class WebhookDispatcher {
       clearTimeout(timeout);
     }
     if (!this.jobs.has(job)) return; // cancelled meanwhile
+    this.recordAttempt(job, started, statusCode, error);
+  }
+
+  /** Records an attempt (`error` null: it was delivered) and finishes the job or schedules the next. */
+  private recordAttempt(job: Job, started: number, statusCode: number | null, error: string | null): void {
+    const { delivery } = job;
     delivery.attempts.push({
       at: new Date(started).toISOString(),
       status_code: statusCode,

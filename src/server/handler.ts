@@ -18,7 +18,7 @@ import type { ProviderClient } from '../provider/types.js';
 import { INTEGRATION_MODES, PROTOCOL_HEADER } from '../protocol/index.js';
 import type { IntegrationMode, MethodsResponse } from '../protocol/index.js';
 import { Checkout } from './checkout/index.js';
-import type { CreateSessionInput, ReconcileReport, SessionDetail, SessionSummary, WebhookLogEntry } from './checkout/index.js';
+import type { CreateSessionInput, ReconcileReport, SessionDetail, SessionSummary, WebhookLogEntry, WebhookLogQuery } from './checkout/index.js';
 import { CheckoutError, internalError } from './errors.js';
 import {
   JSON_HEADERS,
@@ -66,7 +66,7 @@ export interface CheckoutHandler {
   readonly inspect: {
     sessions(options?: { query?: string; limit?: number; before?: number }): Promise<SessionSummary[]>;
     session(id: string): Promise<SessionDetail | null>;
-    webhooks(options?: { limit?: number; order_id?: string }): Promise<WebhookLogEntry[]>;
+    webhooks(options?: WebhookLogQuery): Promise<WebhookLogEntry[]>;
   };
   /**
    * Stops the sweep, ends open event streams, waits for background work, closes the provider
@@ -239,7 +239,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     maxMs: positive(options.streamMaxSeconds, 600, 'streamMaxSeconds') * 1000,
   });
 
-  const addressLimited = limits.perAddress !== false || limits.createPerAddress !== false;
+  const addressLimited = limits.perAddress !== false || limits.createPerAddress !== false || limits.unverifiedWebhooksPerAddress !== false;
   let warnedNoAddress = false;
   const clientAddress = (req: Request): string | undefined => {
     const recorded = getRecordedClientAddress(req);
@@ -405,6 +405,16 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     const seen = payloadOf(text);
     const entry = { order_id: seen.id, client_order_id: seen.coid, status: seen.status };
     if (!auth.ok) {
+      // Verified first (cheap), so only deliveries that fail it count against their address: a real
+      // one is never answered 429. Beyond the limit nothing is logged (a flood writes one counter);
+      // a store that cannot count leaves the answer 401.
+      const address = clientAddress(req);
+      if (address) {
+        await limiter.hit(limits.unverifiedWebhooksPerAddress, `w:${address}`).catch((err: unknown) => {
+          if (err instanceof CheckoutError) throw err;
+          log.warn('could not count a refused webhook against its address', { err });
+        });
+      }
       log.warn(`webhook refused: ${auth.reason}`);
       await core.inbox.log({ ...entry, verified: false, outcome: 'refused', detail: auth.reason, http_status: 401, session_id: null });
       throw new CheckoutError(401, 'unauthorized', 'Webhook authentication failed.');
@@ -499,7 +509,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   const inspect: CheckoutHandler['inspect'] = Object.freeze({
     sessions: (o?: { query?: string; limit?: number; before?: number }) => core.inspect.sessions(o),
     session: (id: string) => core.inspect.session(id),
-    webhooks: (o?: { limit?: number; order_id?: string }) => core.inspect.webhooks(o),
+    webhooks: (o?: WebhookLogQuery) => core.inspect.webhooks(o),
   });
   Object.defineProperties(handler, {
     store: { value: store, enumerable: true },

@@ -65,6 +65,11 @@ export interface RateLimits {
   refreshPerSession: RateLimitRule | false;
   /** `POST /sessions/S/dispute` (receipt uploads), per session (default 10 / hour). */
   disputePerSession: RateLimitRule | false;
+  /**
+   * `POST /webhooks` that FAIL verification, per client address (default 30 / 60 s; beyond it 429
+   * and nothing is logged). Verified deliveries are checked first and never counted or limited.
+   */
+  unverifiedWebhooksPerAddress: RateLimitRule | false;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';

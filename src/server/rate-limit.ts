@@ -11,11 +11,12 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   perSession: { limit: 240, windowSeconds: 60 },
   refreshPerSession: { limit: 12, windowSeconds: 60 },
   disputePerSession: { limit: 10, windowSeconds: 3600 },
+  unverifiedWebhooksPerAddress: { limit: 30, windowSeconds: 60 },
 };
 
 export function resolveRateLimits(option: Partial<RateLimits> | false | undefined): RateLimits {
   if (option === false) {
-    return { perAddress: false, createPerAddress: false, perSession: false, refreshPerSession: false, disputePerSession: false };
+    return { perAddress: false, createPerAddress: false, perSession: false, refreshPerSession: false, disputePerSession: false, unverifiedWebhooksPerAddress: false };
   }
   const out = { ...DEFAULT_RATE_LIMITS, ...(option ?? {}) };
   for (const [name, rule] of Object.entries(out)) {

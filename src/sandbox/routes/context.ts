@@ -36,6 +36,8 @@ export interface AppContext {
   /** Seeds a terminal again after a reset. */
   reseed(terminal: Terminal): void;
   seedOrders(terminal: Terminal, count: number, options?: SeedOrdersOptions): number;
+  /** With a state file: resolves once it holds every change made so far; rejects when it cannot be written. */
+  durable?: (() => Promise<void>) | undefined;
 }
 
 /**

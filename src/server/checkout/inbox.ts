@@ -12,7 +12,9 @@
  *   orphan for the sweep, which flags it (`session_lost`) once it is paid. When nothing can be read
  *   or recorded, the answer is non-2xx and the provider retries.
  *
- * Every webhook, refused or not, lands in a capped log (newest first) for the console.
+ * Every webhook, refused or not, lands in a capped log (newest first) for the console: the verified
+ * ones in one log (1000 lines), the ones that failed verification in their own (200 lines), so
+ * forged deliveries, however many, never push a verified one out.
  */
 import { orderOutcome } from '../../provider/facts.js';
 import type { Order } from '../../provider/schemas.js';
@@ -24,7 +26,10 @@ import type { CheckoutCore } from './core.js';
 import type { StatusSync } from './status.js';
 
 export const WEBHOOK_LOG_INDEX = 'webhooks';
-const WEBHOOK_LOG_KEEP = 1000;
+/** Deliveries that failed verification (anyone can send them): kept apart, in a smaller log. */
+export const UNVERIFIED_WEBHOOK_LOG_INDEX = 'webhooks:unverified';
+export const WEBHOOK_LOG_KEEP = 1000;
+export const UNVERIFIED_WEBHOOK_LOG_KEEP = 200;
 export const ORPHAN_PREFIX = 'orphan:';
 export const orphanKey = (orderId: string) => `${ORPHAN_PREFIX}${orderId}`;
 
@@ -58,31 +63,49 @@ export interface ReceiveResult {
   sid: string | null;
 }
 
+export interface WebhookLogQuery {
+  limit?: number;
+  order_id?: string;
+  /** true: the verified log only; false: the unverified log only; absent: both, each up to `limit`. */
+  verified?: boolean;
+}
+
 export class Inbox {
   private logged = 0;
+  private loggedUnverified = 0;
 
   constructor(
     private readonly core: CheckoutCore,
     private readonly status: StatusSync,
   ) {}
 
-  /** Appends to the webhook log (never throws: the log must not cost a delivery). */
+  /** Appends to the webhook log, or the unverified one (never throws: the log must not cost a delivery). */
   async log(entry: Omit<WebhookLogEntry, 'id' | 'at'>): Promise<void> {
     const { store, now, log } = this.core.cfg;
     const line: WebhookLogEntry = { id: randomId(9), at: now(), ...entry };
+    const [index, keep] = entry.verified ? [WEBHOOK_LOG_INDEX, WEBHOOK_LOG_KEEP] : [UNVERIFIED_WEBHOOK_LOG_INDEX, UNVERIFIED_WEBHOOK_LOG_KEEP];
+    const n = entry.verified ? ++this.logged : ++this.loggedUnverified;
     try {
       // Lines of one millisecond keep their order (a sub-millisecond sequence in the score).
-      this.logged++;
-      await store.indexSet(WEBHOOK_LOG_INDEX, JSON.stringify(line), line.at + (this.logged % 1000) / 1000);
-      if (this.logged % 50 === 1) await store.indexTrim(WEBHOOK_LOG_INDEX, WEBHOOK_LOG_KEEP);
+      await store.indexSet(index, JSON.stringify(line), line.at + (n % 1000) / 1000);
+      if (n % 50 === 1) await store.indexTrim(index, keep);
     } catch (err) {
       log.warn('could not write the webhook log', { err });
     }
   }
 
-  async list(options: { limit?: number; order_id?: string } = {}): Promise<WebhookLogEntry[]> {
+  /** Newest first; without `verified`, both logs, each up to `limit` (so at most twice `limit` lines). */
+  async list(options: WebhookLogQuery = {}): Promise<WebhookLogEntry[]> {
     const limit = Math.min(Math.max(options.limit ?? 100, 1), WEBHOOK_LOG_KEEP);
-    const entries = await this.core.cfg.store.indexRange(WEBHOOK_LOG_INDEX, { limit: WEBHOOK_LOG_KEEP, reverse: true });
+    const verified = options.verified === false ? [] : await this.read(WEBHOOK_LOG_INDEX, WEBHOOK_LOG_KEEP, limit, options.order_id);
+    const unverified = options.verified === true ? [] : await this.read(UNVERIFIED_WEBHOOK_LOG_INDEX, UNVERIFIED_WEBHOOK_LOG_KEEP, limit, options.order_id);
+    if (unverified.length === 0) return verified;
+    if (verified.length === 0) return unverified;
+    return [...verified, ...unverified].sort((a, b) => b.at - a.at);
+  }
+
+  private async read(index: string, keep: number, limit: number, orderId: string | undefined): Promise<WebhookLogEntry[]> {
+    const entries = await this.core.cfg.store.indexRange(index, { limit: keep, reverse: true });
     const out: WebhookLogEntry[] = [];
     for (const e of entries) {
       let line: WebhookLogEntry;
@@ -91,7 +114,7 @@ export class Inbox {
       } catch {
         continue;
       }
-      if (options.order_id && line.order_id !== options.order_id && line.client_order_id !== options.order_id) continue;
+      if (orderId && line.order_id !== orderId && line.client_order_id !== orderId) continue;
       out.push(line);
       if (out.length >= limit) break;
     }

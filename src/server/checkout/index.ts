@@ -27,7 +27,7 @@ export type { CheckedOrder } from './resolve.js';
 export type { CreatedSession, CreateSessionInput } from './create.js';
 export { generateClientOrderId } from '../sessions.js';
 export type { ReconcileReport } from './reconcile.js';
-export type { WebhookLogEntry, WebhookOutcome } from './inbox.js';
+export type { WebhookLogEntry, WebhookLogQuery, WebhookOutcome } from './inbox.js';
 export type { SessionSummary, SessionDetail } from './inspect.js';
 
 export class Checkout extends CheckoutCore {

@@ -7,7 +7,7 @@ import type { OrderView } from '../../protocol/index.js';
 import { SESSIONS_INDEX } from '../sessions.js';
 import type { HistoryEntry, HookKind, HookState, SessionDispute, SessionRecord } from '../sessions.js';
 import type { CheckoutCore } from './core.js';
-import type { Inbox, WebhookLogEntry } from './inbox.js';
+import type { Inbox, WebhookLogEntry, WebhookLogQuery } from './inbox.js';
 
 export interface SessionSummary {
   session_id: string;
@@ -118,7 +118,11 @@ export class Inspector {
     };
   }
 
-  webhooks(options: { limit?: number; order_id?: string } = {}): Promise<WebhookLogEntry[]> {
+  /**
+   * The webhook log, newest first: `verified: true` the verified deliveries only, `false` the ones
+   * that failed verification (their own, smaller log), absent both (each up to `limit`).
+   */
+  webhooks(options: WebhookLogQuery = {}): Promise<WebhookLogEntry[]> {
     return this.inbox.list(options);
   }
 }

@@ -283,3 +283,59 @@ describe('the CLI', () => {
   });
 });
 
+
+describe('answers wait for the state file', () => {
+  test('a change the file cannot take is answered 503, not 2xx; once it can, the change is saved with the next request', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'sandbox.json');
+    const { sandbox, call } = open(file, { now: START });
+    // The temp files the next saves will use are taken by folders: those writes fail.
+    const blocked = [1, 2, 3].map((n) => join(dir, `.sandbox.json.${process.pid}.${n}.tmp`));
+    for (const b of blocked) mkdirSync(b);
+    const refused = await call('POST', '/api/v1/order/', { client_order_id: 'unsaved', order_side: 'Buy', method_type: 'SBP', amount: '1500.00' });
+    assert.equal(refused.status, 503);
+    assert.match(refused.json.message, /could not save this change to its state file/);
+    assert.ok(!readFileSync(file, 'utf8').includes('"unsaved"'));
+    for (const b of blocked) rmSync(b, { recursive: true });
+    const saved = await call('POST', '/api/v1/order/', { client_order_id: 'saved', order_side: 'Buy', method_type: 'SBP', amount: '1500.00' });
+    assert.equal(saved.status, 201);
+    const text = readFileSync(file, 'utf8');
+    assert.ok(text.includes('"saved"') && text.includes('"unsaved"'), 'both orders are in the file once it can be written');
+    await sandbox.close();
+  });
+
+  test('a webhook whose change the file cannot take is not sent', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'sandbox.json');
+    const sent: string[] = [];
+    const { sandbox, call } = open(file, { now: START }, {
+      webhookUrl: 'http://merchant.test/webhooks',
+      fetch: async (input) => {
+        sent.push(String(input));
+        return new Response('{}');
+      },
+    });
+    const order = (await call('POST', '/api/v1/order/', { client_order_id: 'quiet', order_side: 'Buy', method_type: 'SBP', amount: '1500.00' })).json;
+    for (let n = 1; n <= 20; n++) mkdirSync(join(dir, `.sandbox.json.${process.pid}.${n}.tmp`), { recursive: true });
+    assert.equal((await call('POST', `/sandbox/orders/${order.id}/complete`)).status, 503);
+    await sandbox.webhooks.idle();
+    assert.deepEqual(sent, []);
+    const delivery = sandbox.webhooks.log().find((d) => d.order_id === order.id)!;
+    assert.equal(delivery.status, 'failed');
+    assert.match(delivery.attempts[0]!.error!, /not sent: the sandbox could not save its state/);
+    await sandbox.close();
+  });
+
+  test('concurrent creates are each answered only once the file holds them', async () => {
+    const file = join(tempDir(), 'sandbox.json');
+    const { sandbox, call } = open(file, { now: START });
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call('POST', '/api/v1/order/', { client_order_id: `many-${i}`, order_side: 'Buy', method_type: 'SBP', amount: `${1000 + i}.00` })),
+    );
+    assert.deepEqual(new Set(replies.map((r) => r.status)), new Set([201]));
+    // Read at once, no waiting: every answered order is on disk.
+    const onDisk = new Set(JSON.parse(readFileSync(file, 'utf8')).terminals[0].data.orders.map((o: { id: string }) => o.id));
+    for (const r of replies) assert.ok(onDisk.has(r.json.id));
+    await sandbox.close();
+  });
+});
