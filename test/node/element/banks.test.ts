@@ -58,6 +58,62 @@ describe('the SBP bank table (generated)', () => {
   });
 });
 
+describe('bank search ranks: the bank named first, a handful for a full name, "банк" aside', () => {
+  const ranked = (q: string) => findBanks(table, q).map((b) => b.name.en);
+  test('"Т-Банк" finds T-Bank first and at most 5 banks (not every name that contains "банк")', () => {
+    for (const q of ['Т-Банк', 'т-банк', 'Т Банк', 'тбанк', 'T-Bank', 'tbank']) {
+      const found = ranked(q);
+      assert.equal(found[0], 'T-Bank', q);
+      assert.ok(found.length <= 5, `${q}: ${found.length} banks (${found.join(', ')})`);
+    }
+  });
+
+  test('common names and aliases find their bank first, and only a handful', () => {
+    for (const [q, bank] of [
+      ['тинькофф', 'T-Bank'],
+      ['Тинькофф Банк', 'T-Bank'],
+      ['сбер', 'Sber'],
+      ['Сбербанк', 'Sber'],
+      ['втб', 'VTB'],
+      ['Банк ВТБ', 'VTB'],
+      ['альфа', 'Alfa-Bank'],
+      ['Альфа-Банк', 'Alfa-Bank'],
+      ['альфа банк', 'Alfa-Bank'],
+      ['озон', 'Ozon Bank'],
+      ['Озон Банк', 'Ozon Bank'],
+    ] as const) {
+      const found = ranked(q);
+      assert.equal(found[0], bank, `${q}: ${found.slice(0, 5).join(', ')}`);
+      assert.ok(found.length <= 5, `${q}: ${found.length} banks`);
+    }
+  });
+
+  test('a name’s first letters list that bank among the others that start so, the most used first', () => {
+    const found = ranked('т');
+    assert.equal(found[0], 'T-Bank');
+    assert.ok(found.length > 1);
+    assert.deepEqual(ranked('моск кред'), ['MKB']);
+  });
+
+  test('"банк" alone is not ignored: it lists the banks with it in their name', () => {
+    assert.ok(ranked('банк').length > 100);
+  });
+});
+
+describe('no payment link over plain http', () => {
+  test('the generated table has no http:// web client (NSPK lists one; it is upgraded)', () => {
+    assert.doesNotMatch(BANKS, /http:\/\//);
+    assert.equal(table.find((b) => b.id === '100000000201')!.web, 'https://dbo.kremlinbank.ru/fps/c2b');
+  });
+
+  test('at run time an http web client of a table is upgraded to https, whatever made the table', () => {
+    const [bank] = parseBanks('100000000201|Банк Кремлевский|Bank Kremlevskiy||ru.example.app|http://dbo.kremlinbank.ru/fps/c2b|');
+    assert.equal(bank!.web, 'https://dbo.kremlinbank.ru/fps/c2b');
+    assert.ok(webClientLink(PAYMENT_LINK, { web: 'http://dbo.kremlinbank.ru/fps/c2b' })!.startsWith('https://dbo.kremlinbank.ru/fps/c2b/'));
+    for (const l of bankLinks(orderView(), 'desktop', [bank!])) assert.ok(l.href.startsWith('https://'), l.href);
+  });
+});
+
 describe('SBP payment link, per platform', () => {
   test('iOS: the bank’s scheme on the NSPK link, the https link as fallback', () => {
     const link = sbpAppLink(PAYMENT_LINK, byName('T-Bank'), 'ios');
