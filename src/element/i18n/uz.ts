@@ -165,6 +165,10 @@ const messages: Messages = {
     unauthorized: 'Doʻkonning toʻlov sozlamalari notoʻgʻri. Doʻkonga murojaat qiling.',
     internal_error: 'Bizda nimadir buzildi. Bir daqiqadan soʻng qaytadan urinib koʻring.',
   },
+  // Requisites a shopper can act on (issue 20).
+  recipientBank: 'Qabul qiluvchining banki',
+  appsNotFilled: '«Rekvizitlar to‘ldirilgan» belgisi yo‘q ilovalar bo‘sh ochiladi: qabul qiluvchining rekvizitlari va summani o‘zingiz kiriting (ularni to‘lov ekranidan nusxalang).',
+  filledIn: 'Rekvizitlar to‘ldirilgan',
 };
 
 export default messages;
