@@ -231,15 +231,15 @@ export function memberIdOf(customerBank: string | null | undefined): string | nu
 
 /**
  * A link that opens a bank's app with nothing filled in (a transfer the app has no known link for):
- * iOS its scheme from the table; Android an intent to the app's package, Chrome opening the app's
- * Play page (its "Open" button) when it cannot start the app. Null when the bank has neither.
+ * iOS its scheme from the table; Android an intent to the app's package (Chrome shows the app's Play
+ * page when it cannot start it). Null when the bank has neither.
  */
 export function openAppLink(bank: Pick<SbpBank, 'scheme' | 'pkg'>, platform: Platform): string | null {
   if (platform === 'ios') return /^[a-z][a-z0-9+.-]{0,40}$/.test(bank.scheme) ? `${bank.scheme}://` : null;
   if (platform !== 'android' || !bank.pkg || !/^[A-Za-z][\w]*(\.\w+)+$/.test(bank.pkg)) return null;
-  const store = `https://play.google.com/store/apps/details?id=${bank.pkg}`;
-  // Built from the checked package name only; `intent:#Intent;…` (no data) is how Chrome starts an app by package.
-  return `intent:#Intent;action=android.intent.action.MAIN;category=android.intent.category.LAUNCHER;package=${bank.pkg};S.browser_fallback_url=${encodeURIComponent(store)};end`;
+  // Built from the checked package name only; `intent:#Intent;…` (no data) is how Chrome starts an app by
+  // package. Chrome sends the shopper to the app's Play page when it cannot start the app.
+  return `intent:#Intent;action=android.intent.action.MAIN;category=android.intent.category.LAUNCHER;package=${bank.pkg};end`;
 }
 
 /** The provider facts' banks as table rows, for transfer links when the table is not at hand. */

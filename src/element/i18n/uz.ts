@@ -167,8 +167,8 @@ const messages: Messages = {
   },
   // Requisites a shopper can act on (issue 20).
   recipientBank: 'Qabul qiluvchining banki',
-  appsNotFilled: '«Rekvizitlar to‘ldirilgan» belgisi yo‘q ilovalar bo‘sh ochiladi: qabul qiluvchining rekvizitlari va summani o‘zingiz kiriting (ularni to‘lov ekranidan nusxalang).',
-  filledIn: 'Rekvizitlar to‘ldirilgan',
+  appsNotFilled: '«Rekvizitlar toʻldirilgan» belgisi yoʻq ilovalar boʻsh ochiladi: qabul qiluvchining rekvizitlari va summani oʻzingiz kiriting (ularni toʻlov ekranidan nusxalang).',
+  filledIn: 'Rekvizitlar toʻldirilgan',
 };
 
 export default messages;

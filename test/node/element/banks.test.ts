@@ -216,6 +216,36 @@ describe('transfers by phone or card number', () => {
   });
 });
 
+describe('transfers with the bank table: the shopper’s own bank, whichever it is', () => {
+  const accountOrder = orderView({ payment_link: null, requisites: { holder_name: 'X', holder_account: '40702810099991234567', kind: 'account' } });
+  test('a card: every bank of the table; Sber’s app filled in, the others opened by their scheme (iOS)', () => {
+    const links = bankLinks(cardOrder, 'ios', table);
+    assert.equal(links.length, 192);
+    assert.deepEqual(links.filter((l) => l.filled).map((l) => l.name.en), ['Sber']);
+    assert.equal(links.find((l) => l.name.en === 'T-Bank')!.href, 'bank100000000004://');
+    assert.equal(links.find((l) => l.name.en === 'VTB')!.href, 'bank110000000005://');
+  });
+
+  test('an account: every bank, none filled in; Android starts the app by its package, banks without one are left out', () => {
+    const links = bankLinks(accountOrder, 'android', table);
+    assert.equal(links.length, table.filter((b) => b.pkg).length);
+    assert.ok(links.every((l) => !l.filled));
+    assert.equal(
+      links.find((l) => l.name.en === 'T-Bank')!.href,
+      'intent:#Intent;action=android.intent.action.MAIN;category=android.intent.category.LAUNCHER;package=com.idamob.tinkoff.android;end',
+    );
+  });
+
+  test('the recipient’s bank for VTB’s link comes from requisites.bank_name', () => {
+    const order = { ...phoneOrder, bank: null, requisites: { ...phoneOrder.requisites!, bank_name: 'Т-Банк' } };
+    assert.match(bankLinks(order, 'android', table).find((l) => l.name.en === 'VTB')!.href, /&bankCode=100000000004$/);
+  });
+
+  test('not in roubles: no Russian bank apps for a transfer', () => {
+    assert.deepEqual(bankLinks({ ...cardOrder, currency: 'UZS' }, 'ios', table), []);
+  });
+});
+
 describe('app link safety', () => {
   test('allowlisted schemes pass', () => {
     assert.equal(safeAppUrl('sberbankonline://payments/p2p?x=1', TEMPLATE_SCHEMES), 'sberbankonline://payments/p2p?x=1');
