@@ -268,7 +268,7 @@ export class BankSheetController implements ReactiveController {
       desktop ? m.payOnline : m.sheetTitle
     }</h3><button class="x" aria-label=${m.close} @click=${() => this.close()}>${close}</button></div><div class="search">${
       // A transfer: say plainly that most apps open without the details (no link fills them in).
-      !sbp && all.some((b) => !b.filled) ? html`<p part="sheet-note">${m.appsNotFilled}</p>` : nothing
+      !sbp && all.some((b) => !b.filled) ? html`<p class="sheet-note">${m.appsNotFilled}</p>` : nothing
     }${
       all.length >= SEARCH_FROM
         ? html`<label class="search">${m.searchLabel}<input type="search" autocomplete="off" spellcheck="false" .value=${this.query} @input=${(e: Event) => {

@@ -168,7 +168,7 @@ function recipientBank(c: ViewContext): TemplateResult | null {
   const { m, order } = c;
   const name = recipientBankName(c.lang, order.requisites?.bank_name);
   return name
-    ? html`<div part="recipient-bank"><dt>${m.recipientBank}</dt><dd class="row"><span class="wrap">${name}</span>${copyButton(c, 'bank', m.recipientBank, name)}</dd></div>`
+    ? html`<div class="recipient-bank"><dt>${m.recipientBank}</dt><dd class="row"><span class="wrap">${name}</span>${copyButton(c, 'bank', m.recipientBank, name)}</dd></div>`
     : null;
 }
 

@@ -137,7 +137,7 @@ describe('the bank sheet', () => {
       'A Alfa-Bank Details filled in',
       'O Ozon Bank',
     ]);
-    expect(norm(dialog.querySelector('[part="sheet-note"]')!.textContent!)).to.include('open empty');
+    expect(norm(dialog.querySelector('.sheet-note')!.textContent!)).to.include('open empty');
     dialog.querySelector<HTMLAnchorElement>('.bank')!.click();
     expect(h.navigations).to.deep.equal(['sberbankonline://payments/p2p?type=phone_number&requisiteNumber=79991234567&amount=1500.00']);
   });

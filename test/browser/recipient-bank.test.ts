@@ -51,7 +51,7 @@ describe('the recipient’s bank on the requisites (iPhone width)', () => {
     ] as const) {
       it(`${kind}, ${locale}: "${label}: ${name}", visible, with a copy button that copies it`, async () => {
         const h = await pay(kind, locale);
-        const row = h.root.querySelector('[part="requisites"] [part="recipient-bank"]');
+        const row = h.root.querySelector('[part="requisites"] .recipient-bank');
         expect(row, 'the row of the recipient’s bank').to.exist;
         expect(norm(row!.querySelector('dt')!.textContent!)).to.equal(label);
         const value = row!.querySelector('dd span')!;
@@ -74,7 +74,7 @@ describe('the recipient’s bank on the requisites (iPhone width)', () => {
     server.makeOrder = (_b, n) => orderView({ id: `ord-${n}`, requisites: { holder_name: 'X', holder_account: '+79991234567', kind: 'phone' } }, clock.now());
     const h = await mount({ paymentMethodId: 'm-sbp' }, { server, clock, env: { platform: 'ios' } });
     await h.until('pay');
-    expect(h.root.querySelector('[part="recipient-bank"]')).to.equal(null);
+    expect(h.root.querySelector('.recipient-bank')).to.equal(null);
     expect(h.text()).to.include('BankSber', 'the bank the server names (order.bank) as before');
   });
 });
@@ -93,7 +93,7 @@ describe('a card or account transfer’s "Pay in bank app" (iPhone width)', () =
       const banks = [...dialog.querySelectorAll<HTMLAnchorElement>('.bank')];
       expect(banks.length).to.be.greaterThan(100, 'every bank of the table, not one');
       expect(dialog.querySelector('input[type="search"]')).to.exist;
-      expect(norm(dialog.querySelector('[part="sheet-note"]')!.textContent!)).to.include('open empty');
+      expect(norm(dialog.querySelector('.sheet-note')!.textContent!)).to.include('open empty');
       // T-Bank has no link that fills in a transfer: its app opens by its scheme.
       const tbank = banks.find((a) => a.textContent!.includes('T-Bank'))!;
       expect(tbank.getAttribute('href')).to.equal('bank100000000004://');
