@@ -27,32 +27,33 @@ export const OUTPUT = join(root, 'src', 'element', 'bank-table.ts');
 export const DEFAULT_SOURCE = resolve(root, '..', 'shared', 'data', 'sbp-banks.json');
 
 /**
- * Well-known banks: a short Russian name, the Latin name they use, and other names people search by.
+ * Well-known banks: a short Russian name, the Latin name they use, and other names people search by
+ * (phrases separated by commas).
  * Keys are NSPK member ids as the list writes them (VTB's is 110000000005 there).
  */
 export const CURATED = {
-  100000000111: ['Сбербанк', 'Sber', 'сбер sberbank сбербанк онлайн'],
-  100000000004: ['Т-Банк', 'T-Bank', 'тинькофф tinkoff тбанк tbank'],
-  110000000005: ['ВТБ', 'VTB', 'втб24 vtb24'],
-  100000000008: ['Альфа-Банк', 'Alfa-Bank', 'альфа alfa alfabank'],
-  100000000273: ['Озон Банк', 'Ozon Bank', 'ozon озон'],
-  100000000150: ['Яндекс Банк', 'Yandex Bank', 'yandex яндекс'],
-  100000000001: ['Газпромбанк', 'Gazprombank', 'гпб gpb'],
-  100000000013: ['Совкомбанк', 'Sovcombank', 'халва halva'],
-  100000000007: ['Райффайзенбанк', 'Raiffeisenbank', 'райффайзен raiffeisen'],
-  100000000010: ['ПСБ', 'PSB', 'промсвязьбанк promsvyazbank'],
-  100000000016: ['Почта Банк', 'Pochta Bank', 'почта pochta'],
-  100000000017: ['МТС Банк', 'MTS Bank', 'мтс mts'],
-  100000000259: ['Вайлдберриз Банк', 'Wildberries Bank', 'вб wb'],
-  100000000020: ['Россельхозбанк', 'Rosselkhozbank', 'рсхб rshb'],
-  100000000014: ['Банк Русский Стандарт', 'Russian Standard Bank', 'русский стандарт russian standard'],
+  100000000111: ['Сбербанк', 'Sber', 'сбер, sberbank, сбербанк онлайн, sberbank online'],
+  100000000004: ['Т-Банк', 'T-Bank', 'тинькофф, tinkoff, тбанк, tbank, т банк, t bank'],
+  110000000005: ['ВТБ', 'VTB', 'втб24, vtb24'],
+  100000000008: ['Альфа-Банк', 'Alfa-Bank', 'альфа, alfa, alfabank, альфабанк'],
+  100000000273: ['Озон Банк', 'Ozon Bank', 'озон, ozon'],
+  100000000150: ['Яндекс Банк', 'Yandex Bank', 'яндекс, yandex'],
+  100000000001: ['Газпромбанк', 'Gazprombank', 'гпб, gpb'],
+  100000000013: ['Совкомбанк', 'Sovcombank', 'халва, halva'],
+  100000000007: ['Райффайзенбанк', 'Raiffeisenbank', 'райффайзен, raiffeisen'],
+  100000000010: ['ПСБ', 'PSB', 'промсвязьбанк, promsvyazbank'],
+  100000000016: ['Почта Банк', 'Pochta Bank', 'почта, pochta'],
+  100000000017: ['МТС Банк', 'MTS Bank', 'мтс, mts'],
+  100000000259: ['Вайлдберриз Банк', 'Wildberries Bank', 'вб, wb, wildberries, вайлдберриз'],
+  100000000020: ['Россельхозбанк', 'Rosselkhozbank', 'рсхб, rshb'],
+  100000000014: ['Банк Русский Стандарт', 'Russian Standard Bank', 'русский стандарт, russian standard'],
   100000000026: ['Уралсиб', 'Uralsib', ''],
-  100000000025: ['МКБ', 'MKB', 'московский кредитный банк credit bank of moscow'],
+  100000000025: ['МКБ', 'MKB', 'московский кредитный банк, credit bank of moscow'],
   100000000006: ['Ак Барс Банк', 'Ak Bars Bank', ''],
   100000000031: ['УБРиР', 'UBRD', 'уральский банк реконструкции и развития'],
-  100000000082: ['Банк ДОМ.РФ', 'Dom.RF Bank', 'домрф domrf'],
-  100000000029: ['Банк Санкт-Петербург', 'Bank Saint Petersburg', 'бсп bspb'],
-  100000000022: ['ЮMoney', 'YooMoney', 'юмани yoomoney юмоней'],
+  100000000082: ['Банк ДОМ.РФ', 'Dom.RF Bank', 'дом рф, domrf'],
+  100000000029: ['Банк Санкт-Петербург', 'Bank Saint Petersburg', 'бсп, bspb'],
+  100000000022: ['ЮMoney', 'YooMoney', 'юмани, yoomoney, юмоней'],
   100000000018: ['ОТП Банк', 'OTP Bank', ''],
   100000000032: ['Ренессанс Банк', 'Renaissance Bank', 'ренессанс кредит'],
   100000000284: ['Точка', 'Tochka', 'tochka bank'],
@@ -123,6 +124,9 @@ const SAFE_SCHEME = /^[a-z][a-z0-9+.-]{0,40}$/;
 const SAFE_PACKAGE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+$/;
 const SAFE_WEB = /^https?:\/\/[a-z0-9.-]+(:\d+)?(\/[A-Za-z0-9._~%!$&'()*+,;=:@/?#-]*)?$/i;
 
+/** An http:// address as https:// (same host and path); https and '' as they are. */
+export const upgradeToHttps = (url) => url.replace(/^http:\/\//i, 'https://');
+
 /** One value of a row: the row format has no escaping, so `|` and line breaks may not occur. */
 function field(value, what, id) {
   const s = String(value ?? '').trim();
@@ -132,7 +136,8 @@ function field(value, what, id) {
 
 /**
  * The rows of the table from the source JSON (`{ updatedAt, banks: [...] }`): `id|ru|latin|scheme|package|web|aliases`,
- * scheme empty when it is `bank{id}`, package and web empty when there are none. Throws on anything
+ * scheme empty when it is `bank{id}`, package and web empty when there are none, web always https,
+ * aliases: other names (phrases) separated by commas. Throws on anything
  * that does not look like the NSPK list, naming the bank.
  */
 export function buildRows(source) {
@@ -150,10 +155,13 @@ export function buildRows(source) {
     if (!SAFE_SCHEME.test(scheme)) throw new Error(`bank ${id}: scheme ${JSON.stringify(b.schema)} is not a URL scheme`);
     const pkg = field(b.package, 'package', id);
     if (pkg && !SAFE_PACKAGE.test(pkg)) throw new Error(`bank ${id}: package ${JSON.stringify(b.package)} is not an Android package name`);
-    const web = b.isWebClientActive === true ? field(b.webClientUrl, 'webClientUrl', id) : '';
-    if (web && !SAFE_WEB.test(web)) throw new Error(`bank ${id}: web client ${JSON.stringify(b.webClientUrl)} is not an http(s) URL`);
+    const listedWeb = b.isWebClientActive === true ? field(b.webClientUrl, 'webClientUrl', id) : '';
+    if (listedWeb && !SAFE_WEB.test(listedWeb)) throw new Error(`bank ${id}: web client ${JSON.stringify(b.webClientUrl)} is not an http(s) URL`);
+    // A payment never goes over plain http: NSPK lists a few web clients as http://, kept as https://.
+    const web = upgradeToHttps(listedWeb);
     // NSPK's own name (and its transliteration) stays searchable when a shorter one is shown.
-    const also = [...new Set([aliases, ru === listed ? '' : `${listed} ${transliterate(listed)}`].join(' ').toLowerCase().split(/\s+/).filter(Boolean))].join(' ');
+    const names = [...aliases.split(','), ...(ru === listed ? [] : [listed, transliterate(listed)])];
+    const also = [...new Set(names.map((n) => n.trim().replace(/\s+/g, ' ').toLowerCase()).filter(Boolean))].join(',');
     return { id, ru, sort: sortKey(ru), row: [id, ru, latin, scheme === `bank${id}` ? '' : scheme, pkg, web, also].map((v) => field(v, 'value', id)).join('|') };
   });
   const rank = (id) => {
@@ -177,7 +185,8 @@ export function buildModule(source) {
   const rows = buildRows(source);
   const popular = POPULAR.filter((id) => rows.some((r) => r.startsWith(`${id}|`))).length;
   return `// Generated by scripts/generate-bank-table.mjs from NSPK's SBP member list (c2bmembers.json as kept by
-// eav93/sbp, MIT). Do not edit: run \`node scripts/generate-bank-table.mjs\` with a newer sbp-banks.json.
+// eav93/sbp, MIT), snapshot of ${snapshotDate(source)}. Do not edit: run \`node scripts/generate-bank-table.mjs\`
+// with a newer sbp-banks.json.
 // Loaded on demand (its own chunk), only when a shopper opens the bank sheet.
 
 /** The day of the NSPK list this table was made from; shown under the bank list. */
@@ -187,11 +196,30 @@ export const SNAPSHOT = '${snapshotDate(source)}';
 export const POPULAR_COUNT = ${popular};
 
 /**
- * ${rows.length} banks, one a line: \`member id|Russian name|Latin name|iOS scheme ('' = bank{id})|Android package|web client|other names\`.
+ * ${rows.length} banks, one a line: \`member id|Russian name|Latin name|iOS scheme ('' = bank{id})|Android package|https web client|other names, comma-separated\`.
  */
 export const BANKS = \`${rows.join('\n')}\`;
 `;
 }
+
+/**
+ * The text of src/element/bank-names.ts: the Latin names of the well-known banks (CURATED) by the
+ * Russian name the table shows, for the requisites' "Recipient's bank" in a language written in Latin
+ * letters, without loading the whole table.
+ */
+export function buildNamesModule(source) {
+  const listed = new Set(buildRows(source).map((r) => r.split('|')[0]));
+  const lines = Object.entries(CURATED)
+    .filter(([id]) => listed.has(id))
+    .map(([, [ru, latin]]) => [ru, latin].map((v) => field(v, 'name', ru)).join('|'));
+  return `// Generated by scripts/generate-bank-table.mjs (CURATED) with bank-table.ts, snapshot of ${snapshotDate(source)}. Do not edit.
+
+/** The Latin name of each well-known bank, by the Russian name bank-table.ts shows: \`Russian|Latin\`, one a line. */
+export const LATIN_NAMES = \`${lines.join('\n')}\`;
+`;
+}
+
+export const NAMES_OUTPUT = join(root, 'src', 'element', 'bank-names.ts');
 
 const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
@@ -205,21 +233,26 @@ if (isMain) {
     console.error(`cannot read the SBP bank list at ${path}: ${e.message}`);
     process.exit(1);
   }
-  const text = buildModule(source);
-  if (check) {
-    let current = '';
-    try {
-      current = readFileSync(OUTPUT, 'utf8');
-    } catch {
-      // missing: stale
+  const outputs = [
+    [OUTPUT, buildModule(source)],
+    [NAMES_OUTPUT, buildNamesModule(source)],
+  ];
+  for (const [file, text] of outputs) {
+    if (check) {
+      let current = '';
+      try {
+        current = readFileSync(file, 'utf8');
+      } catch {
+        // missing: stale
+      }
+      if (current !== text) {
+        console.error(`${file} is not what ${path} gives: run node scripts/generate-bank-table.mjs`);
+        process.exit(1);
+      }
+      console.log(`${file} is up to date (${path})`);
+    } else {
+      writeFileSync(file, text);
+      console.log(`wrote ${file} (${buildRows(source).length} banks, snapshot ${snapshotDate(source)})`);
     }
-    if (current !== text) {
-      console.error(`${OUTPUT} is not what ${path} gives: run node scripts/generate-bank-table.mjs`);
-      process.exit(1);
-    }
-    console.log(`${OUTPUT} is up to date (${path})`);
-  } else {
-    writeFileSync(OUTPUT, text);
-    console.log(`wrote ${OUTPUT} (${buildRows(source).length} banks, snapshot ${snapshotDate(source)})`);
   }
 }

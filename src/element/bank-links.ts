@@ -12,10 +12,10 @@
  *              https link itself for a bank without a package (the system offers the apps)
  *     web      the bank's web client with the link's path and query (`{webClientUrl}/AS…?type=…`), for
  *              banks that have one: NSPK's own addresses end in `…/qr.nspk.ru`, the host they replace
- *   Transfer by phone or card number (no payment link): every bank app whose link template is known
- *   (TRANSFER_TEMPLATES), whoever issued the recipient's card.
+ *   Transfer by phone, card or account number (no payment link): every bank app of the table, with the
+ *   details filled in where a link template is known (TRANSFER_TEMPLATES), else just opened.
  */
-import { bankByCustomerBank, bankByMemberId, bankByNspkCode } from '../provider/facts.js';
+import { bankByCustomerBank, bankByMemberId, BANKS as FACTS_BANKS } from '../provider/facts.js';
 import type { OrderView } from '../protocol/index.js';
 import type { Platform } from './platform.js';
 import { cardDigits, paymentLinkOf, russianPhoneDigits } from './requisites.js';
@@ -53,6 +53,8 @@ export interface BankLink {
   fallback: string | null;
   /** The bank's web client for this payment, or null. */
   web: string | null;
+  /** A transfer: true when the app opens with the details filled in, false when it only opens. */
+  filled?: boolean;
 }
 
 /**
@@ -68,10 +70,22 @@ export function safeAppUrl(value: unknown, schemes: ReadonlySet<string>): string
   return value;
 }
 
-/** Lower case, ё as е, letters and digits only: how names are compared when searching. */
+/** Lower case, ё as е, its words (letters and digits) separated by one space: how names are compared when searching. */
 export function normalise(text: string): string {
-  return text.toLowerCase().replace(/ё/g, 'е').replace(/[^\p{L}\p{N}]+/gu, '');
+  return text.toLowerCase().replace(/ё/g, 'е').split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ');
 }
+
+/**
+ * Words that name no bank in particular (`банк`, legal forms such as `АКБ`): left out when a query is
+ * matched, unless the query has nothing else.
+ */
+const NOISE = new Set(['банк', 'bank', 'акб', 'akb', 'кб', 'kb', 'аб', 'ab', 'аикб', 'укб', 'ukb', 'икбр', 'нко', 'nko', 'пнко', 'скб', 'кбэр', 'ббр', 'ао', 'пао', 'ооо']);
+
+/** A name's words without the {@link NOISE} words (all of them when nothing else is left). */
+const meaningful = (words: string[]): string[] => {
+  const kept = words.filter((w) => !NOISE.has(w));
+  return kept.length > 0 ? kept : words;
+};
 
 /** The generated table's text as banks (see bank-table.ts for the row format); malformed rows are dropped. */
 export function parseBanks(table: string, popularCount = 0): SbpBank[] {
@@ -85,21 +99,74 @@ export function parseBanks(table: string, popularCount = 0): SbpBank[] {
       name,
       scheme: scheme || `bank${id}`,
       pkg: pkg || null,
-      web: safeHttpUrl(web),
-      search: [ru, en, ...aliases.split(' ')].map(normalise).join(' '),
+      web: httpsUrl(web),
+      search: searchText([ru, en, ...aliases.split(',')]),
       popular: out.length < popularCount,
     });
   }
   return out;
 }
 
+/** What {@link findBanks} searches: the names, normalised, one a line. */
+export const searchText = (names: readonly string[]): string => names.map(normalise).filter(Boolean).join('\n');
+
+/** An https URL as {@link safeHttpUrl} keeps it; an http one upgraded to https (a payment never goes over plain http). */
+export function httpsUrl(value: unknown): string | null {
+  return safeHttpUrl(typeof value === 'string' ? value.replace(/^http:\/\//i, 'https://') : value);
+}
+
 /**
- * The banks whose names (Russian, Latin, other names) contain every word of `query`, in table order;
- * all banks for an empty query.
+ * The banks that match `query`, best first, each tier in table order (the most used first):
+ *   0. a name (or other name) that is the query, `банк`-like words aside (`Т-Банк`, `тинькофф`, `ВТБ`);
+ *   1. a name that starts with the query (`сбер` → Сбербанк);
+ *   2. names whose words start with the query's words (`моск кред` → МКБ);
+ *   3. names whose words contain the query's words.
+ * When some name is the query (tier 0), only tiers 0 and 1 are given: a full name finds a handful, not
+ * every bank whose name contains `банк`. All banks for an empty query.
  */
 export function findBanks<T extends { search: string }>(banks: readonly T[], query: string): T[] {
-  const words = query.split(/\s+/).map(normalise).filter(Boolean);
-  return words.length === 0 ? [...banks] : banks.filter((b) => words.every((w) => b.search.includes(w)));
+  const words = normalise(query).split(' ').filter(Boolean);
+  if (words.length === 0) return [...banks];
+  const full = words.join('');
+  const key = meaningful(words);
+  const tiers: T[][] = [[], [], [], []];
+  for (const bank of banks) {
+    let best = 4;
+    for (const line of bank.search.split('\n')) {
+      const nameWords = line.split(' ');
+      const nameKey = meaningful(nameWords);
+      const joined = nameWords.join('');
+      const keyJoined = nameKey.join('');
+      const tier =
+        joined === full || keyJoined === key.join('')
+          ? 0
+          : joined.startsWith(full) || keyJoined.startsWith(full)
+            ? 1
+            : key.every((w) => nameWords.some((n) => n.startsWith(w)))
+              ? 2
+              : key.every((w) => nameWords.some((n) => n.includes(w)))
+                ? 3
+                : 4;
+      best = Math.min(best, tier);
+      if (best === 0) break;
+    }
+    if (best < 4) tiers[best]!.push(bank);
+  }
+  return tiers[0]!.length > 0 ? [...tiers[0]!, ...tiers[1]!] : tiers.flat();
+}
+
+/** The bank of the table a name (the provider's, or a shopper's) is, when exactly one bank is: see {@link findBanks}. */
+export function bankNamed<T extends { search: string }>(banks: readonly T[], name: string): T | null {
+  const words = normalise(name).split(' ').filter(Boolean);
+  if (words.length === 0) return null;
+  const key = meaningful(words).join('');
+  const exact = banks.filter((b) =>
+    b.search.split('\n').some((line) => {
+      const w = line.split(' ');
+      return w.join('') === words.join('') || meaningful(w).join('') === key;
+    }),
+  );
+  return exact.length === 1 ? exact[0]! : null;
 }
 
 /** The SBP link for one bank on a platform: the app link and (iOS) the https fallback; null when none is safe. */
@@ -122,7 +189,7 @@ export function sbpAppLink(paymentLink: string, bank: Pick<SbpBank, 'scheme' | '
 /** The bank's web client for an SBP payment link (its path and query after the web client's address), or null. */
 export function webClientLink(paymentLink: string, bank: Pick<SbpBank, 'web'>): string | null {
   const link = safeHttpUrl(paymentLink);
-  const web = safeHttpUrl(bank.web);
+  const web = httpsUrl(bank.web);
   if (!link || !web) return null;
   const u = new URL(link);
   return safeHttpUrl(web.replace(/\/+$/, '') + u.pathname + u.search);
@@ -163,13 +230,32 @@ export function memberIdOf(customerBank: string | null | undefined): string | nu
 }
 
 /**
- * The bank sheet's entries for an order: for an SBP payment link, one per bank of `banks` (the table;
- * desktop: those with a web client); for a transfer by phone or card, one per known template (no
- * table needed), whoever issued the recipient's card. `only` (a member id) keeps that bank alone for
- * an SBP link, as the provider's form does for a preselected bank (`button_name`: pay with that bank).
+ * A link that opens a bank's app with nothing filled in (a transfer the app has no known link for):
+ * iOS its scheme from the table; Android an intent to the app's package (Chrome shows the app's Play
+ * page when it cannot start it). Null when the bank has neither.
+ */
+export function openAppLink(bank: Pick<SbpBank, 'scheme' | 'pkg'>, platform: Platform): string | null {
+  if (platform === 'ios') return /^[a-z][a-z0-9+.-]{0,40}$/.test(bank.scheme) ? `${bank.scheme}://` : null;
+  if (platform !== 'android' || !bank.pkg || !/^[A-Za-z][\w]*(\.\w+)+$/.test(bank.pkg)) return null;
+  // Built from the checked package name only; `intent:#Intent;…` (no data) is how Chrome starts an app by
+  // package. Chrome sends the shopper to the app's Play page when it cannot start the app.
+  return `intent:#Intent;action=android.intent.action.MAIN;category=android.intent.category.LAUNCHER;package=${bank.pkg};end`;
+}
+
+/** The provider facts' banks as table rows, for transfer links when the table is not at hand. */
+const factsBanks = (): SbpBank[] =>
+  FACTS_BANKS.map((b) => ({ id: b.memberId, name: b.name, scheme: b.nspkCode, pkg: null, web: null, search: searchText([b.name.ru, b.name.en]), popular: true }));
+
+/**
+ * The bank sheet's entries for an order. For an SBP payment link, one per bank of `banks` (the table;
+ * desktop: those with a web client); `only` (a member id) keeps that bank alone, as the provider's
+ * form does for a preselected bank (`button_name`: pay with that bank). For a transfer (RUB) by phone,
+ * card or account number, every bank of the table whose app a phone can open, whoever the recipient
+ * banks with: the shopper pays from their own bank. Where a link template is known
+ * (TRANSFER_TEMPLATES) the app opens with the details filled in (`filled`); elsewhere it just opens.
  */
 export function bankLinks(
-  order: Pick<OrderView, 'payment_link' | 'requisites' | 'amount' | 'bank'>,
+  order: Pick<OrderView, 'payment_link' | 'requisites' | 'amount' | 'bank'> & Partial<Pick<OrderView, 'currency'>>,
   platform: Platform,
   banks: readonly SbpBank[],
   only: string | null = null,
@@ -187,15 +273,18 @@ export function bankLinks(
     return out;
   }
   const req = order.requisites;
-  if (!req || platform === 'desktop') return out;
-  const recipient = memberIdOf(order.bank);
+  if (!req || platform === 'desktop' || (order.currency ?? 'RUB') !== 'RUB') return out;
+  const table = banks.length > 0 ? banks : factsBanks();
+  const named = req.bank_name ? bankNamed(table, req.bank_name) : null;
+  const recipient = named ? factsId(named.id) : memberIdOf(order.bank);
   const phone = req.kind === 'phone' ? russianPhoneDigits(req.holder_account) : null;
   const pan = req.kind === 'card' ? cardDigits(req.holder_account) : null;
-  for (const [id, t] of Object.entries(TRANSFER_TEMPLATES)) {
-    const raw = phone ? t.phone?.(phone, order.amount, recipient) : pan ? t.card?.(pan, order.amount) : undefined;
-    const href = safeAppUrl(raw, TEMPLATE_SCHEMES);
-    const known = bankByNspkCode(id);
-    if (href && known) out.push({ id, name: known.name, href, fallback: null, web: null });
+  if (!phone && !pan && req.kind !== 'account') return out;
+  for (const bank of table) {
+    const t = TRANSFER_TEMPLATES[factsId(bank.id)];
+    const filled = safeAppUrl(phone ? t?.phone?.(phone, order.amount, recipient) : pan ? t?.card?.(pan, order.amount) : undefined, TEMPLATE_SCHEMES);
+    const href = filled ?? (banks.length > 0 ? openAppLink(bank, platform) : null);
+    if (href) out.push({ id: bank.id, name: bank.name, href, fallback: null, web: null, filled: !!filled });
   }
   return out;
 }

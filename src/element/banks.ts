@@ -2,9 +2,10 @@
  * The bank sheet ("Pay in bank app" on a phone, "Pay in your online bank" on a desktop), as a reactive
  * controller and its template: a modal `<dialog>` (focus kept inside, Escape closes, the focus goes
  * back to the button that opened it) listing the banks, the last one used first, then the most used,
- * then the rest; a search by Russian or Latin name; monograms, no third-party logos. For an SBP link
- * every SBP bank is there (the table, loaded only now: bank-table.ts); for a transfer by phone or card,
- * every app whose link template is known (bank-links.ts).
+ * then the rest; a search by Russian or Latin name, the bank named first; monograms, no third-party
+ * logos. Every SBP bank is there (the table, loaded only now: bank-table.ts): for an SBP link each opens
+ * the payment; for a transfer by phone, card or account number each opens the shopper's own bank app,
+ * with the details filled in where a link template is known (marked), else empty (the sheet says so).
  *
  * On iOS a bank's scheme may open nothing (the app is not installed): if the page is still in front
  * after {@link FALLBACK_MS}, the https payment link opens instead. Android's intent URLs carry their
@@ -38,6 +39,8 @@ export const styles = [viewStyles, css`
 .sheet-top h3{font-size:18px}
 .x{min-width:44px;padding:0}
 .search{display:grid;gap:4px;padding:0 calc(var(--_s)*2) var(--_s);font-size:13px;color:var(--_m)}
+.search .search{padding:0}
+.search p{margin:0 0 4px;color:var(--_t)}
 .search input{min-height:44px;padding:8px 12px;border:var(--_b);border-radius:calc(var(--_r) - 4px);background:var(--_f);color:var(--_t);font:inherit;font-size:16px}
 .list{overflow-y:auto;padding:0 calc(var(--_s)*2);gap:2px}
 .list li{display:flex;align-items:center;gap:var(--_s)}
@@ -47,6 +50,7 @@ export const styles = [viewStyles, css`
 .mono{display:grid;place-items:center;flex:none;width:36px;height:36px;border-radius:50%;color:#fff;font-weight:700}
 .c0{background:#2b55c9}.c1{background:#15703f}.c2{background:#8a3ab9}.c3{background:#b3261e}.c4{background:#00677f}.c5{background:#6d4c00}
 .tag{margin-inline-start:auto;font-size:12px;color:var(--_m)}
+.tag+.tag{margin-inline-start:8px}
 .web{flex:none;font-size:13px}
 .foot{padding:var(--_s) calc(var(--_s)*2) calc(var(--_s)*2)}
 `];
@@ -119,8 +123,7 @@ export class BankSheetController implements ReactiveController {
     this.focused = false;
     this.query = '';
     this.lastId = this.readLast();
-    const order = this.host.machine.order;
-    if (order && paymentLinkOf(order) && !this.table) this.load();
+    if (!this.table) this.load();
     this.host.requestUpdate();
   }
 
@@ -255,7 +258,7 @@ export class BankSheetController implements ReactiveController {
     const m = h.m;
     const order = h.machine.order;
     const sbp = !!order && !!paymentLinkOf(order);
-    const loading = sbp && !this.table;
+    const loading = !this.table;
     const { entries, date } = this.memoised();
     const all = loading ? [] : entries;
     const shown = findBanks(all, this.query);
@@ -263,14 +266,17 @@ export class BankSheetController implements ReactiveController {
     const desktop = h.env$.platform === 'desktop';
     return html`<dialog part="sheet" class="sheet" aria-labelledby="sheet-title" @close=${this.onClose}><div class="sheet-top"><h3 id="sheet-title">${
       desktop ? m.payOnline : m.sheetTitle
-    }</h3><button class="x" aria-label=${m.close} @click=${() => this.close()}>${close}</button></div>${
+    }</h3><button class="x" aria-label=${m.close} @click=${() => this.close()}>${close}</button></div><div class="search">${
+      // A transfer: say plainly that most apps open without the details (no link fills them in).
+      !sbp && all.some((b) => !b.filled) ? html`<p class="sheet-note">${m.appsNotFilled}</p>` : nothing
+    }${
       all.length >= SEARCH_FROM
         ? html`<label class="search">${m.searchLabel}<input type="search" autocomplete="off" spellcheck="false" .value=${this.query} @input=${(e: Event) => {
             this.query = (e.target as HTMLInputElement).value;
             h.requestUpdate();
           }}></label>`
-        : html`<span></span>`
-    }${
+        : nothing
+    }</div>${
       loading
         ? this.failed
           ? html`<p class="foot">${m.errors.network} <button @click=${() => this.load()}>${m.retry}</button></p>`
@@ -280,7 +286,7 @@ export class BankSheetController implements ReactiveController {
             return html`<li><a class="bank" href=${b.href} target=${desktop ? '_blank' : nothing} rel="noopener noreferrer" @click=${(e: Event) =>
               this.go(e, b)}><span class="mono ${colour(b.id)}" aria-hidden="true">${monogram(name)}</span><span>${name}</span>${
               b.id === last ? html`<span class="tag">${m.lastUsed}</span>` : nothing
-            }</a>${b.web ? html`<a class="web" href=${b.web} target="_blank" rel="noopener noreferrer" aria-label="${m.onlineBank}: ${name}">${m.onlineBank}</a>` : nothing}</li>`;
+            }${b.filled ? html`<span class="tag">${m.filledIn}</span>` : nothing}</a>${b.web ? html`<a class="web" href=${b.web} target="_blank" rel="noopener noreferrer" aria-label="${m.onlineBank}: ${name}">${m.onlineBank}</a>` : nothing}</li>`;
           })}</ul>`
     }<div class="foot"><p class="muted" role="status">${!loading && shown.length === 0 ? m.noBanks : ''}</p>${
       date ? html`<p class="muted">${fill(m.listDate, { date })}</p>` : nothing

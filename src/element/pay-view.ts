@@ -15,7 +15,8 @@ import { safeIntl } from './i18n/plural.js';
 import { actions, center, spinner } from './parts.js';
 import { changedFrom, copyValue, formatAccount, hasBankApps, paymentLinkOf } from './requisites.js';
 import { safeHttpUrl } from './url.js';
-import { amountOf, contextOf, copyButton, icons, orderNumber, viewStyles, wayName, type ViewContext, type ViewHost } from './views.js';
+import { LATIN_NAMES } from './bank-names.js';
+import { amountOf, contextOf, copyButton, icons, nameIn, orderNumber, viewStyles, wayName, type ViewContext, type ViewHost } from './views.js';
 
 export { footer } from './footer.js';
 
@@ -145,7 +146,30 @@ function requisites(c: ViewContext): TemplateResult | typeof nothing {
       copyButton(c, 'account', label, copyValue(req.holder_account, req.kind))
     }</dd></div>`;
   }
-  return html`<dl part="requisites">${account}${row(m.holderLabel, req?.holder_name)}${row(m.bankLabel, c.bankName(order.bank))}${row(m.methodLabel, order.method && wayName(m, order.method))}</dl>`;
+  return html`<dl part="requisites">${account}${row(m.holderLabel, req?.holder_name)}${recipientBank(c) ?? row(m.bankLabel, c.bankName(order.bank))}${row(m.methodLabel, order.method && wayName(m, order.method))}</dl>`;
+}
+
+/** The Latin names of the well-known banks by their Russian names (generated, bank-names.ts). */
+let latinNames: Map<string, string> | null = null;
+
+/**
+ * The recipient's bank as the shopper reads it: `requisites.bank_name`, in Latin letters for a language
+ * written in them where the bank table has the bank's own Latin name (ВТБ → VTB).
+ */
+export function recipientBankName(lang: string, bankName: string | null | undefined): string | null {
+  const name = bankName?.trim();
+  if (!name) return null;
+  latinNames ??= new Map(LATIN_NAMES.split('\n').map((l) => l.split('|') as [string, string]));
+  return nameIn(lang, { ru: name, en: latinNames.get(name) ?? name });
+}
+
+/** The row of the recipient's bank (copyable: a shopper may search for it in the bank app), or null. */
+function recipientBank(c: ViewContext): TemplateResult | null {
+  const { m, order } = c;
+  const name = recipientBankName(c.lang, order.requisites?.bank_name);
+  return name
+    ? html`<div class="recipient-bank"><dt>${m.recipientBank}</dt><dd class="row"><span class="wrap">${name}</span>${copyButton(c, 'bank', m.recipientBank, name)}</dd></div>`
+    : null;
 }
 
 /** Desktop: the QR of the SBP link, to scan with the phone. */

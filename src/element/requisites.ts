@@ -63,12 +63,17 @@ export function paymentLinkOf(order: Pick<OrderView, 'payment_link' | 'requisite
   return safeHttpUrl(order.payment_link) ?? (req?.kind === 'link' ? safeHttpUrl(req.holder_account) : null);
 }
 
-/** True when a bank app can take the shopper to this payment: an SBP link, a Russian phone, or a card number. */
-export function hasBankApps(order: Pick<OrderView, 'payment_link' | 'requisites'>): boolean {
+/**
+ * True when a bank app can take the shopper to this payment: an SBP link; or a transfer in roubles
+ * (the bank table is of Russian banks) to a Russian phone, a card number or an account.
+ */
+export function hasBankApps(order: Pick<OrderView, 'payment_link' | 'requisites'> & Partial<Pick<OrderView, 'currency'>>): boolean {
   const req = order.requisites;
+  if (paymentLinkOf(order) !== null) return true;
+  if (!req || (order.currency ?? 'RUB') !== 'RUB') return false;
   return (
-    paymentLinkOf(order) !== null ||
-    (req?.kind === 'phone' && russianPhoneDigits(req.holder_account) !== null) ||
-    (req?.kind === 'card' && cardDigits(req.holder_account) !== null)
+    (req.kind === 'phone' && russianPhoneDigits(req.holder_account) !== null) ||
+    (req.kind === 'card' && cardDigits(req.holder_account) !== null) ||
+    (req.kind === 'account' && req.holder_account.trim() !== '')
   );
 }

@@ -25,7 +25,7 @@ export interface OrderView {
   fee: string;
   method: { id: string; name: string; type: string } | null;
   bank: BankCode | null;
-  requisites: { holder_name: string; holder_account: string; kind: RequisitesKind } | null;
+  requisites: Requisites | null;
   payment_link: string | null;
   form_url: string | null;
   created_at: string;
@@ -43,6 +43,20 @@ export interface OrderView {
   dispute: DisputeView | null;
   /** True when the payment was recognised after the order had ended expired or cancelled. */
   late: boolean;
+}
+
+/** Where the shopper sends the money. */
+export interface Requisites {
+  holder_name: string;
+  holder_account: string;
+  kind: RequisitesKind;
+  /**
+   * The recipient's bank as a shopper picks it in a bank app (DESIGN.md, "Requisites a shopper can act
+   * on"; for SBP by phone number it is required to pay), from the provider's method or the NSPK member
+   * id of the payment link; null when unknown. `paydesk/server` always sends it; a missing field
+   * (an older server) reads null.
+   */
+  bank_name?: string | null;
 }
 
 export type DisputeStatus = 'open' | 'closed';
@@ -236,6 +250,7 @@ export function parseOrderView(value: unknown, path = 'order'): OrderView {
         : {
             ...strings(o.requisites, `${path}.requisites`, 'holder_name holder_account'),
             ...strings(o.requisites, `${path}.requisites`, 'kind', false, (s) => KINDS.includes(s as RequisitesKind), `one of ${KINDS.join(', ')}`),
+            ...strings(o.requisites, `${path}.requisites`, 'bank_name', true),
           },
     dispute: o.dispute == null ? null : parseDispute(o.dispute, `${path}.dispute`),
     late: o.late === true,

@@ -1,5 +1,6 @@
 /** An order as the widget protocol's OrderView (DESIGN.md), for the hosted form. */
 import { orderOutcome } from '../provider/facts.js';
+import { recipientBankName } from '../provider/recipient-bank.js';
 import type { BankCode, DisputeView, OrderView, PaymentMethodView } from '../protocol/index.js';
 import { fromMinor } from '../money/index.js';
 import { moneyDigits } from './currencies.js';
@@ -44,7 +45,12 @@ export function orderView(order: OrderRecord, ctx: OrderViewContext): OrderView 
     fee: order.fee,
     method: { id: order.method.id, name: order.method.name, type: order.method.type },
     bank: bankCode(order.method.bank?.customerBank) ?? bankCode(order.customerBank),
-    requisites: { holder_name: order.holderName, holder_account: order.holderAccount, kind: requisitesKind(order.method.type) },
+    requisites: {
+      holder_name: order.holderName,
+      holder_account: order.holderAccount,
+      kind: requisitesKind(order.method.type),
+      bank_name: recipientBankName({ method_name: order.method.name, payment_link: order.paymentLink }, order.method.nspkCode),
+    },
     payment_link: order.paymentLink,
     form_url: order.formUrl ?? ctx.formUrl,
     created_at: isoMillis(order.createdMs),

@@ -6,6 +6,7 @@
 import { currencyDigits, roundHalfUp } from '../money/index.js';
 import { bankByNspkCode, bankByCustomerBank, orderOutcome, requisitesKindOf } from '../provider/facts.js';
 import { providerIso } from '../provider/matching.js';
+import { recipientBankName } from '../provider/recipient-bank.js';
 import type { Order } from '../provider/schemas.js';
 import { isHttpUrl } from '../provider/schemas.js';
 import type { BankCode, OrderView, OrderViewStatus, RequisitesKind } from '../protocol/index.js';
@@ -73,6 +74,7 @@ export function orderToView(order: Order, ctx: ViewContext): OrderView {
           holder_name: order.holder_name,
           holder_account: order.holder_account,
           kind: requisitesKind(order.method_type, order.holder_account),
+          bank_name: recipientBankName(order, ctx.nspk_code),
         }
       : null,
     payment_link: sanitizeUrl(order.payment_link),

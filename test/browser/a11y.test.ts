@@ -42,6 +42,19 @@ describe('<paydesk-checkout> accessibility (axe, WCAG 2.2 AA)', () => {
       at('pay', { paymentMethodId: 'm-card' }, (s) => {
         s.makeOrder = (_b, n) => orderView({ id: `ord-${n}`, amount: '1503.00', requested_amount: '1500.00', payment_link: null, requisites: { holder_name: 'X', holder_account: '4627100101654724', kind: 'card' } }, Date.now());
       })],
+    ['pay (iPhone, card, recipient’s bank)', () =>
+      at('pay', { paymentMethodId: 'm-card', locale: 'ru' }, (s) => {
+        s.makeOrder = (_b, n) => orderView({ id: `ord-${n}`, payment_link: null, requisites: { holder_name: 'X', holder_account: '4627100101654724', kind: 'card', bank_name: 'ВТБ' } }, Date.now());
+      }, 'ios')],
+    ['bank sheet of a card transfer (iPhone): every bank, the note, the marks', async () => {
+      const h = await at('pay', { paymentMethodId: 'm-card' }, (s) => {
+        s.makeOrder = (_b, n) => orderView({ id: `ord-${n}`, payment_link: null, requisites: { holder_name: 'X', holder_account: '4627100101654724', kind: 'card', bank_name: 'ВТБ' } }, Date.now());
+      }, 'ios');
+      byText(h.root, 'Pay in bank app').click();
+      await waitUntil(() => h.root.querySelector('dialog[open] [part="banks"]'), 'the bank sheet', { timeout: 6000 });
+      await h.el.updateComplete;
+      return h;
+    }],
     ['pay (form mode)', () =>
       at('pay', { mode: 'form' }, (s) => {
         s.makeOrder = (_b, n) => orderView({ id: `ord-${n}`, requisites: null, payment_link: null, form_url: 'https://pay.example/pay?session_id=1' }, Date.now());

@@ -56,16 +56,18 @@ describe('<paydesk-checkout> URL safety', () => {
     byText(h.root, 'Pay in bank app').click();
     await waitUntil(() => h.root.querySelector('dialog[open] [part="banks"]'), 'the bank sheet');
     const links = [...h.root.querySelectorAll('dialog a')].map((a) => a.getAttribute('href'));
-    expect(links.length).to.equal(4);
-    for (const href of links) expect(href).to.match(/^(sberbankonline|tinkoffbank|alfabank):\/\/|^https:\/\/online\.vtb\.ru\//);
+    expect(links.length).to.equal(192, 'every bank of the table: the shopper’s own');
+    // The four transfer templates, or a bank's own scheme from the generated table (nothing else).
+    for (const href of links) expect(href).to.match(/^(sberbankonline|tinkoffbank|alfabank):\/\/|^https:\/\/online\.vtb\.ru\/|^bank\d{12}:\/\/$/);
   });
 
   it('server text is rendered as text, never as markup', async () => {
     const h = await withOrder({
-      requisites: { holder_name: '<img src=x onerror=alert(1)>Иванов', holder_account: '<b>1</b>', kind: 'account' },
+      requisites: { holder_name: '<img src=x onerror=alert(1)>Иванов', holder_account: '<b>1</b>', kind: 'account', bank_name: '<b>Банк</b>' },
       method: { id: 'm', name: '<script>alert(1)</script>', type: 'SBP' },
     });
     expect(h.root.querySelector('img, script, b')).to.equal(null);
     expect(h.text()).to.include('<img src=x onerror=alert(1)>Иванов');
+    expect(h.text()).to.include('<b>Банк</b>');
   });
 });

@@ -165,6 +165,10 @@ const messages: Messages = {
     unauthorized: 'Mağazanın ödəniş ayarları düzgün deyil. Mağazaya müraciət edin.',
     internal_error: 'Bizdə nəsə xarab oldu. Bir dəqiqədən sonra yenidən cəhd edin.',
   },
+  // Requisites a shopper can act on (issue 20).
+  recipientBank: 'Alıcının bankı',
+  appsNotFilled: '«Rekvizitlər doldurulub» işarəsi olmayan tətbiqlər boş açılır: alıcının rekvizitlərini və məbləği özünüz daxil edin (onları ödəniş ekranından kopyalayın).',
+  filledIn: 'Rekvizitlər doldurulub',
 };
 
 export default messages;

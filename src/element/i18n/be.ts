@@ -167,6 +167,10 @@ const messages: Messages = {
     unauthorized: 'Плацежныя налады крамы няправільныя. Звярніцеся ў краму.',
     internal_error: 'У нас нешта зламалася. Паспрабуйце праз хвіліну.',
   },
+  // Requisites a shopper can act on (issue 20).
+  recipientBank: 'Банк атрымальніка',
+  appsNotFilled: 'Праграмы без адзнакі «Рэквізіты запоўнены» адкрыюцца пустымі: увядзіце рэквізіты атрымальніка і суму самі (скапіруйце іх на экране аплаты).',
+  filledIn: 'Рэквізіты запоўнены',
 };
 
 export default messages;

@@ -149,6 +149,10 @@ const messages: Messages = {
     invalid_response: 'The payment service sent an unexpected answer.',
     internal_error: 'Something went wrong on our side. Please try again in a minute.',
   },
+  // Requisites a shopper can act on (issue 20).
+  recipientBank: 'Recipient’s bank',
+  appsNotFilled: 'Apps without the mark “Details filled in” open empty: enter the recipient’s details and the amount yourself (copy them from the payment screen).',
+  filledIn: 'Details filled in',
 };
 
 export default messages;

@@ -170,6 +170,10 @@ const messages: Messages = {
     invalid_response: 'Платёжный сервис прислал неожиданный ответ.',
     internal_error: 'У нас что-то сломалось. Попробуйте через минуту.',
   },
+  // Requisites a shopper can act on (issue 20).
+  recipientBank: 'Банк получателя',
+  appsNotFilled: 'Приложения без пометки «Реквизиты заполнены» откроются пустыми: введите реквизиты получателя и сумму сами (скопируйте их на экране оплаты).',
+  filledIn: 'Реквизиты заполнены',
 };
 
 export default messages;

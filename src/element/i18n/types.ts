@@ -174,6 +174,14 @@ export interface Messages {
 
   errorTitle: string;
   errors: Record<MessageErrorCode, string>;
+
+  // Requisites a shopper can act on (issue 20).
+  /** The requisites' row of the recipient's bank (`requisites.bank_name`), as a shopper picks it in a bank app. */
+  recipientBank: string;
+  /** The bank sheet of a transfer: the apps open without the details, the shopper types them. */
+  appsNotFilled: string;
+  /** The bank sheet of a transfer: beside an app that opens with the details filled in. */
+  filledIn: string;
 }
 
 /** What a merchant may override: any top-level key, and any error sentence. */

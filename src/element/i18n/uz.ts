@@ -165,6 +165,10 @@ const messages: Messages = {
     unauthorized: 'Doʻkonning toʻlov sozlamalari notoʻgʻri. Doʻkonga murojaat qiling.',
     internal_error: 'Bizda nimadir buzildi. Bir daqiqadan soʻng qaytadan urinib koʻring.',
   },
+  // Requisites a shopper can act on (issue 20).
+  recipientBank: 'Qabul qiluvchining banki',
+  appsNotFilled: '«Rekvizitlar toʻldirilgan» belgisi yoʻq ilovalar boʻsh ochiladi: qabul qiluvchining rekvizitlari va summani oʻzingiz kiriting (ularni toʻlov ekranidan nusxalang).',
+  filledIn: 'Rekvizitlar toʻldirilgan',
 };
 
 export default messages;

@@ -54,6 +54,13 @@ describe('the bank table generator', () => {
     ]);
   });
 
+  test('an http web client is written as https; the snapshot date is in the header', () => {
+    const text: string = buildModule({ ...source, banks: [bank('100000000997', 'Банк Кремль', { isWebClientActive: true, webClientUrl: 'http://dbo.kreml.example/fps/c2b' })] });
+    assert.doesNotMatch(text, /http:\/\//);
+    assert.match(text, /https:\/\/dbo\.kreml\.example\/fps\/c2b/);
+    assert.match(text.split('\n').slice(0, 3).join('\n'), /snapshot of 2026-04-29/);
+  });
+
   test('refuses what does not look like the NSPK list, naming the bank', () => {
     assert.throws(() => buildRows({}), /no "banks" array/);
     assert.throws(() => buildRows({ banks: [bank('12', 'X')] }), /not 12 digits/);

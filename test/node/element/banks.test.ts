@@ -58,6 +58,62 @@ describe('the SBP bank table (generated)', () => {
   });
 });
 
+describe('bank search ranks: the bank named first, a handful for a full name, "банк" aside', () => {
+  const ranked = (q: string) => findBanks(table, q).map((b) => b.name.en);
+  test('"Т-Банк" finds T-Bank first and at most 5 banks (not every name that contains "банк")', () => {
+    for (const q of ['Т-Банк', 'т-банк', 'Т Банк', 'тбанк', 'T-Bank', 'tbank']) {
+      const found = ranked(q);
+      assert.equal(found[0], 'T-Bank', q);
+      assert.ok(found.length <= 5, `${q}: ${found.length} banks (${found.join(', ')})`);
+    }
+  });
+
+  test('common names and aliases find their bank first, and only a handful', () => {
+    for (const [q, bank] of [
+      ['тинькофф', 'T-Bank'],
+      ['Тинькофф Банк', 'T-Bank'],
+      ['сбер', 'Sber'],
+      ['Сбербанк', 'Sber'],
+      ['втб', 'VTB'],
+      ['Банк ВТБ', 'VTB'],
+      ['альфа', 'Alfa-Bank'],
+      ['Альфа-Банк', 'Alfa-Bank'],
+      ['альфа банк', 'Alfa-Bank'],
+      ['озон', 'Ozon Bank'],
+      ['Озон Банк', 'Ozon Bank'],
+    ] as const) {
+      const found = ranked(q);
+      assert.equal(found[0], bank, `${q}: ${found.slice(0, 5).join(', ')}`);
+      assert.ok(found.length <= 5, `${q}: ${found.length} banks`);
+    }
+  });
+
+  test('a name’s first letters list that bank among the others that start so, the most used first', () => {
+    const found = ranked('т');
+    assert.equal(found[0], 'T-Bank');
+    assert.ok(found.length > 1);
+    assert.deepEqual(ranked('моск кред'), ['MKB']);
+  });
+
+  test('"банк" alone is not ignored: it lists the banks with it in their name', () => {
+    assert.ok(ranked('банк').length > 100);
+  });
+});
+
+describe('no payment link over plain http', () => {
+  test('the generated table has no http:// web client (NSPK lists one; it is upgraded)', () => {
+    assert.doesNotMatch(BANKS, /http:\/\//);
+    assert.equal(table.find((b) => b.id === '100000000201')!.web, 'https://dbo.kremlinbank.ru/fps/c2b');
+  });
+
+  test('at run time an http web client of a table is upgraded to https, whatever made the table', () => {
+    const [bank] = parseBanks('100000000201|Банк Кремлевский|Bank Kremlevskiy||ru.example.app|http://dbo.kremlinbank.ru/fps/c2b|');
+    assert.equal(bank!.web, 'https://dbo.kremlinbank.ru/fps/c2b');
+    assert.ok(webClientLink(PAYMENT_LINK, { web: 'http://dbo.kremlinbank.ru/fps/c2b' })!.startsWith('https://dbo.kremlinbank.ru/fps/c2b/'));
+    for (const l of bankLinks(orderView(), 'desktop', [bank!])) assert.ok(l.href.startsWith('https://'), l.href);
+  });
+});
+
 describe('SBP payment link, per platform', () => {
   test('iOS: the bank’s scheme on the NSPK link, the https link as fallback', () => {
     const link = sbpAppLink(PAYMENT_LINK, byName('T-Bank'), 'ios');
@@ -157,6 +213,36 @@ describe('transfers by phone or card number', () => {
   test('a hostile amount is URL-encoded, never breaking out of the parameter', () => {
     const links = bankLinks({ ...phoneOrder, amount: '1&x=javascript:1' }, 'ios', []);
     assert.ok(links.length > 0 && links.every((b) => !b.href.includes('&x=')));
+  });
+});
+
+describe('transfers with the bank table: the shopper’s own bank, whichever it is', () => {
+  const accountOrder = orderView({ payment_link: null, requisites: { holder_name: 'X', holder_account: '40702810099991234567', kind: 'account' } });
+  test('a card: every bank of the table; Sber’s app filled in, the others opened by their scheme (iOS)', () => {
+    const links = bankLinks(cardOrder, 'ios', table);
+    assert.equal(links.length, 192);
+    assert.deepEqual(links.filter((l) => l.filled).map((l) => l.name.en), ['Sber']);
+    assert.equal(links.find((l) => l.name.en === 'T-Bank')!.href, 'bank100000000004://');
+    assert.equal(links.find((l) => l.name.en === 'VTB')!.href, 'bank110000000005://');
+  });
+
+  test('an account: every bank, none filled in; Android starts the app by its package, banks without one are left out', () => {
+    const links = bankLinks(accountOrder, 'android', table);
+    assert.equal(links.length, table.filter((b) => b.pkg).length);
+    assert.ok(links.every((l) => !l.filled));
+    assert.equal(
+      links.find((l) => l.name.en === 'T-Bank')!.href,
+      'intent:#Intent;action=android.intent.action.MAIN;category=android.intent.category.LAUNCHER;package=com.idamob.tinkoff.android;end',
+    );
+  });
+
+  test('the recipient’s bank for VTB’s link comes from requisites.bank_name', () => {
+    const order = { ...phoneOrder, bank: null, requisites: { ...phoneOrder.requisites!, bank_name: 'Т-Банк' } };
+    assert.match(bankLinks(order, 'android', table).find((l) => l.name.en === 'VTB')!.href, /&bankCode=100000000004$/);
+  });
+
+  test('not in roubles: no Russian bank apps for a transfer', () => {
+    assert.deepEqual(bankLinks({ ...cardOrder, currency: 'UZS' }, 'ios', table), []);
   });
 });
 

@@ -143,7 +143,7 @@ describe('POST /sessions: price and identity come from the server', () => {
     assert.equal(view.amount, '1500.00');
     assert.equal(view.fee, '22.50');
     assert.equal(view.currency, 'RUB');
-    assert.deepEqual(view.requisites, { holder_name: 'Иванов Иван Иванович', holder_account: '+79991234567', kind: 'phone' });
+    assert.deepEqual(view.requisites, { holder_name: 'Иванов Иван Иванович', holder_account: '+79991234567', kind: 'phone', bank_name: null });
     assert.equal(view.redirect_url, 'https://shop.example/thanks');
     assert.equal(view.support_url, 'https://shop.example/help');
     assert.equal(view.return_url, 'https://shop.example/cart');
