@@ -37,8 +37,8 @@ npx tsc --noEmit -p demo/public || { echo "type check of the demo pages failed";
 step "build (npm run build: dist/ for the packaging, manifest and size tests)"
 node scripts/build.mjs --quiet || { echo "build failed"; finish 1; }
 
-step "type check of the published .d.ts (test/types/dist: paydesk/server and paydesk/provider, lib ES2022 only, no DOM)"
-npx tsc -p test/types/dist || { echo "type check of the published declarations failed"; finish 1; }
+step "type check of the published .d.ts (test/types/published: paydesk/server and paydesk/provider, lib ES2022 only, no DOM)"
+npx tsc -p test/types/published || { echo "type check of the published declarations failed"; finish 1; }
 
 step "node tests"
 node_files=(test/node/**/*.test.ts)

@@ -1,7 +1,7 @@
 /**
  * The published declarations (issue 21.3): nothing `@internal` in dist/**\/*.d.ts (tsconfig.build's
  * `stripInternal`), none of the element's seams among its public members, and paydesk/server and
- * paydesk/provider compile in a project without the DOM lib (test/types/dist). Needs `dist/` (npm test
+ * paydesk/provider compile in a project without the DOM lib (test/types/published). Needs `dist/` (npm test
  * builds it).
  */
 import assert from 'node:assert/strict';
@@ -53,9 +53,9 @@ test("the element's public declaration has none of its internal members", async 
   }
 });
 
-test('paydesk/server and paydesk/provider declarations compile without the DOM lib (test/types/dist)', async () => {
+test('paydesk/server and paydesk/provider declarations compile without the DOM lib (test/types/published)', async () => {
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  const run = await promisify(execFile)(process.execPath, [tsc, '-p', join(root, 'test/types/dist')], { cwd: root }).then(
+  const run = await promisify(execFile)(process.execPath, [tsc, '-p', join(root, 'test/types/published')], { cwd: root }).then(
     () => ({ code: 0, out: '' }),
     (err: { code?: number; stdout?: string }) => ({ code: err.code ?? 1, out: err.stdout ?? '' }),
   );
