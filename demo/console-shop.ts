@@ -308,7 +308,7 @@ export class ShopRecords {
 
     // 2. The provider: exact look-ups, then its list within the period.
     const [byClientId, byId] = await Promise.all([
-      CLIENT_ORDER_ID.test(q) ? client.searchOrdersByClientOrderId({ id: q, size: 100 }).then((r) => r.orders.items) : Promise.resolve([]),
+      CLIENT_ORDER_ID.test(q) ? client.searchOrdersByClientOrderId({ id: q, size: 100 }).then((r) => r.items) : Promise.resolve([]),
       UUID.test(q) ? client.getOrder(q).then((o) => [o], (err: unknown) => (isProviderError(err, 'order_not_found') ? [] : Promise.reject(err))) : Promise.resolve([]),
     ]);
     for (const o of [...byClientId, ...byId]) if (inFilters(o, filters)) add(o.id, { order: o });
@@ -316,10 +316,10 @@ export class ShopRecords {
     let complete = true;
     for (let p = 1; p <= SCAN_PAGES; p++) {
       const res = await client.listOrders({ ...listFilters(filters), sort_by: 'created_at', sort: 'desc', page: p, size: SCAN_PAGE_SIZE });
-      scanned += res.orders.items.length;
+      scanned += res.items.length;
       // A match, or the order of a shop session found above (its fields fresh from the provider).
-      for (const o of res.orders.items) if (providerMatch(o) || hits.has(o.id)) add(o.id, { order: o });
-      if (p >= res.orders.pages || res.orders.items.length === 0) break;
+      for (const o of res.items) if (providerMatch(o) || hits.has(o.id)) add(o.id, { order: o });
+      if (p >= res.pages || res.items.length === 0) break;
       if (p === SCAN_PAGES) complete = false;
     }
 
@@ -368,7 +368,7 @@ export class ShopRecords {
     let providerError: ConsoleHttpError | null = null;
     let others: Order[] = [];
     const client = endpoint.client;
-    const sameClientId = async (coid: string) => (await client.searchOrdersByClientOrderId({ id: coid, size: 20 })).orders.items;
+    const sameClientId = async (coid: string) => (await client.searchOrdersByClientOrderId({ id: coid, size: 20 })).items;
     if (detail) {
       // The shop knows the order: a failed provider read is shown on the page, not the whole page lost.
       try {
@@ -406,7 +406,7 @@ export class ShopRecords {
     if (orderId) {
       try {
         const found = await client.searchDisputes({ order_id: orderId, size: 20 });
-        const items = found.data.items.filter((d) => d.order_id === orderId);
+        const items = found.items.filter((d) => d.order_id === orderId);
         disputes = await mapLimit(items, PARALLEL, (d) => this.disputeView(endpoint, d, detail));
       } catch (err) {
         if (!isProviderError(err)) throw err;

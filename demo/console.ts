@@ -63,7 +63,7 @@ import { addAmounts, compareAmounts, currencyDigits, MoneyError, parseAmount } f
 import { DISPUTE_MAX_FILES } from '../src/protocol/index.js';
 import { FORM_SESSION_STATES, METHOD_TYPES, ORDER_STATUSES, orderOutcome, TRANSACTION_TYPES } from '../src/provider/facts.js';
 import { isProviderError, type ProviderError } from '../src/provider/errors.js';
-import { parseIsoDateTime, type Order } from '../src/provider/schemas.js';
+import { parseIsoDateTime, type DecimalAmount, type Order } from '../src/provider/schemas.js';
 import type { ProviderClient } from '../src/provider/types.js';
 import { CREATE_IN_FLIGHT_MS, createOnce } from '../src/server/checkout/create-once.js';
 import { createMemoryStore, type CheckoutStore } from '../src/server/store.js';
@@ -540,7 +540,7 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
 
   app.get('/balance', async (c) => {
     const res = await client.getBalance();
-    return c.json({ balance: res.deposit });
+    return c.json({ balance: res });
   });
 
   /** The provider's page of orders, each row with the shop's session beside it. */
@@ -563,10 +563,10 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
     }
     if (exact !== undefined) {
       const res = await client.searchOrdersByClientOrderId(defined({ id: exact, size: pageSize }));
-      return c.json(await ordersPage(res.orders));
+      return c.json(await ordersPage(res));
     }
     const res = await client.listOrders(defined({ ...filters, page: pageNumber, size: pageSize }));
-    return c.json(await ordersPage(res.orders));
+    return c.json(await ordersPage(res));
   });
 
   app.get('/orders/:key', async (c) => {
@@ -586,7 +586,7 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
     const q = check(DisputesQuery, readQuery(c));
     dateOrder(q);
     const res = await client.searchDisputes(defined(q));
-    const { items, total, page: pageNumber, size: pageSize, pages } = res.data;
+    const { items, total, page: pageNumber, size: pageSize, pages } = res;
     const views = await mapLimit(items, 8, (d) => shops.disputeView(shops.main, d));
     return c.json({ items: views, total, page: pageNumber, size: pageSize, pages, receipts_available: shops.receiptsAvailable } satisfies DisputesPage);
   });
@@ -637,7 +637,7 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
   app.get('/payment-methods', async (c) => {
     const q = check(MethodsQuery, readQuery(c, ['method_type']));
     const res = await client.listPaymentMethods(defined(q));
-    return c.json({ methods: res.payment_methods });
+    return c.json({ methods: res });
   });
 
   // ---------------------------------------------------------------------------------------------
@@ -645,7 +645,7 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
 
   async function payoutMethods(): Promise<PayoutMethod[]> {
     const res = await client.listPaymentMethods({ active: true });
-    return res.payment_methods.map(payoutMethodOf).filter((m): m is PayoutMethod => m !== null);
+    return res.map(payoutMethodOf).filter((m): m is PayoutMethod => m !== null);
   }
 
   app.get('/payout-methods', async (c) => c.json({ methods: await payoutMethods() }));
@@ -654,7 +654,7 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
     const q = check(PayoutsQuery, readQuery(c));
     dateOrder(q);
     const res = await client.listOrders(defined({ ...q, order_side: 'Sell' as const }));
-    const { items, ...envelope } = res.orders;
+    const { items, ...envelope } = res;
     return c.json({ ...envelope, items: items.map(payoutView) } satisfies ListPage<PayoutView>);
   });
 
@@ -697,7 +697,7 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
         },
         {
           find: async (earlier) => {
-            const items = (await client.searchOrdersByClientOrderId({ id: clientOrderId, size: 10 })).orders.items;
+            const items = (await client.searchOrdersByClientOrderId({ id: clientOrderId, size: 10 })).items;
             if (items.length > 0) {
               const same = items.find((o) => sameIntent(o, intent));
               if (!same) throw keyReused('already made a different payout');
@@ -736,7 +736,7 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
             await store.set(intentKey(clientOrderId), intentText(intent), PAYOUT_RECORD_TTL_MS);
             return async (signal) => {
               const order = await client.createOrder(
-                { client_order_id: clientOrderId, order_side: 'Sell', payment_method_id: method.id, amount, customer_account: destination.value },
+                { client_order_id: clientOrderId, order_side: 'Sell', payment_method_id: method.id, amount: amount as DecimalAmount, customer_account: destination.value },
                 { signal },
               );
               return { order, method };
@@ -749,7 +749,7 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
       const sent = checked as { method: PayoutMethod; quote: { total: string; currency: string } } | null;
       if (sent && isProviderError(err, 'insufficient_funds')) {
         const balance = await client.getBalance().then(
-          (b) => b.deposit,
+          (b) => b,
           () => null,
         );
         throw new ConsoleHttpError(402, 'insufficient_funds', 'the balance is lower than the payout and its fee', {
@@ -819,7 +819,7 @@ export function createConsoleApi(options: ConsoleOptions): Hono {
       const body = check(SandboxCompleteBody, await readJson(c, '{"client_order_id": "…"}'), 'field');
       line.client_order_id = body.client_order_id;
       const find = async () =>
-        (await client.searchOrdersByClientOrderId({ id: body.client_order_id, size: 10 })).orders.items.find((o) => o.id === orderId && o.order_side === 'Sell');
+        (await client.searchOrdersByClientOrderId({ id: body.client_order_id, size: 10 })).items.find((o) => o.id === orderId && o.order_side === 'Sell');
       const order = await find();
       if (!order) throw new ConsoleHttpError(404, 'not_found', 'no payout with this id and client_order_id');
       if (order.status !== 'Unpaid') throw new ConsoleHttpError(409, 'payout_not_pending', `the payout is ${order.status}, not in progress`);

@@ -10,6 +10,7 @@ import {
   PROTOCOL_HEADER,
   type CreateSessionRequest,
   type OrderView,
+  type PaydeskErrorCode,
   type PaymentMethodView,
 } from '../protocol/index.js';
 
@@ -17,14 +18,15 @@ import {
 export const GONE_CODES: readonly string[] = ['session_not_found', 'session_invalid', 'session_expired'];
 
 export interface ErrorInfo {
-  code: string;
+  /** A token endpoint code, `config`, `aborted`, or an unknown one (typed apart: see `PaydeskErrorCode`). */
+  code: PaydeskErrorCode;
   message: string;
   retryable: boolean;
 }
 
 export class ApiError extends Error implements ErrorInfo {
   constructor(
-    readonly code: string,
+    readonly code: PaydeskErrorCode,
     message: string,
     readonly retryable: boolean,
     readonly status = 0,
@@ -100,7 +102,7 @@ export function parseOrderAnswer(value: unknown, bare = false): OrderAnswer {
 }
 
 /** Stable codes for HTTP statuses without a usable error body (anything else 5xx or 4xx). */
-const STATUS_CODES: Record<number, [code: string, retryable: boolean]> = {
+const STATUS_CODES: Record<number, [code: PaydeskErrorCode, retryable: boolean]> = {
   404: ['not_found', false],
   408: ['timeout', true],
   413: ['payload_too_large', false],
@@ -110,7 +112,7 @@ const STATUS_CODES: Record<number, [code: string, retryable: boolean]> = {
 
 /** The error of a failed answer: its protocol error body, else what its HTTP status says. */
 export function errorOfAnswer(status: number, body: unknown): ErrorInfo {
-  const [code, retryable] = STATUS_CODES[status] ?? [status > 499 ? 'provider_unavailable' : 'bad_request', status > 499];
+  const [code, retryable]: [PaydeskErrorCode, boolean] = STATUS_CODES[status] ?? [status > 499 ? 'provider_unavailable' : 'bad_request', status > 499];
   return parseErrorBody(body) ?? { code, message: `HTTP ${status}`, retryable };
 }
 

@@ -1,6 +1,6 @@
 import { LitElement, adoptStyles, html, nothing, type CSSResult, type PropertyValues, type TemplateResult } from 'lit';
-import type { ButtonName } from '../provider/facts.js';
-import { INTEGRATION_MODES, type OrderView } from '../protocol/index.js';
+import type { ButtonName, CustomerBank, KnownMethodType } from '../provider/facts.js';
+import { INTEGRATION_MODES, type IntegrationMode, type OrderView } from '../protocol/index.js';
 import { ApiError, newIdempotencyKey, type Api } from './api.js';
 import { systemClock, type Clock } from './countdown.js';
 import { emit } from './events.js';
@@ -16,7 +16,7 @@ import { styles } from './paydesk-checkout.styles.js';
 import { detectPlatform, type Platform } from './platform.js';
 import { normaliseEndpoint, safeHttpUrl } from './url.js';
 
-/** What the element needs from the outside world; tests replace parts of it. @internal */
+/** What the element needs from the outside world (the `env` property); tests replace parts of it. */
 export interface CheckoutEnv {
   clock: Clock;
   fetch: typeof fetch | undefined;
@@ -48,6 +48,10 @@ const defaultEnv = (): CheckoutEnv => ({
 });
 
 export type Theme = 'light' | 'dark' | 'auto';
+/** The languages the element ships (lower-case BCP 47), alone or with a region: `ru`, `ru-KZ`, `kk`. */
+export type PaydeskLanguage = 'en' | 'ru' | 'kk' | 'uz' | 'hy' | 'az' | 'ky' | 'be' | 'uk' | 'tg';
+/** The `locale` property: a shipped language, with a region or script if wanted, or '' (the page's). */
+export type PaydeskLocale = '' | PaydeskLanguage | `${PaydeskLanguage}-${string}`;
 /**
  * The values `bank` and `button-name` take: provider facts (facts.ts), checked against its types so
  * they cannot drift, without carrying that module (and its bank table) in the element's own one.
@@ -155,19 +159,19 @@ export class PaydeskCheckout extends LitElement {
   /** A session to resume (or one the merchant's server created). */
   session = '';
   /** Integration mode sent with `POST /sessions`: `h2h`, `order_with_form` or `form`. */
-  mode = '';
+  mode: IntegrationMode | '' = '';
   /** Preselected aggregate method type (e.g. `SBP`): skips the method choice. */
-  methodType = '';
+  methodType: KnownMethodType | '' = '';
   /** Preselected payment method id: skips the method choice. */
   paymentMethodId = '';
   /** Preselected bank (`sberbank`, `tinkoff`, `vtb`, `alfabank`): limits methods and bank links. */
-  bank = '';
+  bank: CustomerBank | '' = '';
   /** Preselected payment button (`AlfaPay`, `SberPay`, `TPay`, `VTBPay`). */
-  buttonName = '';
+  buttonName: ButtonName | '' = '';
   /** The shop's support page (http(s)), shown where the order gives none (e.g. an unknown order). */
   supportUrl = '';
   /** Language (BCP 47); default: the nearest `lang` attribute, then `navigator.language`. */
-  locale = '';
+  locale: PaydeskLocale = '';
   /** `light`, `dark` or `auto` (follows `prefers-color-scheme`). */
   theme: Theme = 'auto';
   /** Overrides of any message (see `Messages`). */

@@ -6,6 +6,8 @@
  * pulling a schema library into the browser bundle.
  */
 
+import type { UnknownValue } from '../provider/facts.js';
+
 export type OrderViewStatus = 'pending' | 'paid' | 'expired' | 'cancelled';
 export const FINAL_STATUSES: readonly OrderViewStatus[] = ['paid', 'expired', 'cancelled'];
 export type RequisitesKind = 'card' | 'phone' | 'account' | 'link';
@@ -179,9 +181,32 @@ export function isProtocolErrorCode(code: string): code is ProtocolErrorCode {
   return (PROTOCOL_ERROR_CODES as readonly string[]).includes(code);
 }
 
+/**
+ * An error code as the element reads it from the token endpoint: a known code, or (a newer server's)
+ * {@link UnknownValue}, kept as its string and typed apart so a typo in a comparison does not compile.
+ */
+export type ProtocolErrorCodeValue = ProtocolErrorCode | UnknownValue;
+
+/**
+ * The `code` of the element's `paydesk-error` event: a token endpoint code, `config` (the element's
+ * attributes cannot work), `aborted` (a request the element itself cancelled), or an unknown one.
+ */
+export type PaydeskErrorCode =
+  | ProtocolErrorCodeValue
+  | 'config'
+  | 'aborted'
+  /** An answer without a protocol error body, by its HTTP status. */
+  | 'not_found'
+  | 'payload_too_large'
+  | 'unsupported_file'
+  | 'bad_request'
+  | 'provider_unavailable'
+  /** Anything else thrown. */
+  | 'default';
+
 export interface ProtocolErrorBody {
   /** `code` is one of {@link PROTOCOL_ERROR_CODES}; a widget must still survive another string. */
-  error: { code: ProtocolErrorCode | (string & {}); message: string; retryable: boolean };
+  error: { code: ProtocolErrorCodeValue; message: string; retryable: boolean };
 }
 
 /** Header every browser POST carries (a cross-site form cannot set it). */
@@ -289,7 +314,7 @@ export function parseErrorBody(value: unknown): ProtocolErrorBody['error'] | nul
   if (typeof e !== 'object' || e === null) return null;
   const { code, message, retryable } = e as Json;
   if (typeof code !== 'string' || typeof message !== 'string') return null;
-  return { code, message, retryable: retryable === true };
+  return { code: code as ProtocolErrorCodeValue, message, retryable: retryable === true };
 }
 
 /** True for an OrderView status that will not change any more. */

@@ -36,8 +36,9 @@ import {
   TransactionsQuerySchema,
   TransactionsResponseSchema,
 } from './schemas.js';
-import type { CreateOrderRequest, Dispute, FormCreateRequest, FormCreateResponse, FormSession, Order, RuleViolation } from './schemas.js';
+import type { Balance, CreateOrderRequest, Dispute, FormCreateRequest, FormData, FormSession, Order, Page, PaymentMethod, RuleViolation, Transaction } from './schemas.js';
 import type { CreateDisputeRequest, CreateDisputeResponse, CreateOutcome, ProviderClient, ProviderClientOptions, RequestOptions } from './types.js';
+import { eachItem } from './types.js';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_RETRIES = 2;
@@ -466,21 +467,22 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
   const client: ProviderClient = {
     async searchFormSessions(q, opts) {
       const call: Call = { method: 'GET', path: PATHS.formSearch, kind: 'read', query: query(FormSearchQuerySchema, q, 'query') };
-      return read(call, FormSearchResponseSchema, resolve(opts));
+      return (await read(call, FormSearchResponseSchema, resolve(opts))) as Page<FormSession>;
     },
 
     async createForm(body, opts) {
       const r = resolve(opts);
+      refuseNumberAmount((body as { order_data?: { amount?: unknown } } | undefined)?.order_data?.amount, 'order_data.amount');
       const req = check(FormCreateRequestSchema, body, 'body', 'not_created') as FormCreateRequest;
       throwViolations(formCreateRuleViolations(req), 'not_created');
       const call: Call = { method: 'POST', path: PATHS.formCreate, kind: 'form_create', body: req };
-      return create(
+      const created = await create(
         {
           call,
           schema: FormCreateResponseSchema,
           key: `form:${req.order_data.client_order_id}`,
           lookup: (since, rr) => findCreatedSession(req, since, rr),
-          onFound: (session, lost): FormCreateResponse => {
+          onFound: (session, lost): z.output<typeof FormCreateResponseSchema> => {
             // form_url is not part of a session and its address is the provider's to choose, so the
             // creation answer cannot be rebuilt honestly: hand the found session to the caller instead.
             throw new ProviderError({
@@ -499,16 +501,17 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
         },
         r,
       );
+      return created.form_data as FormData;
     },
 
     async searchDisputes(q, opts) {
       const call: Call = { method: 'GET', path: PATHS.disputes, kind: 'read', query: query(DisputeSearchQuerySchema, q, 'query') };
-      return read(call, DisputeSearchResponseSchema, resolve(opts));
+      return (await read(call, DisputeSearchResponseSchema, resolve(opts))).data as Page<Dispute>;
     },
 
     async listTransactions(q, opts) {
       const call: Call = { method: 'GET', path: PATHS.transactions, kind: 'read', query: query(TransactionsQuerySchema, q, 'query') };
-      return read(call, TransactionsResponseSchema, resolve(opts));
+      return (await read(call, TransactionsResponseSchema, resolve(opts))) as Page<Transaction>;
     },
 
     async listPaymentMethods(q, opts) {
@@ -518,15 +521,16 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
         kind: 'read',
         query: query(PaymentMethodsQuerySchema, q, 'query'),
       };
-      return read(call, PaymentMethodsResponseSchema, resolve(opts));
+      return (await read(call, PaymentMethodsResponseSchema, resolve(opts))).payment_methods as PaymentMethod[];
     },
 
     async getBalance(opts) {
-      return read({ method: 'GET', path: PATHS.balance, kind: 'read' }, BalanceResponseSchema, resolve(opts));
+      return (await read({ method: 'GET', path: PATHS.balance, kind: 'read' }, BalanceResponseSchema, resolve(opts))).deposit as Balance;
     },
 
     async createOrder(body, opts) {
       const r = resolve(opts);
+      refuseNumberAmount((body as { amount?: unknown } | undefined)?.amount, 'amount');
       const req = check(CreateOrderRequestSchema, body, 'body', 'not_created') as CreateOrderRequest;
       throwViolations(createOrderRuleViolations(req), 'not_created');
       if (integrationType === 'plain') {
@@ -542,7 +546,7 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
           schema: CreateOrderResponseSchema,
           key: `order:${req.client_order_id}`,
           lookup: (since, rr) => findCreatedOrder(req, since, rr),
-          onFound: (order) => order,
+          onFound: (order) => order as z.output<typeof CreateOrderResponseSchema>,
           subject: 'the order',
           handle: `client_order_id ${req.client_order_id}`,
         },
@@ -552,12 +556,12 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
 
     async listOrders(q, opts) {
       const call: Call = { method: 'GET', path: PATHS.orders, kind: 'read', query: query(OrdersQuerySchema, q, 'query') };
-      return read(call, OrdersResponseSchema, resolve(opts));
+      return (await read(call, OrdersResponseSchema, resolve(opts))).orders as Page<Order>;
     },
 
     async searchOrdersByClientOrderId(q, opts) {
       const call: Call = { method: 'GET', path: PATHS.orderSearch, kind: 'read', query: query(OrderSearchQuerySchema, q, 'query') };
-      return read(call, OrdersResponseSchema, resolve(opts));
+      return (await read(call, OrdersResponseSchema, resolve(opts))).orders as Page<Order>;
     },
 
     async getOrder(id, opts) {
@@ -571,6 +575,7 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
 
     async createDispute(body, opts) {
       const r = resolve(opts);
+      refuseNumberAmount((body as { amount?: unknown } | undefined)?.amount, 'amount');
       const req = check(CreateDisputeRequestSchema, body, 'body', 'not_created') as CreateDisputeRequest & { order_id: string };
       const amount = typeof req.amount === 'number' ? numberAmount(req.amount) : req.amount;
       const multipart = encodeMultipart(
@@ -594,6 +599,19 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
         },
         r,
       ) as Promise<CreateDisputeResponse>;
+    },
+
+    listAllOrders(q, opts) {
+      return eachItem((page) => client.listOrders({ size: 100, ...q, page }, opts), (o) => o.id);
+    },
+    listAllTransactions(q, opts) {
+      return eachItem((page) => client.listTransactions({ size: 100, ...q, page }, opts), (t) => t.id);
+    },
+    searchAllDisputes(q, opts) {
+      return eachItem((page) => client.searchDisputes({ size: 100, ...q, page }, opts), (d) => d.dispute_id);
+    },
+    searchAllFormSessions(q, opts) {
+      return eachItem((page) => client.searchFormSessions({ size: 100, ...q, page }, opts), (f) => f.session_id);
     },
   };
   return Object.freeze(client);
@@ -647,6 +665,20 @@ function numberAmount(value: number): string {
 
 function detectedType(data: Uint8Array, declared: string): string {
   return detectReceiptType(data) ?? declared;
+}
+
+/**
+ * Money is sent as a decimal string only: a number (`100.5`) is refused before anything is sent, with
+ * a message that says so (the types already refuse it; this guards JavaScript callers and casts).
+ */
+function refuseNumberAmount(value: unknown, field: string): void {
+  if (typeof value !== 'number') return;
+  throw new ProviderError({
+    code: 'invalid_request',
+    message: `invalid request: ${field}: must be a decimal string such as "1500.00", not the number ${String(value)} (a float cannot carry money exactly)`,
+    field,
+    outcome: 'not_created',
+  });
 }
 
 /** Checks a request; a create's refusal says nothing was created (`outcome`). */

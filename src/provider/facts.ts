@@ -16,8 +16,20 @@ export const LEGACY_ORDER_STATUSES = [
   'CanceledByCustomer',
 ] as const;
 export type KnownOrderStatus = (typeof ORDER_STATUSES)[number] | (typeof LEGACY_ORDER_STATUSES)[number];
-/** An order status: a known value, or any other string the provider may send. */
-export type OrderStatus = KnownOrderStatus | (string & {});
+declare const unknownValue: unique symbol;
+/**
+ * A value of a provider enum that this version does not know (a new status, a new method type). At
+ * runtime it stays the provider's string, so nothing is lost and nothing crashes; its type is apart
+ * from the known literals, so a typo (`status === 'Complete'`) or a plain `string` does not compile,
+ * and a `switch` over the known values needs its `default` for it. Narrow with {@link isKnown}.
+ */
+export type UnknownValue = string & { readonly [unknownValue]: 'UnknownValue' };
+/** True when `value` is one of `known` (narrows away {@link UnknownValue}). */
+export function isKnown<T extends string>(known: readonly T[], value: T | UnknownValue | string): value is T {
+  return (known as readonly string[]).includes(value);
+}
+/** An order status: a known value, or {@link UnknownValue} for any other string the provider sends. */
+export type OrderStatus = KnownOrderStatus | UnknownValue;
 
 /** What a status means for the shopper and the merchant. `unknown` is treated as still pending. */
 export type OrderOutcome = 'pending' | 'paid' | 'expired' | 'cancelled';
@@ -56,11 +68,13 @@ export function orderOutcome(status: string): OrderOutcome {
 
 export const ORDER_SIDES = ['Buy', 'Sell'] as const;
 export type OrderSide = (typeof ORDER_SIDES)[number];
+/** A side as the provider sends it in an answer. */
+export type OrderSideValue = OrderSide | UnknownValue;
 
 /** `method_type` values seen; only `SBP` and `BankCard` are in the document itself. */
 export const METHOD_TYPES = ['BankCard', 'TransBankCard', 'SBP', 'TransSBP', 'BankAccount', 'NSPKLink'] as const;
 export type KnownMethodType = (typeof METHOD_TYPES)[number];
-export type MethodType = KnownMethodType | (string & {});
+export type MethodType = KnownMethodType | UnknownValue;
 
 export const BUTTON_NAMES = ['AlfaPay', 'SberPay', 'TPay', 'VTBPay'] as const;
 export type ButtonName = (typeof BUTTON_NAMES)[number];
@@ -70,6 +84,8 @@ export type CustomerBank = (typeof CUSTOMER_BANKS)[number];
 
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+/** A transaction type as the provider sends it in an answer. */
+export type TransactionTypeValue = TransactionType | UnknownValue;
 
 export const ORDER_SORT_FIELDS = ['created_at', 'amount'] as const;
 export type OrderSortField = (typeof ORDER_SORT_FIELDS)[number];
@@ -109,10 +125,10 @@ export const FORM_SESSION_STATES = [
   'expired',
   'cancelled',
 ] as const;
-export type FormSessionState = (typeof FORM_SESSION_STATES)[number] | (string & {});
+export type FormSessionState = (typeof FORM_SESSION_STATES)[number] | UnknownValue;
 
 export const WEBHOOK_TYPES = ['buy_update', 'sell_update'] as const;
-export type WebhookType = (typeof WEBHOOK_TYPES)[number] | (string & {});
+export type WebhookType = (typeof WEBHOOK_TYPES)[number] | UnknownValue;
 
 /** Unpaid orders expire this long after creation (seen in samples). */
 export const ORDER_LIFETIME_SECONDS = 30 * 60;

@@ -4,7 +4,9 @@
  */
 export * from './facts.js';
 export * from './schemas.js';
+export { eachItem } from './types.js';
 export type {
+  AllPagesQuery,
   CreateDisputeRequest,
   CreateDisputeResponse,
   CreateOutcome,

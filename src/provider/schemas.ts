@@ -14,6 +14,18 @@ import { z } from 'zod';
 import { numberToDecimal } from '../money/index.js';
 import { DISPUTE_FILE_TYPES, DISPUTE_MAX_FILES, DISPUTE_MAX_FILE_BYTES, DISPUTE_MAX_TOTAL_BYTES } from '../protocol/index.js';
 import { detectReceiptType } from '../protocol/receipts.js';
+import type {
+  FormSessionState,
+  KnownMethodType,
+  MethodType,
+  OrderSide,
+  OrderSideValue,
+  OrderStatus,
+  TransactionType,
+  TransactionTypeValue,
+  UnknownValue,
+  WebhookType,
+} from './facts.js';
 import {
   BUTTON_NAMES,
   CUSTOMER_BANKS,
@@ -121,8 +133,13 @@ const Page = <T extends z.ZodType>(item: T) =>
     pages: AnswerCount,
   });
 
-/** An enum the provider sends: documented values for the types, any string accepted at runtime. */
+/** A code the provider sends (a currency): any string. */
 const openString = z.string();
+/**
+ * An enum the provider sends: any string is accepted at runtime (an unknown value is kept, never a
+ * crash) and typed as its known literals or {@link UnknownValue}.
+ */
+const openEnum = <T extends string>() => z.string() as unknown as z.ZodType<T | UnknownValue, string>;
 
 // ---------------------------------------------------------------------------------------------
 // Resources (responses)
@@ -132,9 +149,9 @@ export const FormSessionSchema = z.looseObject({
   ip_address: nullableString,
   client_order_id: z.string(),
   terminal_id: z.string(),
-  order_side: openString,
+  order_side: openEnum<OrderSide>(),
   amount: AnswerDecimal,
-  payment_method_type: nullableString,
+  payment_method_type: nullableString as unknown as z.ZodType<MethodType | null, unknown>,
   nspk_code: nullableString,
   order_id: nullableString,
   redirect_url: nullableString,
@@ -148,7 +165,7 @@ export const FormSessionSchema = z.looseObject({
   updated_at: z.string(),
   unique_amount: AnswerBoolean,
   user_id: nullableString,
-  state: openString,
+  state: openEnum<Exclude<FormSessionState, UnknownValue>>(),
   requisites_request_starts_at: nullableString,
   requisites_request_expires_at: nullableString,
   payment_confirmation_starts_at: nullableString,
@@ -161,7 +178,7 @@ export const FormDataSchema = z.looseObject({
   form_url: z.string().min(1),
   order_data: z.looseObject({
     client_order_id: z.string(),
-    order_side: openString,
+    order_side: openEnum<OrderSide>(),
     payment_method_id: nullableString,
     amount: AnswerDecimal,
     customer_bank: nullableString,
@@ -190,7 +207,7 @@ export const TransactionSchema = z.looseObject({
   id: z.string(),
   deposit_id: z.string(),
   amount: AnswerDecimal,
-  transaction_type: openString,
+  transaction_type: openEnum<TransactionType>(),
   created_at: z.string(),
   terminal: z.looseObject({ id: z.string(), currency: z.string(), name: z.string() }),
   client_description: z.string(),
@@ -198,7 +215,7 @@ export const TransactionSchema = z.looseObject({
 });
 
 export const FeeRangeSchema = z.looseObject({
-  fee_side: openString,
+  fee_side: openEnum<OrderSide>(),
   currency: z.string(),
   min_amount: AnswerNumber,
   max_amount: AnswerNumber,
@@ -209,7 +226,7 @@ export const FeeRangeSchema = z.looseObject({
 export const PaymentMethodSchema = z.looseObject({
   method_id: IdString,
   method_name: z.string(),
-  method_type: openString,
+  method_type: openEnum<KnownMethodType>(),
   method_currency: z.string(),
   nspk_code: nullableString,
   ranges: z.array(FeeRangeSchema),
@@ -231,13 +248,13 @@ export const OrderSchema = z.looseObject({
   currency: IdString,
   method_id: z.string(),
   method_name: z.string(),
-  method_type: openString,
+  method_type: openEnum<KnownMethodType>(),
   initial_method_id: z.string(),
-  order_side: openString,
+  order_side: openEnum<OrderSide>(),
   amount: AnswerDecimal,
   fee: AnswerDecimal,
   fixed_fee: nullableNumber,
-  status: IdString,
+  status: IdString as unknown as z.ZodType<OrderStatus, string>,
   holder_name: z.string(),
   holder_account: z.string(),
   customer_name: nullableString,
@@ -305,7 +322,7 @@ export const ErrorBodySchema = z.looseObject({ success: z.literal(false), messag
 /** The webhook envelope seen in public integrations (provider-notes.md). */
 export const WebhookEnvelopeSchema = z.looseObject({
   request_id: z.string(),
-  webhook_type: openString,
+  webhook_type: openEnum<Exclude<WebhookType, UnknownValue>>(),
   datetime: z.string(),
   payload: OrderSchema,
 });
@@ -447,29 +464,223 @@ export const OrderSearchQuerySchema = z.strictObject({
 // ---------------------------------------------------------------------------------------------
 // Types
 
-export type FormSession = z.infer<typeof FormSessionSchema>;
-export type FormData = z.infer<typeof FormDataSchema>;
-export type Dispute = z.infer<typeof DisputeSchema>;
-export type Transaction = z.infer<typeof TransactionSchema>;
-export type FeeRange = z.infer<typeof FeeRangeSchema>;
-export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
-export type Balance = z.infer<typeof BalanceSchema>;
-export type Order = z.infer<typeof OrderSchema>;
-export type PageOf<T> = { items: T[]; total: number; page: number; size: number; pages: number };
+// Answers are named, closed interfaces: a misspelt field (`order.ammount`) does not compile. Fields
+// the provider adds are still kept at runtime (the schemas pass them through) but are not typed.
 
-export type FormSearchResponse = z.infer<typeof FormSearchResponseSchema>;
+/** A form session (`GET /api/v1/form/search`). */
+export interface FormSession {
+  session_id: string;
+  ip_address: string | null;
+  client_order_id: string;
+  terminal_id: string;
+  order_side: OrderSideValue;
+  /** Decimal string, e.g. `"1500.00"`. */
+  amount: string;
+  payment_method_type: MethodType | null;
+  nspk_code: string | null;
+  order_id: string | null;
+  redirect_url: string | null;
+  support_url: string | null;
+  return_url: string | null;
+  search_count: number;
+  merchant_name: string;
+  currency: string;
+  selection: boolean;
+  created_at: string;
+  updated_at: string;
+  unique_amount: boolean;
+  user_id: string | null;
+  state: FormSessionState;
+  requisites_request_starts_at: string | null;
+  requisites_request_expires_at: string | null;
+  payment_confirmation_starts_at: string | null;
+  payment_confirmation_expires_at: string | null;
+  expires_at: string;
+}
+
+/** The order data echoed by `createForm`. */
+export interface FormOrderData {
+  client_order_id: string;
+  order_side: OrderSideValue;
+  payment_method_id: string | null;
+  /** Decimal string. */
+  amount: string;
+  customer_bank: string | null;
+  unique_amount: boolean;
+}
+
+/** What `createForm` returns: the new form session and the page to send the shopper to. */
+export interface FormData {
+  session_id: string;
+  form_url: string;
+  order_data: FormOrderData;
+  support_url: string | null;
+  redirect_url: string | null;
+  return_url: string | null;
+}
+
+/** A dispute (`GET /api/v1/disputes/search`). */
+export interface Dispute {
+  dispute_id: string;
+  order_id: string;
+  client_order_id: string;
+  /** The order's amount (a JSON number in the document). */
+  amount: number;
+  currency: string;
+  processed: boolean;
+  created_at: string;
+}
+
+export interface TransactionTerminal {
+  id: string;
+  currency: string;
+  name: string;
+}
+
+/** A balance movement (`GET /api/v1/finance/transactions`). */
+export interface Transaction {
+  id: string;
+  deposit_id: string;
+  /** Decimal string. */
+  amount: string;
+  transaction_type: TransactionTypeValue;
+  created_at: string;
+  terminal: TransactionTerminal;
+  client_description: string;
+  client_id: string;
+}
+
+/** A fee range of a payment method. */
+export interface FeeRange {
+  fee_side: OrderSideValue;
+  currency: string;
+  min_amount: number;
+  max_amount: number;
+  fee: number;
+  fixed_fee: number | null;
+}
+
+/** A payment method (`GET /api/v1/finance/payment_methods`). */
+export interface PaymentMethod {
+  method_id: string;
+  method_name: string;
+  method_type: MethodType;
+  method_currency: string;
+  nspk_code: string | null;
+  ranges: FeeRange[];
+  active?: boolean | undefined;
+}
+
+/** The terminal's deposit (`GET /api/v1/finance/balance`). Amounts are decimal strings. */
+export interface Balance {
+  available: string;
+  frozen: string;
+  total: string;
+  id: string;
+  currency: string;
+}
+
+/** An order (`POST /api/v1/order/`, `GET /api/v1/order/…`, the webhook's payload). */
+export interface Order {
+  id: string;
+  client_order_id: string;
+  currency: string;
+  method_id: string;
+  method_name: string;
+  method_type: MethodType;
+  initial_method_id: string;
+  order_side: OrderSideValue;
+  /** Decimal string, e.g. `"1500.00"`. */
+  amount: string;
+  /** Decimal string. */
+  fee: string;
+  fixed_fee: number | null;
+  status: OrderStatus;
+  holder_name: string;
+  holder_account: string;
+  customer_name: string | null;
+  customer_account: string | null;
+  customer_bank: string | null;
+  payment_link: string | null;
+  webhook_url: string | null;
+  /** Only with integration type order_with_form. */
+  form_url?: string | null | undefined;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+}
+
+/**
+ * One page of a list, the same shape for every list of the client (orders, form sessions, disputes,
+ * transactions). `pages` is the number of pages at this `size`; `total` the number of items.
+ */
+export interface Page<T> {
+  items: T[];
+  page: number;
+  size: number;
+  pages: number;
+  total: number;
+}
+/** @deprecated Use {@link Page}. */
+export type PageOf<T> = Page<T>;
+
+/** An item of `dispute_files`: its shape is not documented (the sandbox's: `{index, file_id, file_name, content_type, size, sha256}`). */
+export type DisputeFile = string | Readonly<Record<string, unknown>>;
+
+/** The webhook envelope seen in public integrations (provider-notes.md). */
+export interface WebhookEnvelope {
+  request_id: string;
+  webhook_type: WebhookType;
+  datetime: string;
+  payload: Order;
+}
+
+// The raw answers of the API, as the schemas read them (the client returns the resource inside).
+export type FormSearchResponse = Page<FormSession>;
 export type FormCreateResponse = z.infer<typeof FormCreateResponseSchema>;
 export type DisputeSearchResponse = z.infer<typeof DisputeSearchResponseSchema>;
-export type TransactionsResponse = z.infer<typeof TransactionsResponseSchema>;
+export type TransactionsResponse = Page<Transaction>;
 export type PaymentMethodsResponse = z.infer<typeof PaymentMethodsResponseSchema>;
 export type BalanceResponse = z.infer<typeof BalanceResponseSchema>;
 export type OrdersResponse = z.infer<typeof OrdersResponseSchema>;
 export type OrderResponse = z.infer<typeof OrderResponseSchema>;
-export type DisputeFile = z.infer<typeof DisputeFileSchema>;
-export type WebhookEnvelope = z.infer<typeof WebhookEnvelopeSchema>;
 
-export type CreateOrderRequest = z.input<typeof CreateOrderRequestSchema>;
-export type FormCreateRequest = z.input<typeof FormCreateRequestSchema>;
+// Each schema reads at least its interface (checked here, so the two cannot drift apart).
+const readsAs = <T>(_schema: z.ZodType<T, unknown>): void => undefined;
+readsAs<FormSession>(FormSessionSchema);
+readsAs<FormData>(FormDataSchema);
+readsAs<Dispute>(DisputeSchema);
+readsAs<Transaction>(TransactionSchema);
+readsAs<PaymentMethod>(PaymentMethodSchema);
+readsAs<Balance>(BalanceSchema);
+readsAs<Order>(OrderSchema);
+readsAs<WebhookEnvelope>(WebhookEnvelopeSchema);
+readsAs<DisputeFile>(DisputeFileSchema);
+
+/**
+ * An amount in a request: a decimal string such as `"1500.00"`, never a number (a float cannot carry
+ * money exactly; the client refuses a number with `invalid_request`).
+ */
+export type DecimalAmount = `${number}`;
+
+/**
+ * A decimal string checked at runtime and typed as {@link DecimalAmount} (for an amount that comes
+ * from a database or a form as `string`): `"1500"`, `"1500.5"`, `"1500.00"`. Throws a `TypeError`
+ * naming the value otherwise (a number, `"1e3"`, `"1,5"`, more than 2 fractional digits).
+ */
+export function decimalAmount(value: string): DecimalAmount {
+  if (typeof value !== 'string' || !/^(0|[1-9]\d{0,14})(\.\d{1,2})?$/.test(value)) {
+    throw new TypeError(`not a decimal amount (a string such as "1500.00"): ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+  }
+  return value as DecimalAmount;
+}
+
+/** `POST /api/v1/order/`, as a caller writes it. */
+export type CreateOrderRequest = Omit<z.input<typeof CreateOrderRequestSchema>, 'amount'> & { amount: DecimalAmount };
+/** `POST /api/v1/form/create`, as a caller writes it. */
+export type FormCreateRequest = Omit<z.input<typeof FormCreateRequestSchema>, 'order_data'> & {
+  order_data: Omit<z.input<typeof FormCreateRequestSchema>['order_data'], 'amount'> & { amount: DecimalAmount };
+};
 export type FormSearchQuery = z.input<typeof FormSearchQuerySchema>;
 export type DisputeSearchQuery = z.input<typeof DisputeSearchQuerySchema>;
 export type TransactionsQuery = z.input<typeof TransactionsQuerySchema>;
@@ -491,7 +702,7 @@ export interface RuleViolation {
 }
 
 /** The document's cross-field rules for H2H creation that are not shape checks. */
-export function createOrderRuleViolations(req: CreateOrderRequest): RuleViolation[] {
+export function createOrderRuleViolations(req: z.input<typeof CreateOrderRequestSchema>): RuleViolation[] {
   const out: RuleViolation[] = [];
   const hasId = req.payment_method_id != null;
   const hasType = req.method_type != null;
@@ -520,7 +731,7 @@ export function createOrderRuleViolations(req: CreateOrderRequest): RuleViolatio
 }
 
 /** The document's rules for form creation that are not shape checks: the form exists for `Buy` only. */
-export function formCreateRuleViolations(req: FormCreateRequest): RuleViolation[] {
+export function formCreateRuleViolations(req: z.input<typeof FormCreateRequestSchema>): RuleViolation[] {
   const out: RuleViolation[] = [];
   if (req.order_data.order_side !== 'Buy') {
     out.push({ field: 'order_data.order_side', message: 'the payment form accepts only order_side Buy' });

@@ -4,23 +4,24 @@
  */
 import type { DisputeFileType } from '../protocol/index.js';
 import type {
-  BalanceResponse,
+  Balance,
   CreateOrderRequest,
+  DecimalAmount,
+  Dispute,
   DisputeFile,
   DisputeSearchQuery,
-  DisputeSearchResponse,
   FormCreateRequest,
-  FormCreateResponse,
+  FormData,
   FormSearchQuery,
-  FormSearchResponse,
+  FormSession,
   Order,
   OrderSearchQuery,
   OrdersQuery,
-  OrdersResponse,
+  Page,
+  PaymentMethod,
   PaymentMethodsQuery,
-  PaymentMethodsResponse,
+  Transaction,
   TransactionsQuery,
-  TransactionsResponse,
 } from './schemas.js';
 
 /** Stable codes of {@link ProviderError}: one per row of the document's error tables, plus transport. */
@@ -124,8 +125,8 @@ export interface DisputeFileInput {
 export interface CreateDisputeRequest {
   /** The provider's order id. */
   order_id: string;
-  /** The amount claimed (the order's amount), a decimal string or a number. */
-  amount: string | number;
+  /** The amount claimed (the order's amount), a decimal string such as `"1500.00"` (a number is refused). */
+  amount: DecimalAmount;
   files: DisputeFileInput[];
 }
 
@@ -149,33 +150,71 @@ export interface CreateDisputeResponse {
  */
 export type CreateOutcome = 'not_created' | 'unknown' | 'created';
 
+/** A list query without its page: the iterators walk every page themselves. */
+export type AllPagesQuery<Q> = Omit<Q, 'page'>;
+
 /**
- * One method per endpoint. Queries send only what the caller gave; the provider then applies the
- * document's defaults: page 1, size 10 (transactions: 20), sort_by created_at, sort desc, order list
- * period the last 24 hours, active false. Every request is checked before sending (`invalid_request`)
- * and every answer after (`invalid_response`).
+ * One method per endpoint. Every method returns the resource itself, never the provider's envelope
+ * (`success`, `message`): an order, a balance, a list of payment methods, or one {@link Page} of a
+ * list (`{ items, page, size, pages, total }`, the same for every list). The `…All` methods walk
+ * every page of a list as an async iterator:
+ * `for await (const order of client.listAllOrders({ status: 'Completed' })) …`.
+ *
+ * Queries send only what the caller gave; the provider then applies the document's defaults: page
+ * 1, size 10 (transactions: 20), sort_by created_at, sort desc, order list period the last 24 hours,
+ * active false. Every request is checked before sending (`invalid_request`) and every answer after
+ * (`invalid_response`).
  */
 export interface ProviderClient {
-  /** 1. `GET /api/v1/form/search` */
-  searchFormSessions(query?: FormSearchQuery, options?: RequestOptions): Promise<FormSearchResponse>;
+  /** 1. `GET /api/v1/form/search`: one page of form sessions. */
+  searchFormSessions(query?: FormSearchQuery, options?: RequestOptions): Promise<Page<FormSession>>;
   /** 2. `POST /api/v1/form/create` (sent once per call; a lost answer is resolved by lookups, see `lookupWindowMs`). */
-  createForm(body: FormCreateRequest, options?: RequestOptions): Promise<FormCreateResponse>;
-  /** 3. `GET /api/v1/disputes/search` */
-  searchDisputes(query?: DisputeSearchQuery, options?: RequestOptions): Promise<DisputeSearchResponse>;
-  /** 4. `GET /api/v1/finance/transactions` */
-  listTransactions(query?: TransactionsQuery, options?: RequestOptions): Promise<TransactionsResponse>;
-  /** 5. `GET /api/v1/finance/payment_methods` */
-  listPaymentMethods(query?: PaymentMethodsQuery, options?: RequestOptions): Promise<PaymentMethodsResponse>;
-  /** 6. `GET /api/v1/finance/balance` */
-  getBalance(options?: RequestOptions): Promise<BalanceResponse>;
+  createForm(body: FormCreateRequest, options?: RequestOptions): Promise<FormData>;
+  /** 3. `GET /api/v1/disputes/search`: one page of disputes. */
+  searchDisputes(query?: DisputeSearchQuery, options?: RequestOptions): Promise<Page<Dispute>>;
+  /** 4. `GET /api/v1/finance/transactions`: one page of transactions. */
+  listTransactions(query?: TransactionsQuery, options?: RequestOptions): Promise<Page<Transaction>>;
+  /** 5. `GET /api/v1/finance/payment_methods`: the terminal's payment methods (the API does not page them). */
+  listPaymentMethods(query?: PaymentMethodsQuery, options?: RequestOptions): Promise<PaymentMethod[]>;
+  /** 6. `GET /api/v1/finance/balance`: the terminal's deposit. */
+  getBalance(options?: RequestOptions): Promise<Balance>;
   /** 7. `POST /api/v1/order/` (sent once per call; a lost answer is resolved by lookups, see `lookupWindowMs`). */
   createOrder(body: CreateOrderRequest, options?: RequestOptions): Promise<Order>;
-  /** 8. `GET /api/v1/order/` */
-  listOrders(query?: OrdersQuery, options?: RequestOptions): Promise<OrdersResponse>;
-  /** 9. `GET /api/v1/order/search-by-client-order-id` */
-  searchOrdersByClientOrderId(query: OrderSearchQuery, options?: RequestOptions): Promise<OrdersResponse>;
+  /** 8. `GET /api/v1/order/`: one page of orders. */
+  listOrders(query?: OrdersQuery, options?: RequestOptions): Promise<Page<Order>>;
+  /** 9. `GET /api/v1/order/search-by-client-order-id`: one page of the orders with that client order id. */
+  searchOrdersByClientOrderId(query: OrderSearchQuery, options?: RequestOptions): Promise<Page<Order>>;
   /** `GET /api/v1/order/{id}` (provider-notes.md): one order by the provider's id. 404 → ProviderError `order_not_found`. */
   getOrder(id: string, options?: RequestOptions): Promise<Order>;
   /** `POST /api/v1/disputes/create` (multipart): the shopper's appeal with receipts. Never blindly retried. */
   createDispute(body: CreateDisputeRequest, options?: RequestOptions): Promise<CreateDisputeResponse>;
+  /**
+   * Every order of `listOrders(query)`, page after page (size 100 unless given), each once (an order
+   * that moves to another page while the walk goes on is not repeated). Stops after the last page.
+   */
+  listAllOrders(query?: AllPagesQuery<OrdersQuery>, options?: RequestOptions): AsyncIterable<Order>;
+  /** Every transaction of `listTransactions(query)`, page after page, each once. */
+  listAllTransactions(query?: AllPagesQuery<TransactionsQuery>, options?: RequestOptions): AsyncIterable<Transaction>;
+  /** Every dispute of `searchDisputes(query)`, page after page, each once. */
+  searchAllDisputes(query?: AllPagesQuery<DisputeSearchQuery>, options?: RequestOptions): AsyncIterable<Dispute>;
+  /** Every form session of `searchFormSessions(query)`, page after page, each once. */
+  searchAllFormSessions(query?: AllPagesQuery<FormSearchQuery>, options?: RequestOptions): AsyncIterable<FormSession>;
+}
+
+/**
+ * Walks every page of a list: asks for page 1, 2, … until the last one (`pages`) or an empty page,
+ * and yields each item once by its `key` (a list sorted by creation can shift while it is walked).
+ */
+export async function* eachItem<T>(fetchPage: (page: number) => Promise<Page<T>>, key: (item: T) => string): AsyncGenerator<T, void, undefined> {
+  const seen = new Set<string>();
+  for (let page = 1; ; page++) {
+    const res = await fetchPage(page);
+    for (const item of res.items) {
+      const k = key(item);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      yield item;
+    }
+    if (res.items.length === 0 || page >= res.pages) return;
+  }
 }

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PROVIDER_MESSAGES, bankByButtonName, bankByCustomerBank } from '../provider/facts.js';
-import { formCreateRuleViolations, type FormCreateRequest } from '../provider/schemas.js';
+import { formCreateRuleViolations, type DecimalAmount, type FormCreateRequest } from '../provider/schemas.js';
 import { openItemsOfUser, trackUser } from './anti-fraud.js';
 import type { SandboxClock } from './clock.js';
 import { FORM_SESSION_LIFETIME_SECONDS, PAYMENT_CONFIRMATION_SECONDS, REQUISITES_SEARCH_SECONDS } from './constants.js';
@@ -240,7 +240,7 @@ export class FormSessions {
         client_order_id: session.clientOrderId,
         order_side: 'Buy',
         payment_method_id: method.id,
-        amount: session.requestedAmount,
+        amount: session.requestedAmount as DecimalAmount,
         user_id: session.userId,
         unique_amount: session.uniqueAmount,
         customer_bank: bankByCustomerBank(session.customerBank ?? '')?.customerBank ?? null,

@@ -32,7 +32,7 @@ export function orderJson(o: OrderRecord): Order {
   out.created_at = isoMillis(o.createdMs);
   out.updated_at = isoMillis(o.updatedMs);
   out.expires_at = isoMillis(o.expiresMs);
-  return out as Order;
+  return out as unknown as Order;
 }
 
 const microsOrNull = (ms: number | null) => (ms === null ? null : isoMicros(ms));
@@ -45,7 +45,7 @@ export function sessionJson(t: Terminal, s: SessionRecord): FormSession {
     terminal_id: t.id,
     order_side: s.side,
     amount: toFixedDigits(s.amount, 5),
-    payment_method_type: s.paymentMethodType,
+    payment_method_type: s.paymentMethodType as FormSession['payment_method_type'],
     nspk_code: s.nspkCode,
     order_id: s.order?.id ?? null,
     redirect_url: s.redirectUrl,
@@ -59,7 +59,7 @@ export function sessionJson(t: Terminal, s: SessionRecord): FormSession {
     updated_at: isoMicros(s.updatedMs),
     unique_amount: s.uniqueAmount,
     user_id: s.userId,
-    state: s.state,
+    state: s.state as FormSession['state'],
     requisites_request_starts_at: microsOrNull(s.requisitesStartMs),
     requisites_request_expires_at: microsOrNull(s.requisitesExpiresMs),
     payment_confirmation_starts_at: microsOrNull(s.confirmationStartMs),

@@ -16,7 +16,7 @@ export interface NodeAdapterOptions {
 /** Builds a Web `Request` from a Node request; `url` defaults to `req.url` (Express passes `originalUrl`). */
 export function toWebRequest(
   req: IncomingMessage,
-  options: NodeAdapterOptions & { url?: string; signal?: AbortSignal; body?: BodyInit | null } = {},
+  options: NodeAdapterOptions & { url?: string; signal?: AbortSignal; body?: RequestInit['body'] } = {},
 ): Request {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
   const forwardedProto = options.trustProxy ? String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() : '';

@@ -10,6 +10,7 @@ export type {
   Logger,
   LogLevel,
   OrderEvent,
+  PaidOrderEvent,
   ProviderOption,
   RateLimitRule,
   RateLimits,

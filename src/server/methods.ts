@@ -105,8 +105,8 @@ export class MethodsCache {
     this.inflight = this.client
       .listPaymentMethods({ active: true })
       .then((res) => {
-        this.value = { at: this.now(), methods: res.payment_methods };
-        return res.payment_methods;
+        this.value = { at: this.now(), methods: res };
+        return res;
       })
       .finally(() => {
         this.inflight = null;

@@ -111,6 +111,15 @@ export interface OrderEvent {
  */
 export type FlagReason = 'amount_mismatch' | 'currency_mismatch' | 'dispute_unconfirmed' | 'session_lost';
 
+/**
+ * Passed to `onOrderPaid`: a session becomes paid only from the provider's order, read back from the
+ * provider, so the paid event always names it (`provider_order_id` is never null here).
+ */
+export interface PaidOrderEvent extends OrderEvent {
+  /** The provider's order id: the id to be idempotent on (a paid order is paid once, whatever the session). */
+  provider_order_id: string;
+}
+
 export interface FlaggedOrderEvent extends Omit<OrderEvent, 'order_ref' | 'session_id'> {
   reason: FlagReason;
   /** null only for `session_lost`. */
@@ -214,7 +223,7 @@ export interface CheckoutHandlerOptions {
    * hook that throws is run again with backoff until it succeeds, and never twice at once.
    * `event.late` says the payment came after the order had ended.
    */
-  onOrderPaid?: (event: OrderEvent) => void | Promise<void>;
+  onOrderPaid?: (event: PaidOrderEvent) => void | Promise<void>;
   /** Runs once when an order ends expired or cancelled (a late payment may still follow: onOrderPaid with late). */
   onOrderClosed?: (event: OrderEvent) => void | Promise<void>;
   /** Runs once when an order needs a person (see {@link FlagReason}). */

@@ -238,7 +238,7 @@ describe('<paydesk-checkout> flow', () => {
       [{ endpoint: 'javascript:alert(1)' }, 'endpoint must be'],
       [{ methodType: 'SBP', paymentMethodId: 'x' }, 'not both'],
     ] as const) {
-      const h = await mount(props);
+      const h = await mount(props as unknown as Parameters<typeof mount>[0]);
       await h.until('error');
       expect(h.of('paydesk-error')[0]!.detail.code).to.equal('config');
       expect(h.of('paydesk-error')[0]!.detail.message).to.include(text);

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { mount, norm } from './helpers/mount.js';
 import { FakeEndpoint } from './helpers/fake-endpoint.js';
-import type { PaydeskCheckout } from '../../src/element/index.js';
+import type { PaydeskCheckout, PaydeskLocale } from '../../src/element/index.js';
 
 describe('<paydesk-checkout> languages', () => {
   it('speaks Russian with money through Intl', async () => {
@@ -20,7 +20,7 @@ describe('<paydesk-checkout> languages', () => {
   });
 
   it('falls back to English for a language without a table', async () => {
-    const h = await mount({ locale: 'de-DE' });
+    const h = await mount({ locale: 'de-DE' as PaydeskLocale });
     await h.until('choose');
     expect(h.root.querySelector('h2')!.textContent).to.equal('Choose how to pay');
     expect(norm(h.root.querySelector('[part="method"]')!.textContent!)).to.include('RUB 1,522.50');

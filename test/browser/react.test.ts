@@ -122,7 +122,7 @@ describe('paydesk/react', () => {
   it('a re-render with a new handler replaces the old one', async () => {
     const first: string[] = [];
     const second: string[] = [];
-    const props = { endpoint: '/api/paydesk', orderRef: 'sku-1', methodType: 'SBP', locale: 'en', env: env() };
+    const props = { endpoint: '/api/paydesk', orderRef: 'sku-1', methodType: 'SBP' as const, locale: 'en' as const, env: env() };
     render({ ...props, onPaydeskPaid: () => first.push('paid') });
     await waitUntil(() => element()?.state === 'pay' && server.openStreams.length > 0, 'the element follows the order', WAIT);
     const el = element();

@@ -7,6 +7,7 @@ import { mount } from './helpers/mount.js';
 import { FakeEndpoint } from './helpers/fake-endpoint.js';
 import { PROTOCOL_ERROR_CODES } from '../../src/protocol/index.js';
 import { LAZY, messagesFor, loadLanguage } from '../../src/element/i18n/index.js';
+import type { PaydeskLocale } from '../../src/element/index.js';
 
 const LANGUAGES = Object.keys(LAZY);
 const SERVER_MESSAGE = 'Server-side detail for developers';
@@ -21,7 +22,7 @@ describe('every error code in every language', () => {
       const english = messagesFor('en').errors as Record<string, string>;
       const table = messagesFor(lang).errors as Record<string, string>;
       const server = new FakeEndpoint();
-      const h = await mount({ locale: lang, orderRef: '' }, { server });
+      const h = await mount({ locale: lang as PaydeskLocale, orderRef: '' }, { server });
       const shown: string[] = [];
       for (const code of PROTOCOL_ERROR_CODES) {
         server.failNext('methods', { status: 400, body: { error: { code, message: SERVER_MESSAGE, retryable: false } } });

@@ -51,7 +51,7 @@ export interface Product { ref: string; title: string; price: string }
 export async function findProduct(ref: string): Promise<Product | null> {
   return ref === 'coffee-beans' ? { ref, title: 'Coffee beans', price: '1500.00' } : null;
 }
-export async function markPaid(orderRef: string, orderId: string | null, late = false): Promise<void> {
+export async function markPaid(orderRef: string, orderId: string, late = false): Promise<void> {
   console.log('paid', orderRef, orderId, late ? '(late)' : '');
 }
 export interface Cart { id: string; shopSession: string; total: string }

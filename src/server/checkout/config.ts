@@ -5,7 +5,7 @@
 import type { ProviderClient } from '../../provider/types.js';
 import type { SafeLogger } from '../log.js';
 import type { FeePayer } from '../methods.js';
-import type { FlaggedOrderEvent, OrderEvent, ResolvedOrder } from '../options.js';
+import type { FlaggedOrderEvent, OrderEvent, PaidOrderEvent, ResolvedOrder } from '../options.js';
 import type { CheckoutStore } from '../store.js';
 import type { SessionTokens } from '../tokens.js';
 
@@ -32,7 +32,7 @@ export interface CheckoutConfig {
   /** A running hook's lease; renewed every third of it while the hook runs. */
   hookLeaseMs: number;
   hooks: {
-    paid?: ((event: OrderEvent) => void | Promise<void>) | undefined;
+    paid?: ((event: PaidOrderEvent) => void | Promise<void>) | undefined;
     closed?: ((event: OrderEvent) => void | Promise<void>) | undefined;
     flagged?: ((event: FlaggedOrderEvent) => void | Promise<void>) | undefined;
   };

@@ -11,6 +11,7 @@
  */
 import { ORDER_LIFETIME_SECONDS } from '../../provider/facts.js';
 import { latestCreated, providerTime } from '../../provider/matching.js';
+import { decimalAmount } from '../../provider/schemas.js';
 import type { CreateOrderRequest, FormCreateRequest, Order } from '../../provider/schemas.js';
 import type { IntegrationMode } from '../../protocol/index.js';
 import { CheckoutError, idempotencyInProgress, fromProviderError } from '../errors.js';
@@ -191,7 +192,7 @@ export class Creator {
         order_data: {
           client_order_id: coid,
           order_side: 'Buy',
-          amount: order.amount,
+          amount: decimalAmount(order.amount),
           ...(selection.button_name && { button_name: selection.button_name }),
           ...(selection.payment_method_id && { payment_method_id: selection.payment_method_id }),
           ...(order.user_id && { user_id: order.user_id }),
@@ -208,7 +209,7 @@ export class Creator {
         this.core.logProviderFailure('form creation failed', err, { client_order_id: coid });
         throw fromProviderError(err);
       }
-      const data = res.form_data;
+      const data = res;
       const formUrl = sanitizeUrl(data.form_url);
       if (formUrl === null || data.order_data.client_order_id !== coid || !amountAcceptable(data.order_data.amount, { ...terms, expected_amount: null })) {
         log.error('the provider answered form creation with a form that does not match the request', {
@@ -243,7 +244,7 @@ export class Creator {
       const body: CreateOrderRequest = {
         client_order_id: coid,
         order_side: 'Buy',
-        amount: order.amount,
+        amount: decimalAmount(order.amount),
         ...(selection.payment_method_id ? { payment_method_id: selection.payment_method_id } : {}),
         ...(selection.method_type ? { method_type: selection.method_type as CreateOrderRequest['method_type'] } : {}),
         ...(selection.nspk_code ? { nspk_code: selection.nspk_code } : {}),
@@ -301,7 +302,7 @@ export class Creator {
       this.core.logProviderFailure('looking up an order after a lost answer failed', err, { client_order_id: coid });
       throw fromProviderError(err);
     }
-    const candidates = page.orders.items.filter(
+    const candidates = page.items.filter(
       (o) =>
         o.client_order_id === coid &&
         o.order_side === 'Buy' &&

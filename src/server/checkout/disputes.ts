@@ -9,7 +9,7 @@
  */
 import { providerIso } from '../../provider/matching.js';
 import type { DisputeFileInput } from '../../provider/types.js';
-import type { Dispute } from '../../provider/schemas.js';
+import { decimalAmount, type Dispute } from '../../provider/schemas.js';
 import { CheckoutError, fromProviderError } from '../errors.js';
 import { MAX_HISTORY } from '../sessions.js';
 import type { SessionDispute, SessionRecord, SyncSource } from '../sessions.js';
@@ -59,7 +59,7 @@ export class Disputes {
       let existing: Dispute | undefined;
       try {
         const page = await cfg.client.searchDisputes({ order_id: orderId, processed: false, size: 10 });
-        existing = page.data.items.find((d) => d.order_id === orderId && !d.processed);
+        existing = page.items.find((d) => d.order_id === orderId && !d.processed);
       } catch (err) {
         this.core.logProviderFailure('looking up disputes before opening one failed', err, { session: sid, order_id: orderId });
         throw fromProviderError(err);
@@ -71,7 +71,7 @@ export class Disputes {
       } else {
         let created;
         try {
-          created = await cfg.client.createDispute({ order_id: orderId, amount: rec.expected_amount ?? rec.view.amount, files });
+          created = await cfg.client.createDispute({ order_id: orderId, amount: decimalAmount(rec.expected_amount ?? rec.view.amount), files });
         } catch (err) {
           this.core.logProviderFailure('opening a dispute failed', err, { session: sid, order_id: orderId });
           throw fromProviderError(err);

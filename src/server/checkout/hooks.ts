@@ -13,7 +13,7 @@
  * was written runs it again elsewhere. Hooks are given the provider's order id to stay idempotent.
  */
 import { Lease } from './lease.js';
-import type { FlaggedOrderEvent, OrderEvent } from '../options.js';
+import type { FlaggedOrderEvent, OrderEvent, PaidOrderEvent } from '../options.js';
 import type { Order } from '../../provider/schemas.js';
 import type { HookKind, SessionRecord } from '../sessions.js';
 import { hookBackoff } from './config.js';
@@ -56,6 +56,13 @@ export function orderEvent(rec: SessionRecord, order: Order | null): OrderEvent 
     late: rec.payment?.late ?? false,
     dispute_id: rec.payment?.dispute_id ?? rec.flagged?.dispute_id ?? null,
   };
+}
+
+/** The event of `onOrderPaid`: paid is only ever set from a provider order (StatusSync.applyOrder records its id). */
+export function paidEvent(rec: SessionRecord, order: Order | null): PaidOrderEvent {
+  const id = rec.provider_order_id;
+  if (!id) throw new Error(`session ${rec.sid} is paid but names no provider order`);
+  return { ...orderEvent(rec, order), provider_order_id: id };
 }
 
 export function flaggedEvent(rec: SessionRecord, order: Order | null): FlaggedOrderEvent {
@@ -103,7 +110,7 @@ export class Hooks {
   ensure(rec: SessionRecord, order: Order | null): Array<Promise<LeaseRun | undefined>> {
     const started: Array<Promise<LeaseRun | undefined>> = [];
     const h = this.core.cfg.hooks;
-    if (h.paid && this.due('paid', rec)) started.push(this.core.track(this.run('paid', rec, (r) => h.paid!(orderEvent(r, order)))));
+    if (h.paid && this.due('paid', rec)) started.push(this.core.track(this.run('paid', rec, (r) => h.paid!(paidEvent(r, order)))));
     if (h.closed && this.due('closed', rec)) started.push(this.core.track(this.run('closed', rec, (r) => h.closed!(orderEvent(r, order)))));
     if (h.flagged && this.due('flagged', rec)) started.push(this.core.track(this.run('flagged', rec, (r) => h.flagged!(flaggedEvent(r, order)))));
     return started;

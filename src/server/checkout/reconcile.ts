@@ -325,16 +325,16 @@ export class Reconciler {
               page,
             }),
           );
-          for (const o of res.orders.items) {
+          for (const o of res.items) {
             if (left.delete(o.id) && wanted(o)) found.set(o.id, o);
           }
           if (left.size === 0) break;
-          if (page >= res.orders.pages || res.orders.items.length === 0) {
+          if (page >= res.pages || res.items.length === 0) {
             // The whole list was read: those it did not show were missed by it.
             direct = true;
             break;
           }
-          if (res.orders.pages - page > left.size) {
+          if (res.pages - page > left.size) {
             direct = true;
             break;
           }
@@ -387,7 +387,7 @@ export class Reconciler {
       const res = await call(() =>
         client.searchDisputes({ start_date: iso(since - DISPUTE_OVERLAP_MS), end_date: iso(until), size: 100, page }),
       );
-      for (const d of res.data.items) {
+      for (const d of res.items) {
         const rec = await this.core.repo.findByOrderId(d.order_id);
         if (!rec || handled.has(d.dispute_id)) continue;
         handled.add(d.dispute_id);
@@ -402,7 +402,7 @@ export class Reconciler {
         }
         if (d.processed && !(known && rec.dispute!.processed)) processed.push({ sid: rec.sid, dispute: d });
       }
-      if (page >= res.data.pages || res.data.items.length === 0) {
+      if (page >= res.pages || res.items.length === 0) {
         exhausted = true;
         break;
       }
@@ -415,7 +415,7 @@ export class Reconciler {
     const open = sessions.filter((r) => r.dispute && !r.dispute.processed && !handled.has(r.dispute.id));
     for (const rec of open) {
       const res = await call(() => client.searchDisputes({ dispute_id: rec.dispute!.id, size: 10 }));
-      const d = res.data.items.find((x) => x.dispute_id === rec.dispute!.id);
+      const d = res.items.find((x) => x.dispute_id === rec.dispute!.id);
       if (d?.processed) processed.push({ sid: rec.sid, dispute: d });
     }
     // Processed earlier, its deposit not seen yet: looked for again during the grace period.

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GONE_CODES } from '../../../src/element/api.js';
+import type { PaydeskErrorCode } from '../../../src/protocol/index.js';
 import {
   initialState,
   isOpen,
@@ -49,7 +50,7 @@ const update = (patch: Parameters<typeof orderView>[0], ms = 0, serverTime: stri
   serverTime,
   ...at(ms),
 });
-const failure = (code: string, retryable: boolean): MachineEvent => ({ type: 'failed', error: { code, message: code, retryable } });
+const failure = (code: string, retryable: boolean): MachineEvent => ({ type: 'failed', error: { code: code as PaydeskErrorCode, message: code, retryable } });
 const toPay = [start(), { type: 'methods', methods: METHODS } as MachineEvent, { type: 'choose', selection: { payment_method_id: 'm-sbp' }, key: 'k2' } as MachineEvent, created()];
 
 describe('checkout state machine: starting', () => {

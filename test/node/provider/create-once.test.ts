@@ -275,7 +275,7 @@ describe('createOrder after a lost answer', () => {
   });
 
   test('an order with the same client_order_id but another amount is not taken for ours', async () => {
-    const other = order({ id: 'older', amount: '999.00' });
+    const other = order({ id: 'older', amount: '999.00' as const });
     const { client, calls } = makeClient((req) => {
       if (req.method === 'GET') return json(ordersPage([other]));
       throw new TypeError('fetch failed');
@@ -296,9 +296,9 @@ describe('createOrder after a lost answer', () => {
 
   test('with unique_amount an order raised by up to 9 is recognised; the latest match wins', async () => {
     const found = [
-      order({ id: 'a', amount: '1507.00', created_at: '2025-01-10T12:00:00.000001Z' }),
-      order({ id: 'b', amount: '1509.00', created_at: '2025-01-10T12:00:01.000001Z' }),
-      order({ id: 'c', amount: '1509.01', created_at: '2025-01-10T12:00:02.000001Z' }),
+      order({ id: 'a', amount: '1507.00' as const, created_at: '2025-01-10T12:00:00.000001Z' }),
+      order({ id: 'b', amount: '1509.00' as const, created_at: '2025-01-10T12:00:01.000001Z' }),
+      order({ id: 'c', amount: '1509.01' as const, created_at: '2025-01-10T12:00:02.000001Z' }),
     ];
     const { client, calls } = makeClient((req) => {
       if (req.method === 'GET') return json(ordersPage(found));
@@ -403,7 +403,7 @@ describe('createForm after a lost answer', () => {
   test('a session of another amount under the same client_order_id is not taken for ours', async () => {
     const { client } = makeClient((req) => {
       if (req.method === 'POST') throw new TypeError('fetch failed');
-      return json(formSessionsPage([formSession({ amount: '10.00000' })]));
+      return json(formSessionsPage([formSession({ amount: '10.00000' as const })]));
     });
     assert.equal((await failure(client.createForm(formRequest(), { lookupWindowMs: 0 }))).outcome, 'unknown');
   });
@@ -421,7 +421,7 @@ describe('createForm after a lost answer', () => {
     await failure(client.createForm(formRequest(), { lookupWindowMs: 0 }));
     const before = calls.length;
     const res = await client.createForm(formRequest());
-    assert.equal(res.form_data.session_id, 'a1b2c3d4-session');
+    assert.equal(res.session_id, 'a1b2c3d4-session');
     assert.deepEqual(
       calls.slice(before).map((c) => `${c.method} ${c.path}`),
       [`GET ${FORM_SEARCH_PATH}`, `POST ${FORM_CREATE_PATH}`],
@@ -439,7 +439,7 @@ describe('createForm after a lost answer', () => {
 
 describe('createDispute after a lost answer', () => {
   const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
-  const request = () => ({ order_id: '7d7f4a52-0c0c-4b8e-9d47-3c1d7a1f0b11', amount: '1500.00', files: [{ name: 'receipt.png', type: 'image/png', data: PNG }] });
+  const request = () => ({ order_id: '7d7f4a52-0c0c-4b8e-9d47-3c1d7a1f0b11', amount: '1500.00' as const, files: [{ name: 'receipt.png', type: 'image/png', data: PNG }] });
 
   test('the dispute was created: found by searchDisputes for that order, answered as recovered, one upload only', async () => {
     const { client, calls } = makeClient((req) => {

@@ -83,7 +83,7 @@ describe('getOrder', () => {
 describe('createDispute', () => {
   const valid = (extra: Partial<CreateDisputeRequest> = {}): CreateDisputeRequest => ({
     order_id: ORDER_ID,
-    amount: '1500.00',
+    amount: '1500.00' as const,
     files: [
       { name: 'receipt.png', type: 'image/png', data: PNG },
       { name: 'statement.pdf', type: 'application/pdf', data: PDF },
@@ -118,9 +118,16 @@ describe('createDispute', () => {
     assert.deepEqual(new Uint8Array(await files[0]!.arrayBuffer()), PNG);
   });
 
-  test('an amount given as a number is sent as its exact decimal text', async () => {
+  test('an amount given as a number is refused before sending (money is a decimal string)', async () => {
     const { client, calls } = makeClient(() => json({ order_id: ORDER_ID, dispute_id: 'd-2' }, 201));
-    const res = await client.createDispute(valid({ amount: 1500.5 }));
+    const err = await client.createDispute(valid({ amount: 1500.5 as unknown as '1500.5' })).catch((e: unknown) => e);
+    assert.ok(err instanceof ProviderError && err.code === 'invalid_request' && err.field === 'amount', String(err));
+    assert.equal(calls.length, 0);
+  });
+
+  test('a decimal string amount is sent as written; absent dispute_files read as an empty list', async () => {
+    const { client, calls } = makeClient(() => json({ order_id: ORDER_ID, dispute_id: 'd-2' }, 201));
+    const res = await client.createDispute(valid({ amount: '1500.5' }));
     assert.deepEqual(res.dispute_files, [], 'absent dispute_files read as an empty list');
     const form = await new Response(calls[0]!.raw as Uint8Array<ArrayBuffer>, { headers: { 'content-type': calls[0]!.headers.get('content-type')! } }).formData();
     assert.equal(form.get('amount'), '1500.5');
@@ -146,7 +153,7 @@ describe('createDispute', () => {
       { files: [0, 1, 2].map((i) => ({ name: `p${i}.pdf`, type: 'application/pdf', data: bigPdf(DISPUTE_MAX_FILE_BYTES - 1) })) },
       /^files$/,
     ],
-    ['a zero amount', { amount: '0' }, /^amount$/],
+    ['a zero amount', { amount: '0' as const }, /^amount$/],
     ['a file that is not bytes', { files: [{ name: 'r.png', type: 'image/png', data: 'iVBORw0KGgo' as unknown as Uint8Array }] }, /^files\.0\.data$/],
   ];
   for (const [name, change, field] of refused) {

@@ -108,7 +108,7 @@ export function order(overrides: Record<string, unknown> = {}) {
     method_type: 'SBP',
     initial_method_id: '0b8a3c1e-5d6f-4a2b-9c8d-7e6f5a4b3c2d',
     order_side: 'Buy',
-    amount: '1500.00',
+    amount: '1500.00' as const,
     fee: '22.50',
     fixed_fee: null,
     status: 'Unpaid',
@@ -137,7 +137,7 @@ export function formSession(overrides: Record<string, unknown> = {}) {
     client_order_id: 'shop-2001',
     terminal_id: '5e0c0a9e-3a1f-4c2b-8d7e-6f5a4b3c2d1e',
     order_side: 'Buy',
-    amount: '1500.00000',
+    amount: '1500.00000' as const,
     payment_method_type: 'SBP',
     nspk_code: null,
     order_id: '9f0e1d2c-order',
@@ -177,7 +177,7 @@ export function formCreated(overrides: Record<string, unknown> = {}) {
         client_order_id: 'shop-2001',
         order_side: 'Buy',
         payment_method_id: null,
-        amount: '1500.00',
+        amount: '1500.00' as const,
         customer_bank: null,
         unique_amount: false,
       },
@@ -206,7 +206,7 @@ export function transaction(overrides: Record<string, unknown> = {}) {
   return {
     id: '11111111-2222-4333-8444-555555555555',
     deposit_id: '66666666-7777-4888-9999-000000000000',
-    amount: '1000.00',
+    amount: '1000.00' as const,
     transaction_type: 'deposit',
     created_at: '2025-01-10T12:00:00Z',
     terminal: { id: '5e0c0a9e-3a1f-4c2b-8d7e-6f5a4b3c2d1e', currency: 'RUB', name: 'Demo' },
@@ -238,13 +238,13 @@ export function balance() {
 
 /** A minimal valid H2H creation request. */
 export function buyRequest(overrides: Record<string, unknown> = {}) {
-  return { client_order_id: 'shop-1001', order_side: 'Buy' as const, method_type: 'SBP' as const, amount: '1500.00', ...overrides };
+  return { client_order_id: 'shop-1001', order_side: 'Buy' as const, method_type: 'SBP' as const, amount: '1500.00' as const, ...overrides };
 }
 
 /** A minimal valid form creation request. */
 export function formRequest(orderData: Record<string, unknown> = {}, top: Record<string, unknown> = {}) {
   return {
-    order_data: { client_order_id: 'shop-2001', order_side: 'Buy' as const, amount: '1500.00', ...orderData },
+    order_data: { client_order_id: 'shop-2001', order_side: 'Buy' as const, amount: '1500.00' as const, ...orderData },
     ...top,
   };
 }

@@ -85,7 +85,7 @@ describe('createForm: POST /api/v1/form/create', () => {
     assert.equal(calls[0]!.url.search, '');
     assertBodyHeaders(calls[0]!.headers);
     assert.deepEqual(calls[0]!.body, body);
-    assert.equal(res.form_data.form_url, 'https://pay.provider.test/pay?session_id=a1b2c3d4-session');
+    assert.equal(res.form_url, 'https://pay.provider.test/pay?session_id=a1b2c3d4-session');
   });
 });
 
@@ -114,7 +114,7 @@ describe('searchDisputes: GET /api/v1/disputes/search', () => {
       start_date: '2025-01-01T00:00:00.000Z',
       end_date: '2025-01-31T23:59:59Z',
     });
-    assert.equal(res.data.items[0]!.dispute_id, 'd-1');
+    assert.equal(res.items[0]!.dispute_id, 'd-1');
   });
 
   test('processed: true is sent as the text true', async () => {
@@ -147,7 +147,7 @@ describe('listPaymentMethods: GET /api/v1/finance/payment_methods', () => {
     assert.equal(calls[0]!.path, '/api/v1/finance/payment_methods');
     assertReadHeaders(calls[0]!.headers);
     assert.equal(calls[0]!.url.search, '?active=true&method_type=SBP&method_type=BankCard');
-    assert.equal(res.payment_methods[0]!.ranges[0]!.fee, 1.5);
+    assert.equal(res[0]!.ranges[0]!.fee, 1.5);
   });
 
   test('a single method_type is one parameter; active: false is sent as false', async () => {
@@ -165,7 +165,7 @@ describe('getBalance: GET /api/v1/finance/balance', () => {
     assert.equal(calls[0]!.path, '/api/v1/finance/balance');
     assert.equal(calls[0]!.url.search, '');
     assertReadHeaders(calls[0]!.headers);
-    assert.deepEqual(res.deposit, balance().deposit);
+    assert.deepEqual(res, balance().deposit);
   });
 });
 
@@ -181,7 +181,7 @@ describe('createOrder: POST /api/v1/order/', () => {
       client_order_id: 'shop-1001',
       order_side: 'Buy',
       method_type: 'SBP',
-      amount: '1500.00',
+      amount: '1500.00' as const,
       nspk_code: 'bank100000000111',
       user_id: 'u-1',
       webhook_url: 'https://shop.test/hook',
@@ -196,7 +196,7 @@ describe('createOrder: POST /api/v1/order/', () => {
       client_order_id: 'payout-1',
       order_side: 'Sell' as const,
       payment_method_id: '0b8a3c1e-5d6f-4a2b-9c8d-7e6f5a4b3c2d',
-      amount: '2500.50',
+      amount: '2500.50' as const,
       customer_account: '4627100101654724',
       customer_name: 'Иван Иванов',
     };
@@ -244,7 +244,7 @@ describe('listOrders: GET /api/v1/order/', () => {
       start_date: '2025-01-01T00:00:00Z',
       end_date: '2025-01-02T00:00:00Z',
     });
-    assert.equal(res.orders.items.length, 1);
+    assert.equal(res.items.length, 1);
   });
 
   test('sends no query when none is given', async () => {
@@ -261,7 +261,7 @@ describe('searchOrdersByClientOrderId: GET /api/v1/order/search-by-client-order-
     assert.equal(calls[0]!.path, '/api/v1/order/search-by-client-order-id');
     assertReadHeaders(calls[0]!.headers);
     assert.equal(calls[0]!.url.search, '?id=shop-1001&size=5');
-    assert.equal(res.orders.items.length, 2);
+    assert.equal(res.items.length, 2);
   });
 
   test('encodes any client order id safely in the query', async () => {

@@ -136,8 +136,8 @@ describe('unknown enum values from the provider are kept, not crashes', () => {
   test('an unknown order status is kept as a string and maps to pending', async () => {
     const { client } = makeClient(() => json(ordersPage([order({ status: 'AwaitingTrader' })])));
     const res = await client.listOrders();
-    assert.equal(res.orders.items[0]!.status, 'AwaitingTrader');
-    assert.equal(orderOutcome(res.orders.items[0]!.status), 'pending');
+    assert.equal(res.items[0]!.status, 'AwaitingTrader');
+    assert.equal(orderOutcome(res.items[0]!.status), 'pending');
   });
 
   test('an unknown method_type, order_side and currency are kept', async () => {
@@ -161,7 +161,7 @@ describe('unknown enum values from the provider are kept, not crashes', () => {
   test('extra fields the document does not list pass through', async () => {
     const { client } = makeClient(() => json(order({ deeplink: 'sberbankonline://x' }), 201));
     const res = await client.createOrder(buyRequest());
-    assert.equal((res as Record<string, unknown>).deeplink, 'sberbankonline://x');
+    assert.equal((res as unknown as Record<string, unknown>).deeplink, 'sberbankonline://x');
   });
 });
 
@@ -169,20 +169,20 @@ describe('answers are read leniently where the real service varies', () => {
   test('an amount sent as a JSON number is read exactly as written, as a decimal string', async () => {
     const { client } = makeClient(() => json(ordersPage([order({ amount: 1500, fee: 67.5 }), order({ amount: 1500.05 })])));
     const res = await client.listOrders();
-    assert.equal(res.orders.items[0]!.amount, '1500');
-    assert.equal(res.orders.items[0]!.fee, '67.5');
-    assert.equal(res.orders.items[1]!.amount, '1500.05');
+    assert.equal(res.items[0]!.amount, '1500');
+    assert.equal(res.items[0]!.fee, '67.5');
+    assert.equal(res.items[1]!.amount, '1500.05');
   });
 
   test('counts and fee numbers written as strings are read as numbers', async () => {
     const pm = paymentMethod();
-    pm.ranges[0] = { ...pm.ranges[0]!, min_amount: '100', fee: '4.5', fixed_fee: '30' } as unknown as (typeof pm.ranges)[number];
+    pm.ranges[0] = { ...pm.ranges[0]!, min_amount: '100' as const, fee: '4.5', fixed_fee: '30' } as unknown as (typeof pm.ranges)[number];
     const { client } = makeClient((req) =>
       req.path === '/api/v1/finance/payment_methods'
         ? json({ success: true, message: 'ok', payment_methods: [pm] })
         : json({ items: [transaction()], total: '1', page: '1', size: '20', pages: '1' }),
     );
-    const range = (await client.listPaymentMethods()).payment_methods[0]!.ranges[0]!;
+    const range = (await client.listPaymentMethods())[0]!.ranges[0]!;
     assert.deepEqual([range.min_amount, range.fee, range.fixed_fee], [100, 4.5, 30]);
     const page = await client.listTransactions();
     assert.deepEqual([page.total, page.page, page.size, page.pages], [1, 1, 20, 1]);
@@ -195,14 +195,14 @@ describe('answers are read leniently where the real service varies', () => {
     assert.equal(res.customer_name, null);
     assert.equal(res.payment_link, null);
     assert.equal(res.webhook_url, null);
-    assert.equal((res as Record<string, unknown>).trader_id, 'T-9');
+    assert.equal((res as unknown as Record<string, unknown>).trader_id, 'T-9');
   });
 
   test('a dispute with a numeric id and its amount as text, flags as text', async () => {
     const { client } = makeClient(() =>
-      json({ success: true, message: 'ok', data: { items: [dispute({ dispute_id: 42, amount: '1500.00', processed: 'false' })], total: 1, page: 1, size: 10, pages: 1 } }),
+      json({ success: true, message: 'ok', data: { items: [dispute({ dispute_id: 42, amount: '1500.00' as const, processed: 'false' })], total: 1, page: 1, size: 10, pages: 1 } }),
     );
-    const item = (await client.searchDisputes()).data.items[0]!;
+    const item = (await client.searchDisputes()).items[0]!;
     assert.equal(item.dispute_id, '42');
     assert.equal(item.amount, 1500);
     assert.equal(item.processed, false);

@@ -19,7 +19,7 @@ describe('reads are retried on network errors, 429 and 5xx', () => {
   test('a network error then success: two attempts, one backoff wait', async () => {
     const { client, calls, delays } = makeClient((_, i) => (i === 0 ? networkError() : json(balance())));
     const res = await client.getBalance();
-    assert.equal(res.deposit.available, '10000.00');
+    assert.equal(res.available, '10000.00');
     assert.equal(calls.length, 2);
     assert.equal(delays.length, 1);
   });
@@ -181,7 +181,7 @@ describe('timeouts and the caller signal', () => {
     const { fetch, calls } = hangingFetch(() => json(balance()));
     const client = createProviderClient({ baseUrl: BASE_URL, apiKey: API_KEY, fetch, sleep: instantSleep().sleep, timeoutMs: 5 });
     const res = await client.getBalance();
-    assert.equal(res.deposit.currency, 'RUB');
+    assert.equal(res.currency, 'RUB');
     assert.equal(calls.length, 2);
   });
 
@@ -249,7 +249,7 @@ describe('timeouts and the caller signal', () => {
       mock.timers.tick(1);
       const res = await pending;
       assert.equal(attempts, 2);
-      assert.equal(res.deposit.total, '10500.00');
+      assert.equal(res.total, '10500.00');
     } finally {
       mock.timers.reset();
     }

@@ -39,7 +39,7 @@ async function caught(promise: Promise<unknown>): Promise<unknown> {
 }
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
-const disputeRequest = () => ({ order_id: 'o-1', amount: '1500.00', files: [{ name: 'r.png', type: 'image/png', data: PNG }] });
+const disputeRequest = () => ({ order_id: 'o-1', amount: '1500.00' as const, files: [{ name: 'r.png', type: 'image/png', data: PNG }] });
 
 const leakyCases: Array<[string, Handler, 'read' | 'create' | 'form' | 'order' | 'dispute']> = [
   ['a 401 that echoes the key', () => providerError(401, `Invalid API key ${API_KEY}`), 'read'],

@@ -159,13 +159,13 @@ describe('createOrder: the document rules are checked before sending', () => {
   });
   test('customer_account is required for Sell', async () => {
     await refused(
-      (c) => c.createOrder({ client_order_id: 'p-1', order_side: 'Sell', payment_method_id: 'pm-1', amount: '100.00' }),
+      (c) => c.createOrder({ client_order_id: 'p-1', order_side: 'Sell', payment_method_id: 'pm-1', amount: '100.00' as const }),
       'customer_account',
     );
   });
   test('the aggregate method SBP is refused for Sell', async () => {
     await refused(
-      (c) => c.createOrder({ client_order_id: 'p-1', order_side: 'Sell', method_type: 'SBP', amount: '100.00', customer_account: '+79991234567' }),
+      (c) => c.createOrder({ client_order_id: 'p-1', order_side: 'Sell', method_type: 'SBP', amount: '100.00' as const, customer_account: '+79991234567' }),
       'method_type',
     );
   });
@@ -178,7 +178,7 @@ describe('createOrder: the document rules are checked before sending', () => {
             client_order_id: 'p-1',
             order_side: 'Sell',
             payment_method_id: 'pm-1',
-            amount: '100.00',
+            amount: '100.00' as const,
             customer_account: '4627100101654724',
             [field]: value,
           }),
@@ -228,7 +228,7 @@ describe('createForm: the document rules are checked before sending', () => {
           form_data: {
             session_id: 's',
             form_url: 'https://pay.test/pay?session_id=s',
-            order_data: { client_order_id: 'shop-2001', order_side: 'Buy', payment_method_id: null, amount: '1500.00', customer_bank: null, unique_amount: false },
+            order_data: { client_order_id: 'shop-2001', order_side: 'Buy', payment_method_id: null, amount: '1500.00' as const, customer_bank: null, unique_amount: false },
             support_url: null,
             redirect_url: null,
             return_url: null,

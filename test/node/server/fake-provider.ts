@@ -10,21 +10,19 @@ import type {
   CreateOrderRequest,
   Dispute,
   DisputeSearchQuery,
-  DisputeSearchResponse,
+  FormSearchQuery,
   OrdersQuery,
   Transaction,
   TransactionsQuery,
-  TransactionsResponse,
   FormCreateRequest,
-  FormCreateResponse,
-  FormSearchResponse,
+  FormData,
   FormSession,
   Order,
-  OrdersResponse,
+  Page,
   PaymentMethod,
-  PaymentMethodsResponse,
 } from '../../../src/provider/schemas.js';
-import type { CreateDisputeRequest, CreateDisputeResponse, ProviderClient } from '../../../src/provider/types.js';
+import type { OrderStatus } from '../../../src/provider/facts.js';
+import { eachItem, type AllPagesQuery, type CreateDisputeRequest, type CreateDisputeResponse, type ProviderClient } from '../../../src/provider/types.js';
 import { ProviderError } from '../../../src/provider/errors.js';
 import { createCheckoutHandler } from '../../../src/server/index.js';
 import type { CheckoutHandler, CheckoutHandlerOptions, ResolvedOrder } from '../../../src/server/index.js';
@@ -43,7 +41,7 @@ export const TBANK_SBP_ID = '44444444-4444-4444-8444-444444444444';
 export const BIG_ONLY_ID = '55555555-5555-4555-8555-555555555555';
 
 const range = (min: number, max: number, fee: number, fixed: number | null = null) => ({
-  fee_side: 'Buy',
+  fee_side: 'Buy' as const,
   currency: 'RUB',
   min_amount: min,
   max_amount: max,
@@ -125,14 +123,14 @@ export class FakeProvider implements ProviderClient {
   setStatus(id: string, status: string): Order {
     const o = this.orders.find((x) => x.id === id);
     if (!o) throw new Error(`no order ${id}`);
-    o.status = status;
+    o.status = status as OrderStatus;
     o.updated_at = new Date(this.clock()).toISOString();
     return o;
   }
 
-  async listPaymentMethods(): Promise<PaymentMethodsResponse> {
+  async listPaymentMethods(): Promise<PaymentMethod[]> {
     await this.enter('listPaymentMethods', []);
-    return { success: true, message: null, payment_methods: structuredClone(this.methods) };
+    return structuredClone(this.methods);
   }
 
   async createOrder(body: CreateOrderRequest): Promise<Order> {
@@ -180,7 +178,7 @@ export class FakeProvider implements ProviderClient {
     return structuredClone(order);
   }
 
-  async createForm(body: FormCreateRequest): Promise<FormCreateResponse> {
+  async createForm(body: FormCreateRequest): Promise<FormData> {
     const req = FormCreateRequestSchema.parse(body);
     await this.enter('createForm', [req]);
     const sessionId = randomUUID();
@@ -216,9 +214,6 @@ export class FakeProvider implements ProviderClient {
       form_url,
     });
     return {
-      success: true,
-      message: null,
-      form_data: {
         session_id: sessionId,
         form_url,
         order_data: {
@@ -232,7 +227,6 @@ export class FakeProvider implements ProviderClient {
         support_url: req.support_url ?? null,
         redirect_url: req.redirect_url ?? null,
         return_url: req.return_url ?? null,
-      },
     };
   }
 
@@ -245,7 +239,7 @@ export class FakeProvider implements ProviderClient {
       client_order_id: form.client_order_id,
       order_side: 'Buy',
       payment_method_id: methodId,
-      amount: String(Number(form.amount).toFixed(2)),
+      amount: Number(form.amount).toFixed(2) as `${number}`,
     });
     this.calls.length = saved; // not a server call
     form.order_id = order.id;
@@ -253,13 +247,13 @@ export class FakeProvider implements ProviderClient {
     return order;
   }
 
-  async searchOrdersByClientOrderId(query: { id: string; size?: number | string }): Promise<OrdersResponse> {
+  async searchOrdersByClientOrderId(query: { id: string; size?: number | string }): Promise<Page<Order>> {
     await this.enter('searchOrdersByClientOrderId', [query]);
     const items = this.orders.filter((o) => o.client_order_id === query.id).map((o) => structuredClone(this.readTransform ? this.readTransform(o) : o));
-    return { success: true, message: null, orders: { items, total: items.length, page: 1, size: 100, pages: 1 } };
+    return { items, total: items.length, page: 1, size: 100, pages: 1 };
   }
 
-  async searchFormSessions(query?: { session_id?: string; client_order_id?: string }): Promise<FormSearchResponse> {
+  async searchFormSessions(query?: FormSearchQuery): Promise<Page<FormSession>> {
     await this.enter('searchFormSessions', [query]);
     const items = this.forms
       .filter((f) => (!query?.session_id || f.session_id === query.session_id) && (!query?.client_order_id || f.client_order_id === query.client_order_id))
@@ -275,7 +269,7 @@ export class FakeProvider implements ProviderClient {
   }
 
   /** Orders as the provider lists them: filters by status and period, sorted, paged (size ≤ 100). */
-  async listOrders(query: OrdersQuery = {}): Promise<OrdersResponse> {
+  async listOrders(query: OrdersQuery = {}): Promise<Page<Order>> {
     await this.enter('listOrders', [query]);
     const size = Number(query.size ?? 10);
     const page = Number(query.page ?? 1);
@@ -286,7 +280,7 @@ export class FakeProvider implements ProviderClient {
       .filter((o) => Date.parse(o.created_at) >= from && Date.parse(o.created_at) <= to)
       .sort((a, b) => (query.sort === 'asc' ? 1 : -1) * (Date.parse(a.created_at) - Date.parse(b.created_at)));
     const items = all.slice((page - 1) * size, page * size).map((o) => structuredClone(this.readTransform ? this.readTransform(o) : o));
-    return { success: true, message: null, orders: { items, total: all.length, page, size, pages: Math.max(1, Math.ceil(all.length / size)) } };
+    return { items, total: all.length, page, size, pages: Math.max(1, Math.ceil(all.length / size)) };
   }
 
   readonly disputes: Dispute[] = [];
@@ -340,7 +334,7 @@ export class FakeProvider implements ProviderClient {
     });
   }
 
-  async searchDisputes(query: DisputeSearchQuery = {}): Promise<DisputeSearchResponse> {
+  async searchDisputes(query: DisputeSearchQuery = {}): Promise<Page<Dispute>> {
     await this.enter('searchDisputes', [query]);
     const from = query.start_date ? Date.parse(String(query.start_date)) : -Infinity;
     const to = query.end_date ? Date.parse(String(query.end_date)) : Infinity;
@@ -354,10 +348,10 @@ export class FakeProvider implements ProviderClient {
     const size = Number(query.size ?? 10);
     const page = Number(query.page ?? 1);
     const items = all.slice((page - 1) * size, page * size).map((d) => structuredClone(d));
-    return { success: true, message: null, data: { items, total: all.length, page, size, pages: Math.max(1, Math.ceil(all.length / size)) } };
+    return { items, total: all.length, page, size, pages: Math.max(1, Math.ceil(all.length / size)) };
   }
 
-  async listTransactions(query: TransactionsQuery = {}): Promise<TransactionsResponse> {
+  async listTransactions(query: TransactionsQuery = {}): Promise<Page<Transaction>> {
     await this.enter('listTransactions', [query]);
     const from = query.start_date ? Date.parse(String(query.start_date)) : -Infinity;
     const all = this.transactions.filter((t) => (!query.transaction_type || t.transaction_type === query.transaction_type) && Date.parse(t.created_at) >= from);
@@ -369,6 +363,19 @@ export class FakeProvider implements ProviderClient {
 
   async getBalance(): Promise<never> {
     throw new Error('not used by the server');
+  }
+
+  listAllOrders(q?: AllPagesQuery<OrdersQuery>) {
+    return eachItem((page) => this.listOrders({ size: 100, ...q, page }), (o) => o.id);
+  }
+  listAllTransactions(q?: AllPagesQuery<TransactionsQuery>) {
+    return eachItem((page) => this.listTransactions({ size: 100, ...q, page }), (t) => t.id);
+  }
+  searchAllDisputes(q?: AllPagesQuery<DisputeSearchQuery>) {
+    return eachItem((page) => this.searchDisputes({ size: 100, ...q, page }), (d) => d.dispute_id);
+  }
+  searchAllFormSessions(q?: AllPagesQuery<FormSearchQuery>) {
+    return eachItem((page) => this.searchFormSessions({ size: 100, ...q, page }), (f) => f.session_id);
   }
 }
 

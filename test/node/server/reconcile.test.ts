@@ -557,7 +557,7 @@ describe('restarts, lost sessions, form attempts, creations', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { received: true, recorded: 'orphan' });
     // The same kind of order for a merchant id this handler never created orders for is not ours.
-    const { form_data } = await h.provider.createForm({ order_data: { client_order_id: 'other-shop-5', order_side: 'Buy', amount: '1500.00' } });
+    const form_data = await h.provider.createForm({ order_data: { client_order_id: 'other-shop-5', order_side: 'Buy', amount: '1500.00' } });
     const foreign = h.provider.setStatus((await h.provider.payFormWith(form_data.session_id)).id, 'Completed');
     const ignored = await h.handler(webhookRequest(foreign, { timestamp: now(h) }));
     assert.deepEqual([ignored.status, await ignored.json()], [200, { received: true, ignored: 'unknown order' }]);

@@ -85,7 +85,7 @@ describe('createNodeTransport', () => {
       res.setHeader('Retry-After', '3');
       res.writeHead(422, { 'content-type': 'application/json' }).end('{"success":false}');
     };
-    const body = JSON.stringify({ amount: '1500.00', name: 'Иван' });
+    const body = JSON.stringify({ amount: '1500.00' as const, name: 'Иван' });
     const res = await transport({ method: 'POST', url: `${base}/api/v1/order/?x=1`, headers: { 'X-API-Key': 'k', 'Content-Type': 'application/json' }, body, signal: signal() });
     assert.equal(res.status, 422);
     assert.equal(res.text, '{"success":false}');
@@ -152,7 +152,7 @@ describe('createNodeTransport', () => {
     ['br', brotliCompressSync],
   ] as const) {
     test(`a ${coding} answer is decoded`, async () => {
-      const text = JSON.stringify({ items: Array.from({ length: 50 }, (_, i) => ({ id: `o-${i}`, amount: '1500.00' })) });
+      const text = JSON.stringify({ items: Array.from({ length: 50 }, (_, i) => ({ id: `o-${i}`, amount: '1500.00' as const })) });
       reply = (_req, res) => res.writeHead(200, { 'content-encoding': coding }).end(encode(Buffer.from(text)));
       const res = await transport({ method: 'GET', url: `${base}/`, headers: {}, signal: signal() });
       assert.equal(res.text, text);
@@ -267,7 +267,7 @@ describe('binary request bodies (multipart uploads)', () => {
     reply = (_req, res) =>
       res.writeHead(201, { 'content-type': 'application/json' }).end('{"order_id":"o-1","dispute_id":"d-1","dispute_files":[{"file_name":"r.png"}]}');
     const client = createProviderClient({ baseUrl: base, apiKey: 'transport_key', transport, maxRetries: 0 });
-    const answer = await client.createDispute({ order_id: 'o-1', amount: 1500.5, files: [{ name: 'r.png', type: 'image/png', data: png }] });
+    const answer = await client.createDispute({ order_id: 'o-1', amount: '1500.5', files: [{ name: 'r.png', type: 'image/png', data: png }] });
     assert.equal(answer.dispute_id, 'd-1');
     const req = seen[0]!;
     assert.match(String(req.headers['content-type']), /^multipart\/form-data; boundary=/);

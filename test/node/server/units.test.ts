@@ -6,7 +6,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { PROVIDER_MESSAGES } from '../../../src/provider/facts.js';
+import { PROVIDER_MESSAGES, type OrderStatus } from '../../../src/provider/facts.js';
 import { ProviderError } from '../../../src/provider/errors.js';
 import type { Order } from '../../../src/provider/schemas.js';
 import type { ProviderErrorCode } from '../../../src/provider/types.js';
@@ -52,7 +52,7 @@ describe('OrderView mapping', () => {
       ['Paid', 'paid'],
       ['Brand-new status', 'pending'],
     ] as const) {
-      const v = orderToView(order({ status }), ctx);
+      const v = orderToView(order({ status: status as OrderStatus }), ctx);
       assert.equal(v.status, outcome, status);
       assert.equal(v.provider_status, status);
     }

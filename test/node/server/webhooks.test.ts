@@ -139,7 +139,7 @@ describe('webhook confirmation', () => {
   test('the provider, not the webhook body, decides: a "Completed" body for an unpaid order changes nothing', async () => {
     const h = makeHarness();
     const { session, order } = await createSession(h);
-    const forgedBody = { ...h.provider.orders[0]!, status: 'Completed' };
+    const forgedBody = { ...h.provider.orders[0]!, status: 'Completed' as const };
     const res = await h.handler(webhookRequest(forgedBody, { timestamp: now(h) }));
     assert.equal(res.status, 200);
     assert.equal(await status(h, session), 'pending');
@@ -218,7 +218,7 @@ describe('duplicates, reordering, exactly once', () => {
 
   test('a late, older "Unpaid" delivery after "Completed" changes nothing', async () => {
     const { h, session, order } = await paidScenario();
-    const older = { ...order, status: 'Unpaid' };
+    const older = { ...order, status: 'Unpaid' as const };
     await h.handler(webhookRequest(order, { timestamp: now(h) }));
     const res = await h.handler(webhookRequest(older, { timestamp: now(h) }));
     assert.equal(res.status, 200);
