@@ -11,6 +11,7 @@ import { FakeEndpoint } from './helpers/fake-endpoint.js';
 import { FakeClock } from './helpers/fake-clock.js';
 import { orderView } from './helpers/orders.js';
 import type { OrderView, Requisites } from '../../src/protocol/index.js';
+import type { PaydeskLocale } from '../../src/element/index.js';
 
 const KINDS: Record<'phone' | 'card' | 'account', Requisites> = {
   phone: { holder_name: 'Иванов Иван Иванович', holder_account: '+79991234567', kind: 'phone', bank_name: 'ВТБ' },
@@ -23,7 +24,7 @@ const METHOD: Record<keyof typeof KINDS, OrderView['method']> = {
   account: { id: 'm-acc', name: 'Банковский счёт', type: 'BankAccount' },
 };
 
-async function pay(kind: keyof typeof KINDS, locale: string): Promise<Harness> {
+async function pay(kind: keyof typeof KINDS, locale: PaydeskLocale): Promise<Harness> {
   const server = new FakeEndpoint();
   const clock = new FakeClock(Date.now());
   server.serverNow = () => clock.now();
