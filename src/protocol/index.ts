@@ -48,10 +48,20 @@ export interface OrderView {
 export type DisputeStatus = 'open' | 'closed';
 export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['open', 'closed'];
 
+/**
+ * What a processed dispute proved: `confirmed` — the provider's record of the money was found (the
+ * order is then paid); `unconfirmed` — processed and, after the server's grace, no record of the money
+ * exists (final for the shopper: contact support). Null while it is being checked.
+ */
+export type DisputeOutcome = 'confirmed' | 'unconfirmed';
+export const DISPUTE_OUTCOMES: readonly DisputeOutcome[] = ['confirmed', 'unconfirmed'];
+
 export interface DisputeView {
   id: string;
   status: DisputeStatus;
   created_at: string;
+  /** Null until decided (a server that does not say reads null). */
+  outcome: DisputeOutcome | null;
 }
 
 export interface PaymentMethodView {
@@ -249,6 +259,7 @@ function parseDispute(value: unknown, path: string): DisputeView {
     ...strings(value, path, 'id', false, (s) => s !== '', 'a non-empty string'),
     ...strings(value, path, 'status', false, (s) => DISPUTE_STATUSES.includes(s as DisputeStatus), `one of ${DISPUTE_STATUSES.join(', ')}`),
     ...strings(value, path, 'created_at', false, (s) => !Number.isNaN(Date.parse(s)), 'an ISO date-time'),
+    ...strings(value, path, 'outcome', true, (s) => DISPUTE_OUTCOMES.includes(s as DisputeOutcome), `one of ${DISPUTE_OUTCOMES.join(', ')}`),
   } as unknown as DisputeView;
 }
 

@@ -154,7 +154,7 @@ describe('receipt upload', () => {
     expect(h.root.querySelector('h2')!.textContent).to.equal('Checking your receipt');
     expect(h.text()).to.include('The payment service is checking your receipt.');
     expect(norm(h.root.querySelector('[part="order"]')!.textContent!)).to.include('sku-1');
-    server.update(server.session, { status: 'paid', provider_status: 'Completed', late: true, dispute: { id: 'dsp-1', status: 'closed', created_at: new Date().toISOString() } });
+    server.update(server.session, { status: 'paid', provider_status: 'Completed', late: true, dispute: { id: 'dsp-1', status: 'closed', created_at: new Date().toISOString(), outcome: 'confirmed' } });
     await h.until('paid');
     expect(h.of('paydesk-paid')).to.have.length(1);
   });
@@ -170,7 +170,7 @@ describe('receipt upload', () => {
     pick(filesInput(h), [pdf()]);
     byText(h.root, 'Send', 'button[type="submit"]').click();
     await h.until('dispute');
-    h.server.update(h.server.session, { dispute: { id: 'dsp-1', status: 'closed', created_at: new Date().toISOString() } });
+    h.server.update(h.server.session, { dispute: { id: 'dsp-1', status: 'closed', created_at: new Date().toISOString(), outcome: 'unconfirmed' } });
     await waitUntil(() => h.root.querySelector('h2')!.textContent === 'Check completed');
     expect(h.text()).to.include('The check found no payment for this order. If you did pay, contact support and keep your receipt.');
     expect(byText(h.root, 'Support')).to.exist;
@@ -216,7 +216,7 @@ describe('receipt upload', () => {
   it('dispute_open (one is open already): the status is asked for and shows it', async () => {
     const server = new FakeEndpoint();
     const h = await toReceipt('desktop', server);
-    server.update(server.session, { dispute: { id: 'dsp-9', status: 'open', created_at: new Date().toISOString() } }, false);
+    server.update(server.session, { dispute: { id: 'dsp-9', status: 'open', created_at: new Date().toISOString(), outcome: null } }, false);
     pick(filesInput(h), [png()]);
     byText(h.root, 'Send', 'button[type="submit"]').click();
     await h.until('dispute');
