@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { orderStatusLabel } from '../../../demo/public/src/console/labels.js';
+import { disputeStateLabel, orderStatusLabel } from '../../../demo/public/src/console/labels.js';
 
 describe('console order status labels', () => {
   test('a status in another case is the known status, in both languages and for both sides', () => {
@@ -20,5 +20,17 @@ describe('console order status labels', () => {
 
   test('an unknown status is shown as the provider wrote it, marked unknown, pending in tone', () => {
     assert.deepEqual(orderStatusLabel('en', 'Brand-new', 'Buy'), { text: 'Brand-new (unknown)', tone: 'wait' });
+  });
+});
+
+describe('console dispute state', () => {
+  test('a dispute of the shop reads what it proved: money found, not found, open (in review or money being looked for), never just "Processed"', () => {
+    const en = (processed: boolean, shop: { outcome: string | null } | null) => disputeStateLabel('en', processed, shop);
+    assert.deepEqual(en(true, { outcome: 'paid' }), { text: 'Money found', tone: 'ok' });
+    assert.deepEqual(en(true, { outcome: 'unconfirmed' }), { text: 'Money not found', tone: 'bad' });
+    assert.deepEqual(en(false, { outcome: null }), { text: 'Open', tone: 'wait' });
+    assert.deepEqual(en(true, { outcome: null }), { text: 'Processed, money being looked for', tone: 'wait' });
+    assert.deepEqual(en(true, null), { text: 'Processed', tone: 'none' }, 'another shop\'s dispute: only what the provider says');
+    assert.equal(disputeStateLabel('ru', true, { outcome: 'paid' }).text, 'Деньги найдены');
   });
 });
