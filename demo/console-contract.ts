@@ -171,6 +171,8 @@ export interface ShopView {
     processed: boolean;
     /** After processing: `paid` (the provider's record of the money was found) or `unconfirmed`. */
     outcome: 'paid' | 'unconfirmed' | null;
+    /** The provider's deposit that confirmed it (with `outcome: "paid"` by a dispute's money). */
+    deposit: DepositView | null;
     /** `widget`: uploaded through the token endpoint; `provider`: found at the provider. */
     via: 'widget' | 'provider';
     files: number;
@@ -282,6 +284,14 @@ export interface ReceiptView {
   url: string;
 }
 
+/** The provider's `deposit` transaction that names an order: the money a dispute was about. */
+export interface DepositView {
+  id: string;
+  /** Decimal string. */
+  amount: string;
+  created_at: string;
+}
+
 /** A dispute with its order and receipts. */
 export interface DisputeView {
   dispute_id: string;
@@ -292,8 +302,12 @@ export interface DisputeView {
   currency: string;
   processed: boolean;
   created_at: string;
-  /** The shop server's view of it, for an order of this shop. */
-  shop: { endpoint: string; order_ref: string; outcome: 'paid' | 'unconfirmed' | null; via: 'widget' | 'provider' } | null;
+  /**
+   * The shop server's view of it, for an order of this shop: `outcome` `paid` (the money was found:
+   * `deposit` is the provider's record of it), `unconfirmed` (processed, no record of the money after
+   * the grace), or null (open, or processed and the money still looked for).
+   */
+  shop: { endpoint: string; order_ref: string; outcome: 'paid' | 'unconfirmed' | null; deposit: DepositView | null; via: 'widget' | 'provider' } | null;
   /** The receipts; null when the console cannot read them (a real provider does not give them out). */
   files: ReceiptView[] | null;
 }

@@ -264,7 +264,7 @@ export class ShopRecords {
       fulfilment: hookView(s.hooks.paid, s.status === 'paid'),
       flagged: s.flagged ? { reason: s.flagged.reason, at: iso(s.flagged.at), dispute_id: s.flagged.dispute_id ?? null } : null,
       dispute: s.dispute
-        ? { id: s.dispute.id, created_at: s.dispute.created_at, processed: s.dispute.processed, outcome: s.dispute.outcome, via: s.dispute.via, files: s.dispute.files }
+        ? { id: s.dispute.id, created_at: s.dispute.created_at, processed: s.dispute.processed, outcome: s.dispute.outcome, deposit: s.dispute.deposit ?? null, via: s.dispute.via, files: s.dispute.files }
         : null,
     };
   }
@@ -472,12 +472,7 @@ export class ShopRecords {
       currency: d.currency,
       processed: d.processed,
       created_at: d.created_at,
-      shop:
-        session && session.dispute?.id === d.dispute_id
-          ? { endpoint: endpoint.path, order_ref: session.order_ref, outcome: session.dispute.outcome, via: session.dispute.via }
-          : session
-            ? { endpoint: endpoint.path, order_ref: session.order_ref, outcome: null, via: 'provider' }
-            : null,
+      shop: session ? shopDispute(endpoint.path, session, d.dispute_id) : null,
       files: files
         ? files.map(
             (f): ReceiptView => ({
@@ -552,4 +547,11 @@ function compareHits(a: Hit, b: Hit, by: 'created_at' | 'amount'): number {
   }
   const timeOfHit = (h: Hit) => timeOf(h.order?.created_at ?? h.shop!.summary.created_at);
   return (timeOfHit(a) || 0) - (timeOfHit(b) || 0);
+}
+
+/** How the shop server follows one of its order's disputes (every dispute of the order, not only the newest). */
+function shopDispute(endpoint: string, session: SessionDetail, disputeId: string): NonNullable<DisputeView['shop']> {
+  const followed = (session.disputes ?? [session.dispute]).find((x) => x?.id === disputeId);
+  if (!followed) return { endpoint, order_ref: session.order_ref, outcome: null, deposit: null, via: 'provider' };
+  return { endpoint, order_ref: session.order_ref, outcome: followed.outcome, deposit: followed.deposit ?? null, via: followed.via };
 }

@@ -9,6 +9,7 @@ import { css, html, nothing } from 'lit';
 import { fill } from './i18n/text.js';
 import { plural } from './i18n/plural.js';
 import { actions, badge, button, center, spinner } from './parts.js';
+import { safeHttpUrl } from './url.js';
 import { amountOf, contextOf, copyTo, icons, orderNumber, viewStyles, type CopyContext, type ViewContext, type ViewHost } from './views.js';
 
 export { footer } from './footer.js';
@@ -43,11 +44,21 @@ function closed(c: ViewContext, name: string): unknown {
     );
   }
   if (name === 'dispute') {
-    const open = order.dispute?.status !== 'closed';
+    const d = order.dispute;
+    // Final once the check is decided and the money was not found (`outcome: "unconfirmed"`; a server
+    // that does not say the outcome closes a dispute only when it is decided).
+    const open = !d || (d.outcome !== 'unconfirmed' && d.status !== 'closed');
+    const support = open ? null : (safeHttpUrl(order.support_url) ?? safeHttpUrl(c.host.machine.known?.support) ?? safeHttpUrl(c.host.supportUrl));
+    const renew = !open && order.status !== 'pending' ? c.renew : null;
     return block(
       center(open ? spinner : badge(false, icons.alert), html`<p>${open ? m.disputeText : m.disputeClosedText}</p>`, html`<p class="amount">${amountOf(c)}</p>`),
       number,
-      !open && order.status !== 'pending' && c.renew ? actions(button(m.newPayment, c.renew, '')) : nothing,
+      support || renew
+        ? actions(
+            support ? html`<a class="btn primary" href=${support} target="_blank" rel="noopener noreferrer">${m.support}</a>` : nothing,
+            renew ? button(m.newPayment, renew, support ? '' : undefined) : nothing,
+          )
+        : nothing,
     );
   }
   return block(

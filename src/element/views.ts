@@ -52,6 +52,8 @@ export interface ViewHost extends SheetHost, ReceiptHost {
   /** Where "paid" returns the shopper (none inside the payment page's frame), and in how many seconds. */
   readonly redirectUrl: string | null;
   readonly redirectIn: number;
+  /** The `support-url` attribute (the order's own `support_url` comes first). */
+  readonly supportUrl: string;
   /** Inside the provider's payment page in the shop's frame: the shop's element shows the links. */
   readonly embedded: boolean;
   /** Form mode: sizes the frame of the payment page (once its code is there). */

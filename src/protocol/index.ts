@@ -64,10 +64,20 @@ export interface Requisites {
 export type DisputeStatus = 'open' | 'closed';
 export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['open', 'closed'];
 
+/**
+ * What a processed dispute proved: `confirmed` — the provider's record of the money was found (the
+ * order is then paid); `unconfirmed` — processed and, after the server's grace, no record of the money
+ * exists (final for the shopper: contact support). Null while it is being checked.
+ */
+export type DisputeOutcome = 'confirmed' | 'unconfirmed';
+export const DISPUTE_OUTCOMES: readonly DisputeOutcome[] = ['confirmed', 'unconfirmed'];
+
 export interface DisputeView {
   id: string;
   status: DisputeStatus;
   created_at: string;
+  /** Null until decided (a server that does not say reads null). */
+  outcome: DisputeOutcome | null;
 }
 
 export interface PaymentMethodView {
@@ -259,13 +269,16 @@ function strings(v: unknown, path: string, keys: string, nullable = false, ok?: 
   return out;
 }
 
+/** The last two arguments of {@link strings} for a string that must be one of `list`. */
+const oneOf = (list: readonly string[]) => [(s: string) => list.includes(s), `one of ${list.join(', ')}`] as const;
+
 /** Checks an OrderView from a server; throws {@link ProtocolShapeError} naming the path. */
 export function parseOrderView(value: unknown, path = 'order'): OrderView {
   const o = obj(value, path);
   const order = {
     ...strings(o, path, 'amount fee', false, decimal, 'a decimal string'),
     ...strings(o, path, 'expires_at', false, (s) => !Number.isNaN(Date.parse(s)), 'an ISO date-time'),
-    ...strings(o, path, 'status', false, (s) => STATUSES.includes(s as OrderViewStatus), `one of ${STATUSES.join(', ')}`),
+    ...strings(o, path, 'status', false, ...oneOf(STATUSES)),
     ...strings(o, path, 'id client_order_id provider_status currency created_at'),
     ...strings(o, path, 'bank payment_link form_url redirect_url support_url return_url requested_amount', true),
     method: o.method == null ? null : strings(o.method, `${path}.method`, 'id name type'),
@@ -274,7 +287,7 @@ export function parseOrderView(value: unknown, path = 'order'): OrderView {
         ? null
         : {
             ...strings(o.requisites, `${path}.requisites`, 'holder_name holder_account'),
-            ...strings(o.requisites, `${path}.requisites`, 'kind', false, (s) => KINDS.includes(s as RequisitesKind), `one of ${KINDS.join(', ')}`),
+            ...strings(o.requisites, `${path}.requisites`, 'kind', false, ...oneOf(KINDS)),
             ...strings(o.requisites, `${path}.requisites`, 'bank_name', true),
           },
     dispute: o.dispute == null ? null : parseDispute(o.dispute, `${path}.dispute`),
@@ -285,9 +298,13 @@ export function parseOrderView(value: unknown, path = 'order'): OrderView {
 }
 
 function parseDispute(value: unknown, path: string): DisputeView {
+  // `outcome` is passed on as sent (checking it here would cost the element's own module bytes it
+  // does not have): the views compare it with the known values only, so an unknown one (a newer
+  // server) or none (an older one) reads as "still being checked".
   return {
+    ...(value as Json),
     ...strings(value, path, 'id', false, (s) => s !== '', 'a non-empty string'),
-    ...strings(value, path, 'status', false, (s) => DISPUTE_STATUSES.includes(s as DisputeStatus), `one of ${DISPUTE_STATUSES.join(', ')}`),
+    ...strings(value, path, 'status', false, ...oneOf(DISPUTE_STATUSES)),
     ...strings(value, path, 'created_at', false, (s) => !Number.isNaN(Date.parse(s)), 'an ISO date-time'),
   } as unknown as DisputeView;
 }

@@ -24,7 +24,8 @@ export interface OrderViewContext {
 }
 
 export function disputeView(d: DisputeRecord): DisputeView {
-  return { id: d.id, status: d.processed ? 'closed' : 'open', created_at: isoMillis(d.createdMs) };
+  // The provider knows its own decision: accepted is the money found (it credits it at once).
+  return { id: d.id, status: d.processed ? 'closed' : 'open', created_at: isoMillis(d.createdMs), outcome: !d.processed || d.accepted === null ? null : d.accepted ? 'confirmed' : 'unconfirmed' };
 }
 
 /**

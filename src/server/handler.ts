@@ -136,6 +136,13 @@ function nonNegative(value: number | undefined, fallback: number, name: string):
   return v;
 }
 
+/** `disputeGraceSeconds`: 0 or more (default 600), and no longer than the late window it is part of. */
+function disputeGrace(value: number | undefined, lateWindowSeconds: number): number {
+  const v = nonNegative(value, Math.min(600, lateWindowSeconds), 'disputeGraceSeconds');
+  if (v > lateWindowSeconds) throw new TypeError('paydesk/server: disputeGraceSeconds must not be longer than lateWindowSeconds');
+  return v;
+}
+
 /**
  * Creates the token endpoint.
  *
@@ -230,6 +237,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     idempotencyTtlMs: positive(options.idempotencyTtlSeconds, 24 * 3600, 'idempotencyTtlSeconds') * 1000,
     webhookConfirmTimeoutMs: positive(options.webhookConfirmTimeoutMs, 2000, 'webhookConfirmTimeoutMs'),
     lateWindowMs: positive(options.lateWindowSeconds, 7 * 24 * 3600, 'lateWindowSeconds') * 1000,
+    disputeGraceMs: disputeGrace(options.disputeGraceSeconds, options.lateWindowSeconds ?? 7 * 24 * 3600) * 1000,
     hookLeaseMs: positive(options.hookLeaseSeconds, 30, 'hookLeaseSeconds') * 1000,
     hooks: { paid: options.onOrderPaid, closed: options.onOrderClosed, flagged: options.onOrderFlagged },
   });

@@ -212,6 +212,14 @@ export interface CheckoutHandlerOptions {
    */
   lateWindowSeconds?: number;
   /**
+   * After the provider processed a dispute, how long its record of the money (a `deposit` naming the
+   * order) is waited for before the dispute counts as unconfirmed: `onOrderFlagged`
+   * (`dispute_unconfirmed`) and `order.dispute.outcome: "unconfirmed"` (default 600 s; 0 = at once;
+   * at most `lateWindowSeconds`). The deposit is looked for when the dispute is seen processed and
+   * again when the grace ends; one that comes later still pays the order within the late window.
+   */
+  disputeGraceSeconds?: number;
+  /**
    * A running hook holds a lease in the store this long, renewed every third of it while it runs, so
    * however long a hook takes no other instance starts it again; a process that dies stops renewing
    * and another instance runs the hook after this long (default 30 s).

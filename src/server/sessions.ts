@@ -66,6 +66,15 @@ export interface SessionDispute {
   files: number;
   /** After processing: `paid` (the provider's record of the money was found) or `unconfirmed`. */
   outcome: 'paid' | 'unconfirmed' | null;
+  /** The provider's record of the money that confirmed it (a `deposit` naming the order), once found. */
+  deposit?: SessionDeposit | null;
+}
+
+/** A provider `deposit` transaction that names the order: the money of an accepted dispute. */
+export interface SessionDeposit {
+  id: string;
+  amount: string;
+  created_at: string;
 }
 
 export interface SessionRecord {
@@ -103,8 +112,14 @@ export interface SessionRecord {
   ended_at: number | null;
   /** How the payment was recognised, once it was (`late`: after the session had ended expired or cancelled). */
   payment: SessionPayment | null;
+  /** The dispute the OrderView shows: the one that confirmed the money, else the newest still checked, else the newest. */
   dispute: SessionDispute | null;
+  /** Every dispute of the order this server follows (until the late window closes), oldest first. */
+  disputes: SessionDispute[];
+  /** The flag being reported by `onOrderFlagged` (or the last one reported). */
   flagged: SessionFlag | null;
+  /** Every flag raised, oldest first: one per reason, and a `dispute_unconfirmed` one per dispute. */
+  flags: SessionFlag[];
   hooks: Record<HookKind, HookState>;
   /** Status changes as this server saw them, oldest first (at most {@link MAX_HISTORY}). */
   history: HistoryEntry[];
@@ -166,7 +181,9 @@ export function normaliseRecord(raw: SessionRecord): SessionRecord {
     ended_at: r.ended_at ?? null,
     payment: r.payment ?? (r.view?.status === 'paid' ? { at: r.refreshed_at, late: false, dispute_id: null } : null),
     dispute: r.dispute ?? null,
+    disputes: Array.isArray(r.disputes) ? r.disputes : r.dispute ? [r.dispute] : [],
     flagged: r.flagged ?? null,
+    flags: Array.isArray(r.flags) ? r.flags : r.flagged ? [r.flagged] : [],
     history: Array.isArray(r.history) ? r.history : [],
     hooks,
     view: { ...r.view, dispute: r.view.dispute ?? null, late: r.view.late ?? false },

@@ -154,7 +154,7 @@ describe('receipt upload', () => {
     expect(h.root.querySelector('h2')!.textContent).to.equal('Checking your receipt');
     expect(h.text()).to.include('The payment service is checking your receipt.');
     expect(norm(h.root.querySelector('[part="order"]')!.textContent!)).to.include('sku-1');
-    server.update(server.session, { status: 'paid', provider_status: 'Completed', late: true, dispute: { id: 'dsp-1', status: 'closed', created_at: new Date().toISOString() } });
+    server.update(server.session, { status: 'paid', provider_status: 'Completed', late: true, dispute: { id: 'dsp-1', status: 'closed', created_at: new Date().toISOString(), outcome: 'confirmed' } });
     await h.until('paid');
     expect(h.of('paydesk-paid')).to.have.length(1);
   });
@@ -170,14 +170,36 @@ describe('receipt upload', () => {
     pick(filesInput(h), [pdf()]);
     byText(h.root, 'Send', 'button[type="submit"]').click();
     await h.until('dispute');
-    h.server.update(h.server.session, { dispute: { id: 'dsp-1', status: 'closed', created_at: new Date().toISOString() } });
-    await waitUntil(() => h.root.querySelector('h2')!.textContent === 'Check completed');
-    expect(h.text()).to.include('The check found no payment for this order. If you did pay, contact support and keep your receipt.');
+    h.server.update(h.server.session, { dispute: { id: 'dsp-1', status: 'closed', created_at: new Date().toISOString(), outcome: 'unconfirmed' } });
+    await waitUntil(() => h.root.querySelector('h2')!.textContent === 'Payment not confirmed');
+    expect(h.text()).to.include('We could not confirm a payment for this order. If you paid, contact support: give them the order number and keep your receipt.');
     expect(byText(h.root, 'Support')).to.exist;
     expect(byText(h.root, 'Back to the shop')).to.exist;
     byText(h.root, 'Start a new payment').click();
     await h.until('pay');
     expect(h.server.count('create')).to.equal(2);
+  });
+
+  it('outcome "unconfirmed": "checking" gives way to a final screen saying the payment could not be confirmed, with the order number and the support link', async () => {
+    const server = new FakeEndpoint();
+    const h = await toReceipt('desktop', server);
+    pick(filesInput(h), [png()]);
+    byText(h.root, 'Send', 'button[type="submit"]').click();
+    await h.until('dispute');
+    const created_at = new Date().toISOString();
+    server.update(server.session, { support_url: 'https://shop.example/help', dispute: { id: 'dsp-1', status: 'open', created_at, outcome: null } });
+    await settle(h.el);
+    expect(h.root.querySelector('h2')!.textContent).to.equal('Checking your receipt', 'no outcome yet: still checking');
+    server.update(server.session, { dispute: { id: 'dsp-1', status: 'closed', created_at, outcome: 'unconfirmed' } });
+    await waitUntil(() => h.root.querySelector('h2')!.textContent === 'Payment not confirmed', 'the final screen');
+    expect(h.el.state).to.equal('dispute');
+    expect(h.text()).to.include('We could not confirm a payment for this order.');
+    expect(norm(h.root.querySelector('[part="order"]')!.textContent!)).to.include('sku-1');
+    const support = h.root.querySelector<HTMLAnchorElement>('[part="actions"] a[href="https://shop.example/help"]');
+    expect(support, 'the support link is one of the step\'s own actions').to.exist;
+    expect(norm(support!.textContent!)).to.equal('Support');
+    expect(h.root.querySelector('[part="actions"] button'), 'the order is still pending: no new payment offered').to.equal(null);
+    expect(h.root.querySelector('.spinner, [part="spinner"]')).to.equal(null);
   });
 
   const errors: [string, number, string][] = [
@@ -216,7 +238,7 @@ describe('receipt upload', () => {
   it('dispute_open (one is open already): the status is asked for and shows it', async () => {
     const server = new FakeEndpoint();
     const h = await toReceipt('desktop', server);
-    server.update(server.session, { dispute: { id: 'dsp-9', status: 'open', created_at: new Date().toISOString() } }, false);
+    server.update(server.session, { dispute: { id: 'dsp-9', status: 'open', created_at: new Date().toISOString(), outcome: null } }, false);
     pick(filesInput(h), [png()]);
     byText(h.root, 'Send', 'button[type="submit"]').click();
     await h.until('dispute');

@@ -31,7 +31,7 @@ interface Screen {
   reach(h: Harness): Promise<void>;
 }
 
-const dispute = (status: 'open' | 'closed') => ({ dispute: { id: 'dsp-1', status, created_at: new Date().toISOString() } });
+const dispute = (status: 'open' | 'closed') => ({ dispute: { id: 'dsp-1', status, created_at: new Date().toISOString(), outcome: status === 'open' ? null : ('unconfirmed' as const) } });
 const push = (h: Harness, patch: Partial<OrderView>) => h.server.update(h.server.session, patch);
 
 const SCREENS: Screen[] = [

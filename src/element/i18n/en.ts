@@ -93,8 +93,8 @@ const messages: Messages = {
 
   disputeTitle: 'Checking your receipt',
   disputeText: 'The payment service is checking your receipt. This can take a while: you may close this page, the shop will learn the result.',
-  disputeClosedTitle: 'Check completed',
-  disputeClosedText: 'The check found no payment for this order. If you did pay, contact support and keep your receipt.',
+  disputeClosedTitle: 'Payment not confirmed',
+  disputeClosedText: 'We could not confirm a payment for this order. If you paid, contact support: give them the order number and keep your receipt.',
 
   paidTitle: 'Payment received',
   paidText: '{amount} received. Thank you!',

@@ -29,6 +29,8 @@ export interface CheckoutConfig {
   webhookConfirmTimeoutMs: number;
   /** How long after an order ended expired or cancelled a payment is still looked for. */
   lateWindowMs: number;
+  /** After a dispute was processed, how long the deposit naming its order is waited for before it counts as unconfirmed. */
+  disputeGraceMs: number;
   /** A running hook's lease; renewed every third of it while the hook runs. */
   hookLeaseMs: number;
   hooks: {

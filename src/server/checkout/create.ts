@@ -349,7 +349,9 @@ export class Creator {
       ended_at: null,
       payment: null,
       dispute: null,
+      disputes: [],
       flagged: null,
+      flags: [],
       hooks: { paid: freshHook(), closed: freshHook(), flagged: freshHook() },
       history: [{ at: now, status: p.view.status, provider_status: p.view.provider_status, via: 'create' }],
     };

@@ -14,7 +14,8 @@ import { CheckoutError, fromProviderError } from '../errors.js';
 import { MAX_HISTORY } from '../sessions.js';
 import type { SessionDispute, SessionRecord, SyncSource } from '../sessions.js';
 import type { CheckoutCore } from './core.js';
-import { disputeView, isEnded } from './status.js';
+import { disputeView, undecided, withDispute, withFlag } from './dispute-state.js';
+import { isEnded } from './status.js';
 import type { StatusSync } from './status.js';
 
 const lockKey = (sid: string) => `dispute-lock:${sid}`;
@@ -36,7 +37,7 @@ export class Disputes {
     const now = this.core.cfg.now();
     if (rec.view.status === 'paid') return notAllowed('This order is paid; there is nothing to dispute.');
     if (!rec.provider_order_id) return notAllowed('This payment has no order yet: choose a payment method first.');
-    if (rec.dispute && (!rec.dispute.processed || rec.dispute.outcome === null)) return new CheckoutError(409, 'dispute_open', 'A receipt for this order is already being checked.');
+    if (rec.disputes.some(undecided)) return new CheckoutError(409, 'dispute_open', 'A receipt for this order is already being checked.');
     if (isEnded(rec.view.status) && (rec.ended_at === null || now - rec.ended_at > this.core.cfg.lateWindowMs)) {
       return notAllowed('This order ended too long ago to send a receipt here. Please contact the shop.');
     }
@@ -87,17 +88,15 @@ export class Disputes {
     }
   }
 
-  /** Writes a dispute into the session (a new one, or the same one processed), and its view. */
+  /** Writes a dispute into the session (a new one, or one it follows, processed), and its view. */
   async record(sid: string, dispute: SessionDispute, via: SyncSource, comment: string | null = null): Promise<SessionRecord | null> {
     const at = this.core.cfg.now();
     const res = await this.core.repo.update(sid, (cur) => {
-      const same = cur.dispute?.id === dispute.id;
-      if (same && cur.dispute!.processed === dispute.processed && cur.dispute!.outcome === dispute.outcome) return null;
-      const merged: SessionDispute = same ? { ...cur.dispute!, ...dispute, files: Math.max(cur.dispute!.files, dispute.files) } : dispute;
-      const note = !same ? `dispute ${dispute.id} opened${comment ? ': ' + comment.slice(0, 200) : ''}` : `dispute ${dispute.id} processed`;
+      const known = cur.disputes.find((d) => d.id === dispute.id);
+      if (known && known.processed === dispute.processed && known.outcome === dispute.outcome) return null;
+      const note = !known ? `dispute ${dispute.id} opened${comment ? ': ' + comment.slice(0, 200) : ''}` : `dispute ${dispute.id} processed`;
       const next: SessionRecord = {
-        ...cur,
-        dispute: merged,
+        ...withDispute(cur, dispute),
         // The session (and its indexes) stay while the dispute is followed, and a late window after.
         retain_until: Math.max(cur.retain_until, at + this.core.cfg.lateWindowMs + 24 * 3600 * 1000),
         history: [...cur.history, { at, status: cur.view.status, provider_status: cur.view.provider_status, via, note }].slice(-MAX_HISTORY),
@@ -109,19 +108,24 @@ export class Disputes {
     return res?.after ?? null;
   }
 
-  /** A processed dispute with no record of the money: flagged once, for a person. */
-  async flagUnconfirmed(sid: string, disputeId: string): Promise<SessionRecord | null> {
-    const at = this.core.cfg.now();
+  /** A processed dispute with no record of the money after the grace: its outcome, and a flag for a person (once per dispute). */
+  async flagUnconfirmed(sid: string, disputeId: string): Promise<{ rec: SessionRecord; flagged: boolean } | null> {
+    const { cfg } = this.core;
+    const at = cfg.now();
     const res = await this.core.repo.update(sid, (cur) => {
-      const dispute = cur.dispute?.id === disputeId ? { ...cur.dispute, processed: true, processed_at: cur.dispute.processed_at ?? at, outcome: 'unconfirmed' as const } : cur.dispute;
-      const next: SessionRecord = { ...cur, dispute, flagged: cur.flagged ?? { reason: 'dispute_unconfirmed', at, dispute_id: disputeId } };
-      return { ...next, view: { ...cur.view, dispute: disputeView(next) }, event: cur.event + 1 };
+      const known = cur.disputes.find((d) => d.id === disputeId);
+      if (!known || known.outcome !== null || cur.view.status === 'paid') return null;
+      let next = withDispute(cur, { ...known, processed: true, processed_at: known.processed_at ?? at, outcome: 'unconfirmed' });
+      next = withFlag(next, { reason: 'dispute_unconfirmed', at, dispute_id: disputeId }, Boolean(cfg.hooks.flagged));
+      const view = { ...cur.view, dispute: disputeView(next) };
+      return { ...next, view, event: cur.event + 1 };
     });
-    if (!res) return null;
-    if (!res.before.flagged) {
-      this.core.cfg.log.warn('the provider processed a dispute but no record of the money names the order; flagged for review', { session: sid, dispute_id: disputeId });
+    if (!res || res.after === res.before) return null;
+    const flagged = res.after.flags.length > res.before.flags.length;
+    if (flagged) {
+      cfg.log.warn('the provider processed a dispute but no record of the money names the order; flagged for review', { session: sid, dispute_id: disputeId });
     }
     await this.status.settle(res.after, null);
-    return res.after;
+    return { rec: res.after, flagged };
   }
 }

@@ -17,6 +17,7 @@ import type { FlaggedOrderEvent, OrderEvent, PaidOrderEvent } from '../options.j
 import type { Order } from '../../provider/schemas.js';
 import type { HookKind, SessionRecord } from '../sessions.js';
 import { hookBackoff } from './config.js';
+import { nextFlag } from './dispute-state.js';
 
 import type { CheckoutCore } from './core.js';
 
@@ -117,13 +118,16 @@ export class Hooks {
   }
 
   private run(kind: HookKind, rec: SessionRecord, call: (rec: SessionRecord) => void | Promise<void>): Promise<LeaseRun> {
-    const marker = hookMarker(kind, orderKeyOf(rec));
+    // A dispute_unconfirmed flag is reported once per dispute: its marker names the dispute.
+    const disputeFlag = kind === 'flagged' && rec.flagged?.reason === 'dispute_unconfirmed' ? rec.flagged.dispute_id : undefined;
+    const marker = hookMarker(kind, orderKeyOf(rec) + (disputeFlag ? `:${disputeFlag}` : ''));
     const existing = this.running.get(marker);
     if (existing) return existing;
     const p = this.runLeased(marker, rec.sid, HOOK_NAMES[kind], async () => {
       // The freshest record: a late flag or a dispute may have landed since the trigger.
       const fresh = (await this.core.repo.get(rec.sid)) ?? rec;
       if (fresh.hooks[kind].done_at !== null || !hookCalledFor(kind, fresh)) return false;
+      if (kind === 'flagged' && (fresh.flagged?.dispute_id ?? undefined) !== disputeFlag && fresh.flagged?.reason === 'dispute_unconfirmed') return false;
       await call(fresh);
       return true;
     }).then(async (result) => {
@@ -172,7 +176,12 @@ export class Hooks {
     const now = this.core.cfg.now();
     const res = await this.core.repo.update(sid, (cur) => {
       const h = cur.hooks[kind];
-      if (ok) return h.done_at !== null ? null : { ...cur, hooks: { ...cur.hooks, [kind]: { ...h, done_at: now, next_at: null, error: null } } };
+      if (ok) {
+        if (h.done_at !== null) return null;
+        const done = { ...cur, hooks: { ...cur.hooks, [kind]: { ...h, done_at: now, next_at: null, error: null } } };
+        // Another dispute's flag waiting its turn is reported next.
+        return (kind === 'flagged' && nextFlag(done)) || done;
+      }
       const attempts = h.attempts + 1;
       const next_at = now + hookBackoff(attempts);
       return {
@@ -185,5 +194,6 @@ export class Hooks {
     if (!res) return;
     const after = res.after;
     if (!ok) await this.core.repo.watch(sid, after.hooks[kind].next_at!);
+    else if (kind === 'flagged' && after.hooks.flagged.done_at === null) await this.core.repo.watch(sid, now);
   }
 }

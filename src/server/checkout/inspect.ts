@@ -22,8 +22,13 @@ export interface SessionSummary {
   /** ISO */
   created_at: string;
   late: boolean;
+  /** The dispute the order view shows (see {@link SessionRecord.dispute}). */
   dispute: SessionDispute | null;
+  /** Every dispute of the order followed, oldest first, each with its outcome (and the deposit that confirmed it). */
+  disputes: SessionDispute[];
   flagged: SessionRecord['flagged'];
+  /** Every flag raised, oldest first (a `dispute_unconfirmed` one per dispute). */
+  flags: SessionRecord['flags'];
   hooks: Record<HookKind, HookState & { configured: boolean }>;
 }
 
@@ -61,7 +66,9 @@ export class Inspector {
       created_at: new Date(rec.created_at).toISOString(),
       late: rec.payment?.late ?? false,
       dispute: rec.dispute,
+      disputes: rec.disputes,
       flagged: rec.flagged,
+      flags: rec.flags,
       hooks,
     };
   }

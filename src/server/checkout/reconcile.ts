@@ -21,7 +21,7 @@ import { Lease } from './lease.js';
 import { isProviderError } from '../errors.js';
 import { orderToView } from '../order-view.js';
 import { SESSIONS_INDEX, WATCH_INDEX } from '../sessions.js';
-import type { SessionRecord } from '../sessions.js';
+import type { SessionDispute, SessionRecord } from '../sessions.js';
 import { hookBackoff, nextLateCheck } from './config.js';
 import type { CheckoutCore } from './core.js';
 import type { Disputes } from './disputes.js';
@@ -29,6 +29,7 @@ import { hookMarker } from './hooks.js';
 import type { Hooks } from './hooks.js';
 import { ORPHAN_PREFIX, orphanKey } from './inbox.js';
 import type { OrphanRecord } from './inbox.js';
+import { followed } from './dispute-state.js';
 import { isEnded } from './status.js';
 import type { Applied, StatusSync } from './status.js';
 import type { LeaseRun } from './hooks.js';
@@ -89,8 +90,6 @@ const LIST_SLACK_MS = 10 * 60 * 1000;
 const DISPUTE_OVERLAP_MS = 10 * 60 * 1000;
 /** The late check due when the window closes is still made by a sweep this long after. */
 const LATE_FINAL_GRACE_MS = 60 * 60 * 1000;
-/** A processed dispute's deposit is looked for this long before the dispute counts as unconfirmed. */
-export const DEPOSIT_GRACE_MS = 10 * 60 * 1000;
 /** Pages of disputes or deposits read per sweep at most. */
 const MAX_PAGES = 100;
 
@@ -371,9 +370,29 @@ export class Reconciler {
     call: <T>(f: () => Promise<T>) => Promise<T>,
     count: (res: Applied | null) => void,
   ): Promise<void> {
-    const { store, client, lateWindowMs } = this.core.cfg;
+    const { store, client, lateWindowMs, disputeGraceMs } = this.core.cfg;
+    /** Disputes seen processed by this sweep (first time), by session. */
     const processed: Array<{ sid: string; dispute: Dispute }> = [];
     const handled = new Set<string>();
+    /** Sessions whose money is looked for in the provider's deposits. */
+    const needDeposit = new Set<string>();
+
+    // A dispute the provider listed: followed from now on (every dispute of the order, not only the
+    // newest), and acted on when it is newly processed.
+    const note = async (rec: SessionRecord, d: Dispute) => {
+      if (handled.has(d.dispute_id)) return;
+      handled.add(d.dispute_id);
+      const known = rec.disputes.find((x) => x.id === d.dispute_id);
+      if (!known && rec.view.status === 'paid') return;
+      if (!known) {
+        await this.disputes.record(
+          rec.sid,
+          { id: d.dispute_id, created_at: providerIso(d.created_at, start), processed: false, processed_at: null, via: 'provider', files: 0, outcome: null },
+          'sweep',
+        );
+      }
+      if (d.processed && !known?.processed) processed.push({ sid: rec.sid, dispute: d });
+    };
 
     // New disputes since the last sweep (the first sweep looks back over the late window), listed in
     // a window closed at this sweep's start. The list's order is not documented (the sandbox lists
@@ -389,18 +408,7 @@ export class Reconciler {
       );
       for (const d of res.items) {
         const rec = await this.core.repo.findByOrderId(d.order_id);
-        if (!rec || handled.has(d.dispute_id)) continue;
-        handled.add(d.dispute_id);
-        const known = rec.dispute?.id === d.dispute_id;
-        if (!known && rec.view.status === 'paid') continue;
-        if (!known) {
-          await this.disputes.record(
-            rec.sid,
-            { id: d.dispute_id, created_at: providerIso(d.created_at, start), processed: false, processed_at: null, via: 'provider', files: 0, outcome: null },
-            'sweep',
-          );
-        }
-        if (d.processed && !(known && rec.dispute!.processed)) processed.push({ sid: rec.sid, dispute: d });
+        if (rec) await note(rec, d);
       }
       if (page >= res.pages || res.items.length === 0) {
         exhausted = true;
@@ -411,80 +419,86 @@ export class Reconciler {
     const next = exhausted ? String(until) : JSON.stringify({ since, until, page });
     await store.set(DISPUTE_CURSOR_KEY, next, lateWindowMs + 24 * 3600 * 1000);
 
-    // The open disputes this server follows, created before the listing above.
-    const open = sessions.filter((r) => r.dispute && !r.dispute.processed && !handled.has(r.dispute.id));
-    for (const rec of open) {
-      const res = await call(() => client.searchDisputes({ dispute_id: rec.dispute!.id, size: 10 }));
-      const d = res.items.find((x) => x.dispute_id === rec.dispute!.id);
-      if (d?.processed) processed.push({ sid: rec.sid, dispute: d });
-    }
-    // Processed earlier, its deposit not seen yet: looked for again during the grace period.
-    const needDeposit: Array<{ rec: SessionRecord; dispute: Dispute }> = [];
-    const processedNow = new Set(processed.map((p) => p.dispute.dispute_id));
+    // The open disputes this server follows, created before the listing above: one call per order
+    // reads all its disputes (one filed elsewhere meanwhile is found too).
     for (const rec of sessions) {
-      const d = rec.dispute;
-      if (!d || !d.processed || d.outcome !== null || processedNow.has(d.id) || !rec.provider_order_id) continue;
-      needDeposit.push({ rec, dispute: { dispute_id: d.id, order_id: rec.provider_order_id, client_order_id: rec.client_order_id, amount: 0, currency: rec.currency, processed: true, created_at: d.created_at } });
+      if (rec.view.status === 'paid' || !rec.provider_order_id) continue;
+      const open = rec.disputes.filter((d) => !d.processed && !handled.has(d.id) && followed(rec, d, start, lateWindowMs));
+      if (open.length === 0) continue;
+      const res = await call(() => client.searchDisputes({ order_id: rec.provider_order_id!, size: 100 }));
+      const fresh = (await this.core.repo.get(rec.sid)) ?? rec;
+      for (const d of res.items) if (d.order_id === rec.provider_order_id) await note(fresh, d);
     }
-    if (processed.length === 0 && needDeposit.length === 0) return;
 
-    // A processed dispute: the order completed, or the provider's deposit naming the order, or a flag.
+    // A processed dispute: the order completed, or the provider's deposit naming the order, or (after
+    // the grace) its outcome is unconfirmed and it is flagged.
     for (const { sid, dispute } of processed) {
       report.disputes_processed++;
       const rec = await this.core.repo.get(sid);
-      if (!rec || !rec.provider_order_id) continue;
+      if (!rec || !rec.provider_order_id || rec.view.status === 'paid') continue;
       let order = seen.get(rec.provider_order_id);
       if (!order || orderOutcome(order.status) !== 'paid') {
         order = await call(() => client.getOrder(rec.provider_order_id!));
         seen.set(order.id, order);
       }
+      const known = rec.disputes.find((d) => d.id === dispute.dispute_id);
       if (orderOutcome(order.status) === 'paid') {
         count(await this.status.applyOrder(sid, order, 'sweep'));
-        await this.disputes.record(sid, { ...rec.dispute!, id: dispute.dispute_id, processed: true, processed_at: start, outcome: 'paid' }, 'sweep');
-      } else {
-        needDeposit.push({ rec, dispute });
+        await this.disputes.record(sid, { ...known!, processed: true, processed_at: start, outcome: 'paid' }, 'sweep');
+        continue;
       }
+      // Processed now: its grace counts from here; the deposit is looked for at once.
+      if (known) await this.disputes.record(sid, { ...known, processed: true, processed_at: start, outcome: null }, 'sweep');
+      needDeposit.add(sid);
     }
-    if (needDeposit.length === 0) return;
+    // Processed earlier: looked for again when the grace ends, and (after an unconfirmed outcome) at
+    // the late checks until the late window closes, for the money may come after all.
+    for (const rec of sessions) {
+      if (rec.view.status === 'paid' || !rec.provider_order_id) continue;
+      if (rec.disputes.some((d) => d.processed && d.outcome !== 'paid' && followed(rec, d, start, lateWindowMs))) needDeposit.add(rec.sid);
+    }
+    if (needDeposit.size === 0) return;
+
+    const records: SessionRecord[] = [];
     let from = Infinity;
-    for (const { dispute } of needDeposit) from = Math.min(from, providerTime(dispute.created_at) || start);
-    const deposits: Array<{ description: string; at: number }> = [];
+    for (const sid of needDeposit) {
+      const rec = await this.core.repo.get(sid);
+      if (!rec || rec.view.status === 'paid' || !rec.provider_order_id || rec.disputes.length === 0) continue;
+      records.push(rec);
+      for (const d of rec.disputes) from = Math.min(from, providerTime(d.created_at) || start);
+    }
+    if (records.length === 0) return;
+    const deposits: Array<{ id: string; amount: string; description: string; at: number; created_at: string }> = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
       const res = await call(() =>
         client.listTransactions({ transaction_type: 'deposit', start_date: iso(from - DISPUTE_OVERLAP_MS), size: 100, page }),
       );
-      for (const t of res.items) deposits.push({ description: t.client_description ?? '', at: providerTime(t.created_at) });
+      for (const t of res.items) {
+        deposits.push({ id: t.id, amount: t.amount, description: t.client_description ?? '', at: providerTime(t.created_at), created_at: t.created_at });
+      }
       if (page >= res.pages || res.items.length === 0) break;
     }
-    for (const { rec, dispute } of needDeposit) {
-      // The provider's record of this order's money: a deposit after the dispute that names the
+    for (const rec of records) {
+      // The provider's record of this order's money: a deposit after its first dispute that names the
       // provider's order id — or the client order id when this server generated it (unique to one
       // order; a merchant's id may be shared by several attempts, one of them paid normally).
-      const after = (providerTime(dispute.created_at) || 0) - DISPUTE_OVERLAP_MS;
-      const credited = deposits.some(
+      const first = Math.min(...rec.disputes.map((d) => providerTime(d.created_at) || start));
+      const credit = deposits.find(
         (t) =>
-          !(t.at < after) &&
+          !(t.at < first - DISPUTE_OVERLAP_MS) &&
           (namesId(t.description, rec.provider_order_id!) || (rec.client_order_id_generated && namesId(t.description, rec.client_order_id))),
       );
-      if (credited) {
-        count(await this.status.markPaidByDispute(rec.sid, dispute.dispute_id, 'sweep'));
+      if (credit) {
+        const by = creditingDispute(rec.disputes, credit.description, credit.at);
+        count(await this.status.markPaidByDispute(rec.sid, by.id, 'sweep', { id: credit.id, amount: credit.amount, created_at: providerIso(credit.created_at, start) }));
         continue;
       }
-      const processedAt = rec.dispute?.id === dispute.dispute_id ? rec.dispute.processed_at : null;
-      if (processedAt === null || start - processedAt < DEPOSIT_GRACE_MS) {
-        // Not yet: the provider may write its deposit a little after processing the dispute.
-        if (processedAt === null) {
-          await this.disputes.record(
-            rec.sid,
-            { ...(rec.dispute ?? { via: 'provider', files: 0 }), id: dispute.dispute_id, created_at: rec.dispute?.created_at ?? providerIso(dispute.created_at, start), processed: true, processed_at: start, outcome: null },
-            'sweep',
-          );
-        }
-        continue;
+      // Not yet: the provider may write its deposit a little after processing the dispute.
+      for (const d of rec.disputes) {
+        if (!d.processed || d.outcome !== null || d.processed_at === null || start - d.processed_at < disputeGraceMs) continue;
+        const flagged = await this.disputes.flagUnconfirmed(rec.sid, d.id);
+        if (flagged?.flagged) report.flagged++;
       }
-      const before = rec.flagged;
-      await this.disputes.flagUnconfirmed(rec.sid, dispute.dispute_id);
-      if (!before) report.flagged++;
     }
   }
 
@@ -580,6 +594,17 @@ export class Reconciler {
       if (!(await this.core.repo.get(member))) await store.indexRemove(SESSIONS_INDEX, member);
     }
   }
+}
+
+/**
+ * Which of an order's disputes a deposit credits: the one its description names (the sandbox and
+ * the provider's operators write the dispute id), else the newest processed one created before it.
+ */
+function creditingDispute(disputes: readonly SessionDispute[], description: string, at: number): SessionDispute {
+  const named = disputes.find((d) => namesId(description, d.id));
+  if (named) return named;
+  const before = disputes.filter((d) => d.processed && !(providerTime(d.created_at) > at));
+  return before.at(-1) ?? disputes.filter((d) => d.processed).at(-1) ?? disputes.at(-1)!;
 }
 
 /**

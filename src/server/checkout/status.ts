@@ -7,11 +7,12 @@
 import { orderOutcome } from '../../provider/facts.js';
 import { providerTime } from '../../provider/matching.js';
 import type { FormSession, Order } from '../../provider/schemas.js';
-import type { DisputeView, OrderView } from '../../protocol/index.js';
+import type { OrderView } from '../../protocol/index.js';
+import { disputeView, followed, withDispute } from './dispute-state.js';
 import { CheckoutError } from '../errors.js';
 import { normaliseDecimal, orderToView, viewsDiffer } from '../order-view.js';
-import { MAX_HISTORY } from '../sessions.js';
-import type { HistoryEntry, SessionRecord, SyncSource, UpdateResult } from '../sessions.js';
+import { freshHook, MAX_HISTORY } from '../sessions.js';
+import type { HistoryEntry, SessionDeposit, SessionRecord, SyncSource, UpdateResult } from '../sessions.js';
 import { ENDED_STALE_MS, LATE_DENSE_MS, nextLateCheck } from './config.js';
 import type { CheckoutCore } from './core.js';
 import type { Hooks, LeaseRun } from './hooks.js';
@@ -22,12 +23,7 @@ import { orderProblem } from './matching.js';
 
 export const isEnded = (status: OrderView['status']) => status === 'expired' || status === 'cancelled';
 
-/** The OrderView's `dispute` for a session's dispute. */
-export function disputeView(rec: Pick<SessionRecord, 'dispute'>): DisputeView | null {
-  const d = rec.dispute;
-  // Open until its outcome is known (a processed dispute's deposit may come a little later).
-  return d ? { id: d.id, status: d.processed && d.outcome !== null ? 'closed' : 'open', created_at: d.created_at } : null;
-}
+export { disputeView } from './dispute-state.js';
 
 /** A completion the provider recorded after the order's own deadline (its `updated_at` past `expires_at`). */
 function completedAfterDeadline(order: Order): boolean {
@@ -83,7 +79,7 @@ export class StatusSync {
     if (status === 'paid') return false;
     if (isEnded(status)) {
       if (rec.ended_at === null || now - rec.ended_at > this.core.cfg.lateWindowMs) return false;
-      const watched = rec.dispute?.processed === false || now - rec.ended_at < LATE_DENSE_MS * 4;
+      const watched = rec.disputes.some((d) => !d.processed) || now - rec.ended_at < LATE_DENSE_MS * 4;
       return watched && (rec.confirm_pending || now - rec.refreshed_at >= ENDED_STALE_MS || (force && now - rec.refreshed_at >= this.core.cfg.refreshIntervalMs));
     }
     if (force) return true;
@@ -135,8 +131,9 @@ export class StatusSync {
       let next: SessionRecord = { ...cur, refreshed_at: at, confirm_pending: false, provider_order_id: order.id };
       const problem = orderProblem(order, cur, cur.client_order_id);
       if (problem === 'amount_mismatch' || problem === 'currency_mismatch') {
-        if (!cur.flagged) {
-          next.flagged = { reason: problem, provider_amount: order.amount, provider_currency: order.currency, at };
+        if (!cur.flagged || cur.flagged.reason === 'dispute_unconfirmed') {
+          const flag = { reason: problem, provider_amount: order.amount, provider_currency: order.currency, at };
+          next = { ...next, flagged: flag, flags: [...cur.flags, flag], hooks: { ...cur.hooks, flagged: freshHook() } };
           log.error(`the provider reports an order that does not match the session (${problem}); it is flagged, not marked paid`, {
             session: sid,
             order_id: order.id,
@@ -220,17 +217,19 @@ export class StatusSync {
    * Marks a session paid because the provider's own record of the money names its order (an
    * accepted dispute whose order stays cancelled). Late when the session had ended.
    */
-  async markPaidByDispute(sid: string, disputeId: string, via: SyncSource): Promise<Applied | null> {
+  async markPaidByDispute(sid: string, disputeId: string, via: SyncSource, deposit: SessionDeposit | null = null): Promise<Applied | null> {
     const { log, now } = this.core.cfg;
     const res = await this.core.repo.update(sid, (cur) => {
       if (cur.view.status === 'paid') return null;
       if (cur.flagged && cur.flagged.reason !== 'dispute_unconfirmed') return null;
       const at = now();
       const late = isEnded(cur.view.status);
-      const dispute = cur.dispute && cur.dispute.id === disputeId ? { ...cur.dispute, processed: true, processed_at: cur.dispute.processed_at ?? at, outcome: 'paid' as const } : cur.dispute;
+      const known = cur.disputes.find((d) => d.id === disputeId);
+      const confirmed = known
+        ? withDispute(cur, { ...known, processed: true, processed_at: known.processed_at ?? at, outcome: 'paid', deposit })
+        : cur;
       const next: SessionRecord = {
-        ...cur,
-        dispute,
+        ...confirmed,
         payment: { at, late, dispute_id: disputeId },
         history: pushHistory(cur, { at, status: 'paid', provider_status: cur.view.provider_status, via, note: `dispute ${disputeId} accepted` }),
       };
@@ -257,7 +256,12 @@ export class StatusSync {
     if (hooksAt !== null) times.push(hooksAt);
     if (rec.view.status === 'pending' || rec.confirm_pending) times.push(now);
     if (isEnded(rec.view.status)) {
-      if (rec.dispute && (!rec.dispute.processed || rec.dispute.outcome === null)) times.push(now);
+      // A dispute not processed yet: every sweep; processed, its money not found yet: when the grace ends.
+      for (const d of rec.disputes) {
+        if (!followed(rec, d, now, this.core.cfg.lateWindowMs)) continue;
+        if (!d.processed) times.push(now);
+        else if (d.outcome === null) times.push(Math.max(now, (d.processed_at ?? now) + this.core.cfg.disputeGraceMs));
+      }
       const late = nextLateCheck(rec.ended_at ?? rec.refreshed_at, now, this.core.cfg.lateWindowMs);
       if (late !== null && rec.provider_order_id !== null) times.push(late);
     }

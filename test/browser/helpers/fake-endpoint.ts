@@ -286,7 +286,7 @@ export class FakeEndpoint {
         if (files.length < 1 || files.length > 5) return json(400, { error: { code: 'validation_failed', message: 'files: 1 to 5', retryable: false } });
         const comment = form.get('comment');
         this.disputes.push({ session, files: files.map((f) => ({ name: f.name, type: f.type, size: f.size })), comment: typeof comment === 'string' ? comment : null });
-        const updated = this.update(session, { dispute: { id: `dsp-${this.disputes.length}`, status: 'open', created_at: time() } }, false);
+        const updated = this.update(session, { dispute: { id: `dsp-${this.disputes.length}`, status: 'open', created_at: time(), outcome: null } }, false);
         return json(201, { order: updated, server_time: time() });
       }
       case 'session': {

@@ -134,6 +134,8 @@ describe('console API over a token endpoint and the sandbox', () => {
       webhookSecrets: [sandbox.webhookSecret(KEY)],
       onOrderPaid: () => undefined,
       reconcileIntervalSeconds: 0,
+      // A rejected dispute's outcome at the sweep that sees it processed (the dispute test below).
+      disputeGraceSeconds: 0,
       logger: { warn: () => undefined, error: () => undefined },
     });
     app = createConsoleApi({
@@ -241,6 +243,45 @@ describe('console API over a token endpoint and the sandbox', () => {
     );
     assert.deepEqual(o.disputes, []);
     await json(`/orders/${encodeURIComponent('no-such-order')}`, 404);
+  });
+
+  test('each dispute of an order with what it proved: "money found" with the deposit that confirmed it, "not found", or open', async () => {
+    const order = await buy('grinder');
+    const control = async (path: string, body?: unknown) => {
+      const res = await sandbox.fetch(
+        new Request(`${PROVIDER}${path}`, { method: 'POST', headers: { 'X-API-Key': KEY, 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) }),
+      );
+      assert.ok(res.ok, `${path}: ${res.status}`);
+      return (await res.json()) as { dispute: { dispute_id: string } };
+    };
+    await control(`/sandbox/orders/${order.id}/expire`);
+    await handler.reconcile();
+    const d1 = (await control(`/sandbox/orders/${order.id}/dispute`)).dispute.dispute_id;
+    const d2 = (await control(`/sandbox/orders/${order.id}/dispute`)).dispute.dispute_id;
+    await handler.reconcile();
+    const outcomes = async () => {
+      const detail = await json<OrderDetailResponse>(`/orders/${order.id}`);
+      assert.ok(Array.isArray(detail.order.disputes));
+      return Object.fromEntries(detail.order.disputes.map((d) => [d.dispute_id, [d.processed, d.shop?.outcome ?? null, d.shop?.deposit?.amount ?? null]]));
+    };
+    assert.deepEqual(await outcomes(), { [d1]: [false, null, null], [d2]: [false, null, null] });
+    await control(`/sandbox/disputes/${d2}/process`, { accepted: false });
+    await handler.reconcile();
+    assert.deepEqual(await outcomes(), { [d1]: [false, null, null], [d2]: [true, 'unconfirmed', null] });
+    await control(`/sandbox/disputes/${d1}/process`, { accepted: true });
+    await handler.reconcile();
+    const after = await outcomes();
+    assert.deepEqual(after[d2], [true, 'unconfirmed', null]);
+    assert.deepEqual(after[d1]!.slice(0, 2), [true, 'paid']);
+    assert.match(String(after[d1]![2]), /^\d+\.\d{2}$/, 'the deposit that confirmed it, with its amount');
+    const list = await json<{ items: Array<{ dispute_id: string; shop: { outcome: string | null; deposit: { id: string } | null } | null }> }>(`/disputes?order_id=${order.id}`);
+    assert.deepEqual(
+      list.items.map((d) => [d.dispute_id, d.shop?.outcome, Boolean(d.shop?.deposit?.id)]).sort(),
+      [[d1, 'paid', true], [d2, 'unconfirmed', false]].sort(),
+      'the disputes list says the same',
+    );
+    const shop = (await json<OrderDetailResponse>(`/orders/${order.id}`)).order.shop!;
+    assert.deepEqual([shop.status, shop.late, shop.dispute?.id, shop.dispute?.outcome], ['paid', true, d1, 'paid']);
   });
 
   test('a receipt: served when its bytes are an image, refused as unsafe_receipt when they are HTML named .png', async () => {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { errorSentence, orderStatusLabel } from '../../../demo/public/src/console/labels.js';
+import { disputeStateLabel, errorSentence, orderStatusLabel } from '../../../demo/public/src/console/labels.js';
 
 describe('console order status labels', () => {
   test('a status in another case is the known status, in both languages and for both sides', () => {
@@ -23,15 +23,14 @@ describe('console order status labels', () => {
   });
 });
 
-describe('console error sentences', () => {
-  test('payout_in_progress says plainly not to pay again and when to check, in both languages', () => {
-    assert.equal(
-      errorSentence('en', 'payout_in_progress', 'server message', { retry_after: 42 }),
-      'An earlier submission of this payout is still being confirmed; do not pay it again — check again in 42 s.',
-    );
-    assert.equal(
-      errorSentence('ru', 'payout_in_progress', 'server message', { retry_after: 42 }),
-      'Предыдущая отправка этой выплаты ещё не подтверждена; не выплачивайте её снова — проверьте ещё раз через 42 с.',
-    );
+describe('console dispute state', () => {
+  test('a dispute of the shop reads what it proved: money found, not found, open (in review or money being looked for), never just "Processed"', () => {
+    const en = (processed: boolean, shop: { outcome: string | null } | null) => disputeStateLabel('en', processed, shop);
+    assert.deepEqual(en(true, { outcome: 'paid' }), { text: 'Money found', tone: 'ok' });
+    assert.deepEqual(en(true, { outcome: 'unconfirmed' }), { text: 'Money not found', tone: 'bad' });
+    assert.deepEqual(en(false, { outcome: null }), { text: 'Open', tone: 'wait' });
+    assert.deepEqual(en(true, { outcome: null }), { text: 'Processed, money being looked for', tone: 'wait' });
+    assert.deepEqual(en(true, null), { text: 'Processed', tone: 'none' }, 'another shop\'s dispute: only what the provider says');
+    assert.equal(disputeStateLabel('ru', true, { outcome: 'paid' }).text, 'Деньги найдены');
   });
 });

@@ -395,7 +395,7 @@ describe('checkout state machine: new requisites and reset', () => {
 });
 
 describe('checkout state machine: late payments and receipts', () => {
-  const dispute = (status: 'open' | 'closed') => ({ id: 'dsp-1', status, created_at: new Date(T0 + 60_000).toISOString() });
+  const dispute = (status: 'open' | 'closed') => ({ id: 'dsp-1', status, created_at: new Date(T0 + 60_000).toISOString(), outcome: status === 'open' ? null : ('unconfirmed' as const) });
 
   test('an expired order that turns paid (late) shows paid and fires paydesk-paid once', () => {
     const expired = run([...toPay, update({ status: 'expired', provider_status: 'CanceledByTimeout' })]).state;

@@ -330,6 +330,80 @@ describe('chaos: late payments', () => {
   });
 });
 
+describe('chaos: several disputes of one order (issue 19)', () => {
+  const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
+  async function upload(m: Instance, session: string): Promise<OrderView> {
+    const form = new FormData();
+    form.append('files', new Blob([PNG], { type: 'image/png' }), 'receipt.png');
+    const res = await m.handler(new Request(`${ENDPOINT}/sessions/${session}/dispute`, { method: 'POST', headers: { 'x-paydesk': '1' }, body: form }));
+    assert.equal(res.status, 201, await res.clone().text());
+    return ((await res.json()) as { order: OrderView }).order;
+  }
+
+  test('the receipt\'s dispute d1, then d2 opened at the provider: d2 rejected is flagged (naming d2), then d1 accepted pays the order late once (naming d1)', async () => {
+    const w = world();
+    const m = w.instance();
+    const made = await created(m.handler);
+    await control(w, `/sandbox/orders/${made.order.id}/expire`);
+    await m.handler.reconcile();
+    const { session, order } = made;
+    const d1 = (await upload(m, session)).dispute!;
+    assert.deepEqual([d1.status, d1.outcome], ['open', null]);
+    const opened = (await control(w, `/sandbox/orders/${order.id}/dispute`)) as { dispute: { dispute_id: string } };
+    const d2 = opened.dispute.dispute_id;
+    await m.handler.reconcile();
+    await control(w, `/sandbox/disputes/${d2}/process`, { accepted: false });
+    await m.handler.reconcile();
+    w.skew += 10 * 60_000;
+    await m.handler.reconcile();
+    assert.deepEqual(m.flagged.map((f) => [f.reason, f.dispute_id]), [['dispute_unconfirmed', d2]], 'd2 is flagged, naming d2');
+    let v = await read(m.handler, session);
+    assert.deepEqual([v.status, v.dispute?.id, v.dispute?.status, v.dispute?.outcome], ['expired', d1.id, 'open', null], 'd1 is still being checked');
+
+    await control(w, `/sandbox/disputes/${d1.id}/process`, { accepted: true });
+    const r = await m.handler.reconcile();
+    assert.equal(r.late_paid, 1);
+    v = await read(m.handler, session);
+    assert.deepEqual([v.status, v.late, v.dispute?.id, v.dispute?.status, v.dispute?.outcome], ['paid', true, d1.id, 'closed', 'confirmed']);
+    for (let hours = 1; hours <= 3; hours++) {
+      w.skew += 3600_000;
+      await m.handler.reconcile();
+    }
+    assert.deepEqual(w.paid().map((e) => [e.provider_order_id, e.late, e.dispute_id]), [[order.id, true, d1.id]], 'onOrderPaid once, naming d1');
+    assert.equal(m.flagged.length, 1, 'd2 is flagged once');
+    const detail = await m.handler.inspect.session(order.id);
+    assert.deepEqual(
+      detail?.disputes.map((d) => [d.id, d.outcome]),
+      [[d1.id, 'paid'], [d2, 'unconfirmed']],
+      'both disputes are followed, each with its outcome',
+    );
+  });
+
+  test('two rejected disputes: each is flagged once, naming it, and the order is never paid', async () => {
+    const w = world();
+    const m = w.instance();
+    const made = await created(m.handler);
+    await control(w, `/sandbox/orders/${made.order.id}/expire`);
+    await m.handler.reconcile();
+    const d1 = (await upload(m, made.session)).dispute!.id;
+    const d2 = ((await control(w, `/sandbox/orders/${made.order.id}/dispute`)) as { dispute: { dispute_id: string } }).dispute.dispute_id;
+    await m.handler.reconcile();
+    await control(w, `/sandbox/disputes/${d2}/process`, { accepted: false });
+    await m.handler.reconcile();
+    w.skew += 10 * 60_000;
+    await m.handler.reconcile();
+    await control(w, `/sandbox/disputes/${d1}/process`, { accepted: false });
+    await m.handler.reconcile();
+    w.skew += 10 * 60_000;
+    await m.handler.reconcile();
+    await m.handler.reconcile();
+    assert.deepEqual(m.flagged.map((f) => [f.reason, f.dispute_id]), [['dispute_unconfirmed', d2], ['dispute_unconfirmed', d1]]);
+    assert.equal(w.paid().length, 0);
+    const v = await read(m.handler, made.session);
+    assert.deepEqual([v.status, v.dispute?.status, v.dispute?.outcome], ['expired', 'closed', 'unconfirmed']);
+  });
+});
+
 describe('chaos: hosted form and creation', () => {
   test('two hosted-form attempts with one client_order_id: the shopper pays the first; it is bound to its own order and paid once', async () => {
     dirSuffix++;

@@ -31,7 +31,7 @@ async function paidOnTwoInstances(a: Harness, b: Harness, provider: FakeProvider
 
 const now = (h: Harness) => Math.floor(h.clock.now / 1000);
 const view = async (h: Harness, token: string) =>
-  ((await (await getSession(h, token)).json()) as { order: { status: string; late: boolean; dispute: { id: string; status: string } | null } }).order;
+  ((await (await getSession(h, token)).json()) as { order: { status: string; late: boolean; dispute: { id: string; status: string; outcome: string | null } | null } }).order;
 const MINUTE = 60_000;
 
 describe('reconcile(): what webhooks and readers missed', () => {
@@ -293,6 +293,94 @@ describe('late payments', () => {
     assert.deepEqual([f.reason, f.dispute_id], ['dispute_unconfirmed', d.dispute_id]);
     const v = await view(h, session);
     assert.deepEqual([v.status, v.dispute?.status], ['expired', 'closed']);
+  });
+
+  test('the order view says a dispute\'s outcome: null while it is checked, "confirmed" once the money is found', async () => {
+    const h = makeHarness();
+    const { session, order } = await endedSession(h);
+    const d = h.provider.openDispute(order.id);
+    await h.handler.reconcile();
+    assert.deepEqual([(await view(h, session)).dispute?.outcome], [null]);
+    h.provider.processDispute(d.dispute_id, true);
+    await h.handler.reconcile();
+    const v = await view(h, session);
+    assert.deepEqual([v.status, v.dispute?.status, v.dispute?.outcome], ['paid', 'closed', 'confirmed']);
+    const detail = await h.handler.inspect.session(order.id);
+    assert.equal(detail?.disputes[0]?.deposit?.amount, order.amount, 'the deposit that confirmed it is kept');
+  });
+
+  test('the order view says "unconfirmed" once the grace after processing ends without a record of the money', async () => {
+    const h = makeHarness();
+    const { session, order } = await endedSession(h);
+    const d = h.provider.openDispute(order.id);
+    await h.handler.reconcile();
+    h.provider.processDispute(d.dispute_id, false);
+    await h.handler.reconcile();
+    assert.deepEqual([(await view(h, session)).dispute?.outcome], [null], 'still checked during the grace');
+    h.clock.now += 10 * MINUTE;
+    await h.handler.reconcile();
+    const v = await view(h, session);
+    assert.deepEqual([v.status, v.dispute?.status, v.dispute?.outcome], ['expired', 'closed', 'unconfirmed']);
+  });
+
+  test('disputeGraceSeconds sets the grace: 60 s flags a minute after processing, 0 at the sweep that sees it processed', async () => {
+    for (const [grace, waitMs] of [[60, MINUTE], [0, 0]] as const) {
+      const h = makeHarness({ disputeGraceSeconds: grace });
+      const { session, order } = await endedSession(h);
+      const d = h.provider.openDispute(order.id);
+      await h.handler.reconcile();
+      h.provider.processDispute(d.dispute_id, false);
+      let r = await h.handler.reconcile();
+      if (waitMs > 0) {
+        assert.equal(r.flagged, 0, `grace ${grace}: not before it ends`);
+        h.clock.now += waitMs - 1000;
+        r = await h.handler.reconcile();
+        assert.equal(r.flagged, 0, `grace ${grace}: not a second early`);
+        h.clock.now += 1000;
+        r = await h.handler.reconcile();
+      }
+      assert.equal(r.flagged, 1, `grace ${grace}`);
+      assert.equal((await view(h, session)).dispute?.outcome, 'unconfirmed');
+    }
+  });
+
+  test('disputeGraceSeconds is validated: a negative, non-finite or longer-than-the-late-window value is a clear error', () => {
+    for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, '60' as unknown as number]) {
+      assert.throws(() => makeHarness({ disputeGraceSeconds: bad }), /disputeGraceSeconds must be 0 or a positive number/);
+    }
+    assert.throws(() => makeHarness({ lateWindowSeconds: 3600, disputeGraceSeconds: 7200 }), /disputeGraceSeconds must not be longer than lateWindowSeconds/);
+    assert.doesNotThrow(() => makeHarness({ lateWindowSeconds: 300 }), 'the default grace fits a short late window');
+  });
+
+  test('a deposit that names the order after its dispute was flagged unconfirmed still pays it (late) within the late window', async () => {
+    const h = makeHarness();
+    const { session, order } = await endedSession(h);
+    const d = h.provider.openDispute(order.id);
+    await h.handler.reconcile();
+    h.provider.processDispute(d.dispute_id, false);
+    await h.handler.reconcile();
+    h.clock.now += 10 * MINUTE;
+    await h.handler.reconcile();
+    assert.equal(h.flagged.length, 1);
+    // The provider's operators credit the money an hour later (a decision revised by hand).
+    h.clock.now += 60 * MINUTE;
+    h.provider.transactions.push({
+      id: 't-late',
+      deposit_id: 'd-late',
+      amount: order.amount,
+      transaction_type: 'deposit',
+      created_at: new Date(h.clock.now).toISOString(),
+      terminal: { id: 'terminal', currency: 'RUB', name: 'Shop' },
+      client_description: `Dispute ${d.dispute_id} accepted: order ${order.id}`,
+      client_id: 'client',
+    });
+    for (let i = 0; i < 30 && h.paid.length === 0; i++) {
+      h.clock.now += 60 * MINUTE;
+      await h.handler.reconcile();
+    }
+    assert.deepEqual((h.paid as OrderEvent[]).map((e) => [e.late, e.dispute_id]), [[true, d.dispute_id]]);
+    const v = await view(h, session);
+    assert.deepEqual([v.status, v.dispute?.outcome], ['paid', 'confirmed']);
   });
 
   test('a merchant client order id shared by two attempts: the other attempt\'s deposit never confirms this one\'s rejected dispute', async () => {

@@ -250,6 +250,24 @@ const DISPUTE_OUTCOME: ByLang<'paid' | 'unconfirmed'> = {
 };
 export const disputeOutcomeLabel = (lang: Lang, outcome: string) => lookup(DISPUTE_OUTCOME, lang, outcome);
 
+const DISPUTE_STATE: ByLang<'found' | 'notFound' | 'checking' | 'open' | 'processed'> = {
+  en: { found: 'Money found', notFound: 'Money not found', checking: 'Processed, money being looked for', open: 'Open', processed: 'Processed' },
+  ru: { found: 'Деньги найдены', notFound: 'Деньги не найдены', checking: 'Рассмотрен, ищем деньги', open: 'Открыт', processed: 'Рассмотрен' },
+};
+
+/**
+ * A dispute's state in one badge: for a dispute of this shop, what it proved — money found (the
+ * provider's deposit), not found, or open (still in review, or processed with the money being looked
+ * for); for another's, only what the provider says (processed or not).
+ */
+export function disputeStateLabel(lang: Lang, processed: boolean, shop: { outcome: string | null } | null): { text: string; tone: Tone } {
+  const t = DISPUTE_STATE[lang];
+  if (shop?.outcome === 'paid') return { text: t.found, tone: 'ok' };
+  if (shop?.outcome === 'unconfirmed') return { text: t.notFound, tone: 'bad' };
+  if (!processed) return { text: t.open, tone: 'wait' };
+  return shop ? { text: t.checking, tone: 'wait' } : { text: t.processed, tone: 'none' };
+}
+
 type Details = NonNullable<ConsoleErrorBody['error']['details']>;
 
 const ERRORS: ByLang<ConsoleErrorCode> = {

@@ -11,7 +11,6 @@ import type { ConsoleKey } from '../texts/console.js';
 import type { ConsoleContext } from './context.js';
 import {
   disputeLabel,
-  disputeOutcomeLabel,
   formStateLabel,
   methodTypeLabel,
   orderStatusLabel,
@@ -19,7 +18,7 @@ import {
   transactionLabel,
   webhookOutcomeLabel,
 } from './labels.js';
-import { orderLink, productTitle, receiptsView, shopBadges, webhookResultColumns } from './shop.js';
+import { disputeBadge, orderLink, productTitle, receiptsView, shopBadges, webhookResultColumns } from './shop.js';
 import { badge, renderRows, type Column } from './table.js';
 import type { ListName } from './url.js';
 
@@ -243,8 +242,8 @@ const disputes: ListDefinition<DisputeView> = {
         el(
           'span',
           { className: 'badges' },
-          badge(disputeLabel(ctx.lang, d.processed), d.processed ? 'ok' : 'wait'),
-          d.shop?.outcome ? badge(disputeOutcomeLabel(ctx.lang, d.shop.outcome), d.shop.outcome === 'paid' ? 'ok' : 'bad') : null,
+          disputeBadge(ctx, d),
+          d.shop?.deposit ? el('small', { className: 'deposit', text: ctx.t('d.depositShort', { amount: ctx.money(d.shop.deposit.amount, d.currency), time: dateTime(d.shop.deposit.created_at, ctx.lang) }) }) : null,
         ),
     },
     { key: 'files', label: ctx.t('c.col.files'), cell: (d) => receiptsView(ctx, d.files), wrap: true },

@@ -12,8 +12,6 @@ import type { ConsoleKey } from '../texts/console.js';
 import { ApiError, api, isUnauthorized } from './api.js';
 import type { ConsoleContext } from './context.js';
 import {
-  disputeLabel,
-  disputeOutcomeLabel,
   flagReasonLabel,
   historyNote,
   methodTypeLabel,
@@ -24,7 +22,7 @@ import {
   sideLabel,
   viaLabel,
 } from './labels.js';
-import { hookText, orderLink, productTitle, receiptsView, shopBadges, webhookResultColumns } from './shop.js';
+import { disputeBadge, hookText, orderLink, productTitle, receiptsView, shopBadges, webhookResultColumns } from './shop.js';
 import { badge, renderRows, type Column } from './table.js';
 
 let loadSeq = 0;
@@ -244,13 +242,19 @@ function dispute(ctx: ConsoleContext, d: DisputeView): Node[] {
     el(
       'div',
       { className: 'dispute-head' },
-      el('span', { className: 'badges' }, badge(disputeLabel(ctx.lang, d.processed), d.processed ? 'ok' : 'wait'), d.shop?.outcome ? badge(disputeOutcomeLabel(ctx.lang, d.shop.outcome), d.shop.outcome === 'paid' ? 'ok' : 'bad') : null),
+      el('span', { className: 'badges' }, disputeBadge(ctx, d)),
       el('span', { className: 'muted', text: ctx.t('d.opened', { time: dateTime(d.created_at, ctx.lang) }) }),
     ),
     facts([
       [ctx.t('c.col.dispute'), el('code', { text: d.dispute_id })],
       [ctx.t('c.col.amount'), ctx.money(d.amount, d.currency)],
       [ctx.t('d.source'), d.shop ? ctx.t(d.shop.via === 'widget' ? 'd.via.widget' : 'd.via.provider') : null],
+      [
+        ctx.t('d.deposit'),
+        d.shop?.deposit
+          ? el('span', {}, ctx.money(d.shop.deposit.amount, d.currency), ' · ', el('code', { text: d.shop.deposit.id }), ' · ', dateTime(d.shop.deposit.created_at, ctx.lang))
+          : null,
+      ],
     ]),
     receiptsView(ctx, d.files),
   ];

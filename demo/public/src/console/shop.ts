@@ -4,11 +4,11 @@
  * said and what came of it, and a dispute's receipts (images shown,
  * PDFs and HEIC linked for download; every file comes from the console API, behind the login).
  */
-import type { HookView, ReceiptView, ShopView, WebhookView } from '../../../console-contract.js';
+import type { DisputeView, HookView, ReceiptView, ShopView, WebhookView } from '../../../console-contract.js';
 import { el } from '../shared/dom.js';
 import { dateTime } from '../shared/format.js';
 import type { ConsoleContext } from './context.js';
-import { orderStatusLabel, shopStateLabel, webhookOutcomeLabel, webhookReason } from './labels.js';
+import { disputeStateLabel, orderStatusLabel, shopStateLabel, webhookOutcomeLabel, webhookReason } from './labels.js';
 import { badge, type Column } from './table.js';
 import { orderPath } from './url.js';
 
@@ -116,4 +116,10 @@ export function webhookResultColumns(ctx: ConsoleContext): Column<WebhookView>[]
     { key: 'http', label: ctx.t('w.col.http'), cell: (w) => String(w.http_status), num: true },
     { key: 'reason', label: ctx.t('w.col.reason'), cell: (w) => webhookReason(ctx.lang, w.detail) ?? '—', title: (w) => w.detail ?? '', wrap: true },
   ];
+}
+
+/** A dispute's state: money found / not found / open (for a dispute of this shop), else the provider's word. */
+export function disputeBadge(ctx: ConsoleContext, d: DisputeView): HTMLElement {
+  const { text, tone } = disputeStateLabel(ctx.lang, d.processed, d.shop);
+  return badge(text, tone);
 }
