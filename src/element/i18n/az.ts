@@ -165,6 +165,8 @@ const messages: Messages = {
     unauthorized: 'Mağazanın ödəniş ayarları düzgün deyil. Mağazaya müraciət edin.',
     internal_error: 'Bizdə nəsə xarab oldu. Bir dəqiqədən sonra yenidən cəhd edin.',
   },
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'Başqa ölkənin bank kartından',
 };
 
 export default messages;

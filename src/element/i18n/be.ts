@@ -167,6 +167,8 @@ const messages: Messages = {
     unauthorized: 'Плацежныя налады крамы няправільныя. Звярніцеся ў краму.',
     internal_error: 'У нас нешта зламалася. Паспрабуйце праз хвіліну.',
   },
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'З карты банка іншай краіны',
 };
 
 export default messages;

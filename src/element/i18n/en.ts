@@ -149,6 +149,8 @@ const messages: Messages = {
     invalid_response: 'The payment service sent an unexpected answer.',
     internal_error: 'Something went wrong on our side. Please try again in a minute.',
   },
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'From a card of a bank in another country',
 };
 
 export default messages;

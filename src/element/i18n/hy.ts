@@ -165,6 +165,8 @@ const messages: Messages = {
     unauthorized: 'Խանութի վճարային կարգավորումները սխալ են։ Դիմեք խանութին։',
     internal_error: 'Մեր կողմում ինչ-որ բան խափանվեց։ Փորձեք մեկ րոպեից։',
   },
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'Այլ երկրի բանկի քարտից',
 };
 
 export default messages;

@@ -166,6 +166,8 @@ const messages: Messages = {
     unauthorized: 'Дүкеннің төлем баптаулары дұрыс емес. Дүкенге хабарласыңыз.',
     internal_error: 'Бізде ақау шықты. Бір минуттан кейін қайталап көріңіз.',
   },
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'Басқа елдің банк картасынан',
 };
 
 export default messages;

@@ -165,6 +165,8 @@ const messages: Messages = {
     unauthorized: 'Дүкөндүн төлөм жөндөөлөрү туура эмес. Дүкөнгө кайрылыңыз.',
     internal_error: 'Бизде бир нерсе бузулду. Бир мүнөттөн кийин кайра аракет кылыңыз.',
   },
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'Башка өлкөнүн банк картасынан',
 };
 
 export default messages;

@@ -170,6 +170,8 @@ const messages: Messages = {
     invalid_response: 'Платёжный сервис прислал неожиданный ответ.',
     internal_error: 'У нас что-то сломалось. Попробуйте через минуту.',
   },
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'С карты банка другой страны',
 };
 
 export default messages;

@@ -165,6 +165,8 @@ const messages: Messages = {
     unauthorized: 'Танзимоти пардохти мағоза нодуруст аст. Ба мағоза муроҷиат кунед.',
     internal_error: 'Дар тарафи мо хатое рух дод. Пас аз як дақиқа дубора кӯшиш кунед.',
   },
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'Аз корти бонки кишвари дигар',
 };
 
 export default messages;

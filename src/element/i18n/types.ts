@@ -174,6 +174,10 @@ export interface Messages {
 
   errorTitle: string;
   errors: Record<MessageErrorCode, string>;
+
+  // Terminals in other currencies (issue 20).
+  /** The line under a cross-border card transfer on a terminal that is not in roubles (not "outside Russia"). */
+  wayCardAbroadOtherHint: string;
 }
 
 /** What a merchant may override: any top-level key, and any error sentence. */

@@ -167,6 +167,8 @@ const messages: Messages = {
     unauthorized: 'Платіжні налаштування магазину неправильні. Зверніться до магазину.',
     internal_error: 'У нас щось зламалося. Спробуйте за хвилину.',
   },
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'З картки банку іншої країни',
 };
 
 export default messages;

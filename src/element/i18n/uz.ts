@@ -165,6 +165,8 @@ const messages: Messages = {
     unauthorized: 'Doʻkonning toʻlov sozlamalari notoʻgʻri. Doʻkonga murojaat qiling.',
     internal_error: 'Bizda nimadir buzildi. Bir daqiqadan soʻng qaytadan urinib koʻring.',
   },
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'Boshqa davlat bankining kartasidan',
 };
 
 export default messages;
