@@ -13,6 +13,8 @@ import { createCheckoutHandler } from '../../../src/server/index.js';
 import type { CheckoutHandler, CheckoutHandlerOptions } from '../../../src/server/index.js';
 import type { OrderView } from '../../../src/protocol/index.js';
 import { createRequest } from './fake-provider.js';
+import { selectMethod, type MethodOffer } from '../../../src/server/methods.js';
+import { CheckoutError } from '../../../src/server/errors.js';
 
 const KEY = 'merchant_integration_key_0123456789';
 const PROVIDER = 'http://sandbox.test';
@@ -113,5 +115,25 @@ describe('a UZS terminal', () => {
     assert.equal(res.status, 409);
     assert.doesNotMatch(((await res.json()) as { error: { message: string } }).error.message, /currency/i);
     assert.ok(!w.logs.some((l) => /currency mismatch/i.test(l)));
+  });
+});
+
+describe('selectMethod: a preselected type maps to the terminal’s own method', () => {
+  const offer = (id: string, type: string, currency: string, nspk: string | null = null) =>
+    ({ method: { method_id: id, method_type: type, method_currency: currency, nspk_code: nspk }, range: {}, view: {} }) as unknown as MethodOffer;
+
+  test('on a UZS terminal BankCard / TransBankCard go by the aggregate method’s id (way 1)', () => {
+    const offers = [offer('card-agg', 'BankCard', 'UZS'), offer('card-humo', 'BankCard', 'UZS'), offer('trans', 'TransBankCard', 'UZS')];
+    const card = selectMethod({ method_type: 'BankCard' }, offers, 'h2h');
+    assert.equal(card.payment_method_id, 'card-agg');
+    assert.equal(card.method_type, null);
+    assert.equal(selectMethod({ method_type: 'TransBankCard' }, offers, 'h2h').payment_method_id, 'trans');
+    assert.throws(() => selectMethod({ method_type: 'SBP' }, offers, 'h2h'), (e: CheckoutError) => e.code === 'method_unavailable');
+  });
+
+  test('on a RUB terminal the type still goes as method_type (way 2)', () => {
+    const sel = selectMethod({ method_type: 'BankCard' }, [offer('card-agg', 'BankCard', 'RUB')], 'h2h');
+    assert.equal(sel.method_type, 'BankCard');
+    assert.equal(sel.payment_method_id, null);
   });
 });
