@@ -117,7 +117,7 @@ export function list(c: ChooseContext): TemplateResult {
     /[1-9]/.test(method.fee) ? html`<span class="fee">${fill(m.feeLine, { fee: money(method.fee), total: money(method.total) })}</span>` : nothing;
   const pick = (method: PaymentMethodView) => () => c.pick({ payment_method_id: method.id });
   const title = (way: Way) => wayName(m, way.method);
-  const hint = (way: Way) => wayHint(m, way.method.type);
+  const hint = (way: Way) => wayHint(m, way.method.type, price?.currency);
   const inside = (way: Way) => html`<span>${title(way)}</span>${hint(way) ? html`<span class="muted">${hint(way)}</span>` : nothing}${way.banks.length ? nothing : fee(way.method)}`;
   return html`${price ? html`<div class="to-pay"><span class="muted">${m.toPay}</span><span class="amount">${money(price.amount)}</span></div>` : nothing}<ul part="methods">${ways(
     c.methods,

@@ -1,36 +1,18 @@
 /**
  * Pure formatting of what every step shows: amounts and the countdown (requisites: requisites.ts).
  * Amounts stay decimal strings: they are rounded as text and handed to `Intl.NumberFormat` as
- * strings, never as binary floats.
+ * strings, never as binary floats (src/money formatMoney, loaded with the views, not the element).
  */
-const formats = new Map<string, Intl.NumberFormat>();
+import { formatMoney } from '../money/index.js';
 
 /**
- * An amount for people, in kopecks: `formatAmount('1500', 'RUB', 'ru')` → `1 500,00 ₽`, with `en` →
- * `RUB 1,500.00`. Rounded half-up on the string (so even an `Intl` that reads strings as floats gets
- * the exact value); a locale or currency `Intl` refuses falls back to English digits without a sign.
- * Every currency the provider uses has two fractional digits (src/money, `CURRENCY_DIGITS`).
+ * An amount for people: `formatAmount('1500', 'RUB', 'ru')` → `1 500,00 ₽`, with `en` →
+ * `RUB 1,500.00`; sums and tenge without minor units when they are zero (`150 000 soʻm`). Rounded
+ * half-up on the string; where the browser's `Intl` lacks the language (Chromium and `uz`), the
+ * language's separators and sign come from src/money's own table (formatMoney). Display only.
  */
 export function formatAmount(amount: string, currency: string, locale: string): string {
-  const key = `${locale} ${currency}`;
-  let nf = formats.get(key);
-  if (!nf) {
-    const digits = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
-    try {
-      nf = new Intl.NumberFormat(locale, { ...digits, style: 'currency', currency });
-    } catch {
-      nf = new Intl.NumberFormat('en', digits);
-    }
-    formats.set(key, nf);
-  }
-  const [whole, fraction = ''] = amount.split('.');
-  let exact = amount;
-  if (fraction.length > 2) {
-    // Half-up to two digits: drop the rest, add one kopeck when the first dropped digit is 5 or more.
-    const kopecks = String(BigInt(whole! + fraction.slice(0, 2)) + BigInt(fraction[2]! > '4')).padStart(3, '0');
-    exact = `${kopecks.slice(0, -2)}.${kopecks.slice(-2)}`;
-  }
-  return nf.format(exact as unknown as number);
+  return formatMoney(amount, currency, locale);
 }
 
 /** `mm:ss` below an hour, `h:mm:ss` above; negative values read `0:00`. Rounds up to whole seconds. */

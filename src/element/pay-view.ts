@@ -79,7 +79,7 @@ const openForm = (m: Messages, url: string) => html`<a class="btn" href=${url} t
 
 /**
  * Form mode with the provider's page to embed (no requisites of our own): its URL with the element's
- * language as `lang` and its theme as `theme` (unless it has them), or null.
+ * language as `lang` and its theme as `theme` (unless it has them) and `embed=1`, or null.
  */
 export function formUrl(host: ViewHost): string | null {
   const order = host.machine.order;
@@ -88,6 +88,8 @@ export function formUrl(host: ViewHost): string | null {
   const u = new URL(url);
   if (!u.searchParams.has('lang')) u.searchParams.set('lang', host.language);
   if (!u.searchParams.has('theme')) u.searchParams.set('theme', host.theme === 'light' || host.theme === 'dark' ? host.theme : 'auto');
+  // Framed in this card: the page may drop its own chrome (the sandbox's does), so there is one card.
+  u.searchParams.set('embed', '1');
   return u.href;
 }
 

@@ -144,9 +144,13 @@ export function wayName(m: Messages, method: { type: string; name: string }): st
   return kind ? m[key(kind)] : method.name;
 }
 
-/** The line under a way to pay, or ''. */
-export function wayHint(m: Messages, type: string): string {
+/**
+ * The line under a way to pay, or ''. "Outside Russia" fits a rouble terminal only: a cross-border
+ * transfer to a terminal in another currency (sums, tenge…) comes from a bank in another country.
+ */
+export function wayHint(m: Messages, type: string, currency = 'RUB'): string {
   const kind = WAY_KINDS[type];
+  if (kind === 'cardAbroad' && currency.toUpperCase() !== 'RUB') return m.wayCardAbroadOtherHint;
   return kind ? m[key(kind, 'Hint') as 'waySbpHint'] : '';
 }
 

@@ -227,34 +227,79 @@ export function toFixedDigits(value: string, digits: number): string {
   return roundHalfUp(value, digits);
 }
 
-const formatters = new Map<string, Intl.NumberFormat>();
+/**
+ * Currencies shown without minor units when an amount has none (display only: the amount stays a
+ * decimal string with the currency's digits). Shoppers paying in sums and tenge never type tiyin or
+ * tiyn; an amount that does carry a fraction is still shown with it, since it must be sent exactly.
+ */
+export const WHOLE_UNIT_CURRENCIES: readonly string[] = ['UZS', 'KZT'];
 
 /**
- * Formats an amount for people with `Intl.NumberFormat`, exactly (the string is passed to Intl, not
- * a float): `formatMoney("1500", "RUB", "ru")` → `1 500,00 ₽`, with `"en"` → `RUB 1,500.00`.
+ * Group and decimal separators of the widget's languages, for a browser whose `Intl` lacks the
+ * locale (Chromium formats `uz` as English though it claims to know it). Languages not listed use
+ * whatever `Intl` gives.
  */
-export function formatMoney(amount: string, currency: string, locale: string): string {
-  const key = `${locale}|${currency}`;
-  let nf = formatters.get(key);
-  if (!nf) {
-    const digits = currencyDigits(currency);
-    try {
-      nf = new Intl.NumberFormat(locale, {
-        style: 'currency',
-        currency,
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      });
-    } catch {
-      nf = new Intl.NumberFormat('en', {
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      });
-    }
-    formatters.set(key, nf);
+const SEPARATORS: Readonly<Record<string, string>> = {
+  ru: '\u00a0,', uk: '\u00a0,', be: '\u00a0,', kk: '\u00a0,', ky: '\u00a0,', tg: '\u00a0,', uz: '\u00a0,', hy: '\u00a0,', az: '.,',
+};
+/** Currency signs for that fallback (after the amount); any other currency is shown by its code. */
+const SIGNS: Readonly<Record<string, string>> = { RUB: '₽', KZT: '₸', EUR: '€', USD: '$', AZN: '₼', 'uz UZS': 'soʻm' };
+
+type IntlLike = Pick<typeof Intl, 'NumberFormat'>;
+type Formatter = (value: string) => string;
+const formatters = new WeakMap<IntlLike, Map<string, Formatter>>();
+
+/** True when `intl` formats `locale` like English although the language writes numbers otherwise. */
+function lacksLocale(intl: IntlLike, locale: string): boolean {
+  try {
+    const probe = (l: string) => new intl.NumberFormat(l).format(12345.5);
+    return probe(locale) === probe('en');
+  } catch {
+    return true;
   }
-  // Intl.NumberFormat formats decimal strings exactly (ES2023 "Intl.NumberFormat v3").
-  return (nf.format as (value: string) => string)(roundHalfUp(amount, currencyDigits(currency)));
+}
+
+function formatterFor(intl: IntlLike, locale: string, currency: string, digits: number): Formatter {
+  const lang = locale.split(/[-_]/)[0]!.toLowerCase();
+  const seps = SEPARATORS[lang];
+  const options = { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  let nf: Intl.NumberFormat;
+  try {
+    nf = new intl.NumberFormat(locale, { ...options, style: 'currency', currency });
+  } catch {
+    // A locale or currency Intl refuses: English digits without a sign.
+    nf = new intl.NumberFormat('en', options);
+    return nf.format as unknown as Formatter;
+  }
+  if (!seps || !lacksLocale(intl, locale)) return nf.format as unknown as Formatter;
+  // The language's own separators, and its sign after the amount (Intl has already accepted the code).
+  const [group, decimal] = [...seps] as [string, string];
+  const sign = SIGNS[`${lang} ${currency}`] ?? SIGNS[currency] ?? currency;
+  return (value) => {
+    const [whole, fraction] = value.split('.') as [string, string?];
+    return `${whole.replace(/\B(?=(\d{3})+$)/g, group)}${fraction ? decimal + fraction : ''}\u00a0${sign}`;
+  };
+}
+
+/**
+ * Formats an amount for people, exactly (the decimal string is passed to Intl, never a float):
+ * `formatMoney("1500", "RUB", "ru")` → `1 500,00 ₽`, with `"en"` → `RUB 1,500.00`; `("150000.00",
+ * "UZS", "uz")` → `150 000 soʻm` (no minor units in sums and tenge, {@link WHOLE_UNIT_CURRENCIES}).
+ * Where `Intl` lacks one of the widget's languages (it formats it as English) or refuses the
+ * currency, the language's separators and sign come from a small table of our own; a locale nothing
+ * knows gets English digits. `intl` is for tests.
+ */
+export function formatMoney(amount: string, currency: string, locale: string, intl: IntlLike = Intl): string {
+  const cur = currency.toUpperCase();
+  let value = roundHalfUp(amount, currencyDigits(cur));
+  if (WHOLE_UNIT_CURRENCIES.includes(cur)) value = value.replace(/\.0+$/, '');
+  const digits = value.split('.')[1]?.length ?? 0;
+  let cache = formatters.get(intl);
+  if (!cache) formatters.set(intl, (cache = new Map()));
+  const key = `${locale}|${cur}|${digits}`;
+  let format = cache.get(key);
+  if (!format) cache.set(key, (format = formatterFor(intl, locale, cur, digits)));
+  return format(value);
 }
 
 /**

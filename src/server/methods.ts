@@ -183,7 +183,10 @@ export function selectMethod(req: MethodRequest, offers: readonly MethodOffer[],
         : ofType.find((o) => o.method.nspk_code === req.nspk_code);
     if (!offer) throw unavailable(req.nspk_code ? 'This payment method with this bank' : 'This payment method');
     const known = (METHOD_TYPES as readonly string[]).includes(req.method_type);
-    if (mode === 'form' || !known) {
+    // Way 2 (method_type) works on RUB terminals only (provider-api.md): another currency's terminal
+    // takes its own method of that type by id (way 1).
+    const rub = offer.method.method_currency.toUpperCase() === 'RUB';
+    if (mode === 'form' || !known || !rub) {
       // The form preselects by id; an unlisted type name cannot go through way 2 of the document.
       return { payment_method_id: offer.method.method_id, method_type: null, nspk_code: null, bank: null, button_name: null, offer };
     }

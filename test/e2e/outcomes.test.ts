@@ -116,7 +116,7 @@ describe('checkout outcomes', () => {
     assert.ok(order.form_url?.startsWith(`${demo.sandboxUrl}/pay?session_id=`), `form_url on the sandbox, got ${order.form_url}`);
     const frameElement = page.locator('#inline-host paydesk-checkout iframe[part="form"]');
     // The element passes its language and theme on to the provider's page.
-    assert.equal(await frameElement.getAttribute('src'), `${order.form_url}&lang=en&theme=light`);
+    assert.equal(await frameElement.getAttribute('src'), `${order.form_url}&lang=en&theme=light&embed=1`);
 
     // Inside the provider's page: the same widget, talking to the sandbox.
     const form = page.frameLocator('#inline-host paydesk-checkout iframe[part="form"]');

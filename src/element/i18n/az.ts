@@ -169,6 +169,8 @@ const messages: Messages = {
   recipientBank: 'Alıcının bankı',
   appsNotFilled: '«Rekvizitlər doldurulub» işarəsi olmayan tətbiqlər boş açılır: alıcının rekvizitlərini və məbləği özünüz daxil edin (onları ödəniş ekranından kopyalayın).',
   filledIn: 'Rekvizitlər doldurulub',
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'Başqa ölkənin bank kartından',
 };
 
 export default messages;

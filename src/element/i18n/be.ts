@@ -171,6 +171,8 @@ const messages: Messages = {
   recipientBank: 'Банк атрымальніка',
   appsNotFilled: 'Праграмы без адзнакі «Рэквізіты запоўнены» адкрыюцца пустымі: увядзіце рэквізіты атрымальніка і суму самі (скапіруйце іх на экране аплаты).',
   filledIn: 'Рэквізіты запоўнены',
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'З карты банка іншай краіны',
 };
 
 export default messages;

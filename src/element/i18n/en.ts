@@ -153,6 +153,8 @@ const messages: Messages = {
   recipientBank: 'Recipient’s bank',
   appsNotFilled: 'Apps without the mark “Details filled in” open empty: enter the recipient’s details and the amount yourself (copy them from the payment screen).',
   filledIn: 'Details filled in',
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'From a card of a bank in another country',
 };
 
 export default messages;

@@ -169,6 +169,8 @@ const messages: Messages = {
   recipientBank: 'Ստացողի բանկը',
   appsNotFilled: '«Վավերապայմանները լրացված են» նշումը չունեցող հավելվածները բացվում են դատարկ. ստացողի վավերապայմաններն ու գումարը մուտքագրեք ինքներդ (պատճենեք դրանք վճարման էկրանից)։',
   filledIn: 'Վավերապայմանները լրացված են',
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'Այլ երկրի բանկի քարտից',
 };
 
 export default messages;

@@ -170,6 +170,8 @@ const messages: Messages = {
   recipientBank: 'Алушының банкі',
   appsNotFilled: '«Деректемелер толтырылған» белгісі жоқ қосымшалар бос ашылады: алушының деректемелері мен соманы өзіңіз енгізіңіз (оларды төлем экранынан көшіріңіз).',
   filledIn: 'Деректемелер толтырылған',
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'Басқа елдің банк картасынан',
 };
 
 export default messages;

@@ -169,6 +169,8 @@ const messages: Messages = {
   recipientBank: 'Алуучунун банкы',
   appsNotFilled: '«Реквизиттер толтурулган» белгиси жок тиркемелер бош ачылат: алуучунун реквизиттерин жана сумманы өзүңүз киргизиңиз (аларды төлөм экранынан көчүрүңүз).',
   filledIn: 'Реквизиттер толтурулган',
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'Башка өлкөнүн банк картасынан',
 };
 
 export default messages;

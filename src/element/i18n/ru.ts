@@ -174,6 +174,8 @@ const messages: Messages = {
   recipientBank: 'Банк получателя',
   appsNotFilled: 'Приложения без пометки «Реквизиты заполнены» откроются пустыми: введите реквизиты получателя и сумму сами (скопируйте их на экране оплаты).',
   filledIn: 'Реквизиты заполнены',
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'С карты банка другой страны',
 };
 
 export default messages;

@@ -169,6 +169,8 @@ const messages: Messages = {
   recipientBank: 'Бонки гиранда',
   appsNotFilled: 'Барномаҳои бе нишони «Реквизитҳо пур карда шудаанд» холӣ кушода мешаванд: реквизитҳои гиранда ва маблағро худатон ворид кунед (онҳоро аз экрани пардохт нусха бардоред).',
   filledIn: 'Реквизитҳо пур карда шудаанд',
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'Аз корти бонки кишвари дигар',
 };
 
 export default messages;

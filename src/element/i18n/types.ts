@@ -182,6 +182,9 @@ export interface Messages {
   appsNotFilled: string;
   /** The bank sheet of a transfer: beside an app that opens with the details filled in. */
   filledIn: string;
+  // Terminals in other currencies (issue 20).
+  /** The line under a cross-border card transfer on a terminal that is not in roubles (not "outside Russia"). */
+  wayCardAbroadOtherHint: string;
 }
 
 /** What a merchant may override: any top-level key, and any error sentence. */

@@ -171,6 +171,8 @@ const messages: Messages = {
   recipientBank: 'Банк отримувача',
   appsNotFilled: 'Застосунки без позначки «Реквізити заповнено» відкриються порожніми: введіть реквізити отримувача й суму самі (скопіюйте їх на екрані оплати).',
   filledIn: 'Реквізити заповнено',
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'З картки банку іншої країни',
 };
 
 export default messages;

@@ -169,6 +169,8 @@ const messages: Messages = {
   recipientBank: 'Qabul qiluvchining banki',
   appsNotFilled: '«Rekvizitlar toʻldirilgan» belgisi yoʻq ilovalar boʻsh ochiladi: qabul qiluvchining rekvizitlari va summani oʻzingiz kiriting (ularni toʻlov ekranidan nusxalang).',
   filledIn: 'Rekvizitlar toʻldirilgan',
+  // Terminals in other currencies (issue 20).
+  wayCardAbroadOtherHint: 'Boshqa davlat bankining kartasidan',
 };
 
 export default messages;

@@ -106,6 +106,10 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 html[data-theme=dark]{background:#0f1115;color:#eef1f6;color-scheme:dark}
 html[data-theme=light]{background:#f3f5f9;color:#151922;color-scheme:light}
 html[data-theme=dark] a{color:#8db0ff}
+html[data-embed],html[data-embed] body{background:transparent}
+html[data-embed] body{margin:0}
+html[data-embed] paydesk-checkout{max-width:none}
+html[data-embed] paydesk-checkout::part(base){border:0;border-radius:0;box-shadow:none;background:transparent;padding:var(--paydesk-spacing,8px) 0}
 `;
 
 const SelectBody = z.object({
@@ -206,9 +210,14 @@ function pageLanguage(c: Context): PageLanguage {
   return { lang, requested: asked !== null, textLang, t: TEXTS[textLang] };
 }
 
-function page(title: string, body: string, lang: string, theme: PageTheme): string {
+/**
+ * `embed`: framed in the widget (`?embed=1`, which the widget adds to form_url): the page drops its
+ * own chrome (margins, background, the card's border, shadow and padding), so the shopper sees one
+ * card, the widget's.
+ */
+function page(title: string, body: string, lang: string, theme: PageTheme, embed = false): string {
   return `<!doctype html>
-<html lang="${escapeHtml(lang)}"${theme ? ` data-theme="${theme}"` : ''}>
+<html lang="${escapeHtml(lang)}"${theme ? ` data-theme="${theme}"` : ''}${embed ? ' data-embed' : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -290,7 +299,7 @@ export function registerPayRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void 
     const locale = l.requested ? ` locale="${l.lang}"` : '';
     const themeAttr = theme ? ` theme="${theme}"` : '';
     const body = `<main><paydesk-checkout endpoint="/pay/api" ${attr}${locale}${themeAttr}>${fallback(terminal, session, l)}</paydesk-checkout></main>`;
-    return c.html(page(`${l.t.title} — ${terminal.settings.name}`, body, l.lang, theme), 200, headers);
+    return c.html(page(`${l.t.title} — ${terminal.settings.name}`, body, l.lang, theme, c.req.query('embed') === '1'), 200, headers);
   });
 
   app.get('/pay/page.css', (c) =>

@@ -45,7 +45,27 @@ export class Offers {
       if (cache.byAmount.size >= OFFER_CACHE_SIZE) cache.byAmount.clear();
       cache.byAmount.set(key, offers);
     }
+    if (offers.length === 0) this.checkCurrency(methods, order.currency);
     return offers;
+  }
+
+  /**
+   * No method for the order: when the terminal's methods are all in other currencies (a handler or a
+   * `resolveOrder` left on RUB with a UZS terminal), say so in the log and in the error, not only
+   * "no method".
+   */
+  private checkCurrency(methods: readonly PaymentMethod[], currency: string): void {
+    const terminal = [...new Set(methods.filter((m) => m.active !== false).map((m) => m.method_currency.toUpperCase()))].sort();
+    if (terminal.length === 0 || terminal.includes(currency.toUpperCase())) return;
+    this.core.cfg.log.error('currency mismatch: the order is in a currency the payment terminal does not take', {
+      order_currency: currency,
+      terminal_currencies: terminal,
+    });
+    throw new CheckoutError(
+      409,
+      'method_unavailable',
+      `Currency mismatch: the order is in ${currency} but the payment terminal takes ${terminal.join(', ')}. Set the currency in resolveOrder or the handler's currency option.`,
+    );
   }
 
   /** The method a request asks for, checked against the offers (409 when none accepts the amount). */

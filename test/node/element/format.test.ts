@@ -98,3 +98,54 @@ describe('countdown text', () => {
     assert.equal(formatCountdown(-5000), '0:00');
   });
 });
+
+describe('amounts in other currencies (issue 20)', () => {
+  const norm = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
+  /** Like Chromium's reduced ICU: claims `uz` but formats it as English. */
+  const RealNumberFormat = Intl.NumberFormat;
+  const withoutUz = {
+    NumberFormat: function (locale: string, options?: Intl.NumberFormatOptions) {
+      return new RealNumberFormat(/^uz\b/i.test(locale) ? 'en' : locale, options);
+    } as unknown as typeof Intl.NumberFormat,
+  };
+  const swapIntl = <T>(fake: object, run: () => T): T => {
+    const real = globalThis.Intl;
+    Object.defineProperty(globalThis, 'Intl', { value: { ...real, ...fake }, configurable: true, writable: true });
+    try {
+      return run();
+    } finally {
+      Object.defineProperty(globalThis, 'Intl', { value: real, configurable: true, writable: true });
+    }
+  };
+
+  test('sums and tenge show no minor units in uz, kk, ru and en; roubles and euros keep theirs', () => {
+    assert.equal(norm(formatAmount('150000.00', 'UZS', 'uz')), '150 000 soʻm');
+    assert.equal(norm(formatAmount('150000', 'UZS', 'ru')), '150 000 UZS');
+    assert.equal(norm(formatAmount('150000.00', 'UZS', 'en')), 'UZS 150,000');
+    assert.equal(norm(formatAmount('25000.00', 'KZT', 'kk')), '25 000 ₸');
+    assert.equal(norm(formatAmount('25000.00', 'KZT', 'ru')), '25 000 KZT');
+    assert.equal(norm(formatAmount('25000.00', 'KZT', 'en')), 'KZT 25,000');
+    assert.equal(norm(formatAmount('1500.00', 'RUB', 'ru')), '1 500,00 ₽');
+    assert.equal(norm(formatAmount('1500.00', 'EUR', 'en')), '€1,500.00');
+    assert.equal(norm(formatMoney('150000.00', 'UZS', 'uz')), '150 000 soʻm');
+  });
+
+  test('a sum that does carry tiyin keeps them (the shopper must send it exactly), rounded half-up', () => {
+    assert.equal(norm(formatAmount('150000.50', 'UZS', 'uz')), '150 000,50 soʻm');
+    assert.equal(norm(formatAmount('150000.005', 'UZS', 'en')), 'UZS 150,000.01');
+    assert.equal(norm(formatAmount('150000.004', 'UZS', 'en')), 'UZS 150,000');
+  });
+
+  test('a browser Intl that lacks uz (formats it as English) is detected: our own separators and sign', () => {
+    swapIntl(withoutUz, () => {
+      assert.equal(norm(new Intl.NumberFormat('uz', { style: 'currency', currency: 'UZS' }).format(150000)), 'UZS 150,000.00', 'the fake is English');
+      assert.equal(norm(formatAmount('150000.00', 'UZS', 'uz')), '150 000 soʻm');
+      assert.equal(norm(formatAmount('1234567.50', 'UZS', 'uz-Latn-UZ')), '1 234 567,50 soʻm');
+      assert.equal(norm(formatAmount('1500.00', 'RUB', 'uz')), '1 500,00 ₽');
+      assert.equal(norm(formatAmount('99.00', 'KZT', 'uz')), '99 ₸');
+      // Languages the fake knows are Intl's own.
+      assert.equal(norm(formatAmount('25000.00', 'KZT', 'kk')), '25 000 ₸');
+      assert.equal(norm(formatAmount('150000.00', 'UZS', 'en')), 'UZS 150,000');
+    });
+  });
+});

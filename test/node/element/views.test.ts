@@ -4,6 +4,11 @@ import assert from 'node:assert/strict';
 import { amountToPay, compareDecimal, subtractDecimal, ways } from '../../../src/element/choose-view.js';
 import { acceptedType, fileProblems, formatSize } from '../../../src/element/receipt.js';
 import { heightOf, MAX_HEIGHT, MIN_HEIGHT } from '../../../src/element/frame.js';
+import { wayHint, wayName } from '../../../src/element/views.js';
+import en from '../../../src/element/i18n/en.js';
+import ru from '../../../src/element/i18n/ru.js';
+import uz from '../../../src/element/i18n/uz.js';
+import kk from '../../../src/element/i18n/kk.js';
 import { DISPUTE_MAX_FILE_BYTES, DISPUTE_MAX_FILES, type PaymentMethodView } from '../../../src/protocol/index.js';
 
 const method = (id: string, type: string, bank: PaymentMethodView['bank'], fee = '0.00', total = '1500.00', name = id): PaymentMethodView => ({ id, name, type, bank, fee, fixed_fee: null, total });
@@ -83,5 +88,28 @@ describe('form frame messages', () => {
     for (const bad of [null, 'height', { paydesk: 'height' }, { paydesk: 'height', height: '640' }, { paydesk: 'height', height: MIN_HEIGHT - 1 }, { paydesk: 'height', height: MAX_HEIGHT + 1 }, { paydesk: 'height', height: Infinity }, { type: 'height', height: 640 }]) {
       assert.equal(heightOf(bad), null, JSON.stringify(bad));
     }
+  });
+});
+
+describe('method names fit the terminal’s country (issue 20)', () => {
+  const RUSSIA = /Russia|Росси|Rossiya|Ресей/i;
+  test('a cross-border card transfer on a sums, tenge or euro terminal is not "from a bank outside Russia"', () => {
+    for (const [lang, m] of Object.entries({ en, ru, uz, kk })) {
+      for (const currency of ['UZS', 'KZT', 'EUR', 'uzs']) {
+        const hint = wayHint(m, 'TransBankCard', currency);
+        assert.doesNotMatch(hint, RUSSIA, `${lang} ${currency}: ${hint}`);
+        assert.equal(hint, m.wayCardAbroadOtherHint);
+      }
+      assert.equal(wayName(m, { type: 'TransBankCard', name: 'Трансграничный перевод на карту' }), m.wayCardAbroad);
+    }
+    assert.equal(wayHint(en, 'TransBankCard', 'UZS'), 'From a card of a bank in another country');
+    assert.equal(wayHint(uz, 'TransBankCard', 'UZS'), 'Boshqa davlat bankining kartasidan');
+  });
+
+  test('on a rouble terminal it still says outside Russia; other ways keep their lines', () => {
+    assert.equal(wayHint(en, 'TransBankCard', 'RUB'), 'From a card of a bank outside Russia');
+    assert.equal(wayHint(ru, 'TransBankCard'), ru.wayCardAbroadHint);
+    assert.equal(wayHint(uz, 'BankCard', 'UZS'), uz.wayCardHint);
+    assert.equal(wayHint(en, 'Crypto', 'UZS'), '');
   });
 });
