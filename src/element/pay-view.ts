@@ -100,7 +100,10 @@ export function formUrl(host: ViewHost): string | null {
 export function form(host: ViewHost, url: string): TemplateResult {
   const frame = host.frame;
   frame?.show(url);
-  return html`<iframe part="form" src=${url} title=${host.m.formTitle} height=${frame?.height || nothing} @load=${(e: Event) => frame?.onLoad(e)}></iframe>${actions(openForm(host.m, url))}`;
+  // Opened in a tab of its own, the page keeps its own chrome: no `embed`.
+  const own = new URL(url);
+  own.searchParams.delete('embed');
+  return html`<iframe part="form" src=${url} title=${host.m.formTitle} height=${frame?.height || nothing} @load=${(e: Event) => frame?.onLoad(e)}></iframe>${actions(openForm(host.m, own.href))}`;
 }
 
 /** The `pay` and `confirming` steps (form mode's embedded page included). */

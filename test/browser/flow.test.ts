@@ -312,9 +312,10 @@ describe('<paydesk-checkout> flow', () => {
     await h.until('pay');
     expect(server.last('create')!.body).to.deep.equal({ order_ref: 'sku-1', mode: 'form' });
     const frame = h.root.querySelector('iframe')!;
-    expect(frame.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=en&theme=auto');
+    expect(frame.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=en&theme=auto&embed=1');
     expect(frame.getAttribute('title')).to.equal('Payment page');
     expect(byText(h.root, 'Open the payment page').getAttribute('target')).to.equal('_blank');
+    expect(byText(h.root, 'Open the payment page').getAttribute('href')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=en&theme=auto', 'a tab of its own keeps the page\'s chrome');
   });
 
   it('form mode shows one heading and one countdown: the embedded page\'s (ours is for screen readers only)', async () => {
@@ -338,11 +339,11 @@ describe('<paydesk-checkout> flow', () => {
     server.makeOrder = (_b, n) => orderView({ id: `ord-${n}`, requisites: null, payment_link: null, form_url: urls[n - 1] ?? null }, Date.now());
     const ru = await mount({ mode: 'form', locale: 'ru' }, { server, clock: new FakeClock(Date.now()) });
     await ru.until('pay');
-    expect(ru.root.querySelector('iframe')!.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=ru&theme=auto');
+    expect(ru.root.querySelector('iframe')!.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=ru&theme=auto&embed=1');
     expect(ru.root.querySelector('[part="actions"] a')!.getAttribute('href')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=ru&theme=auto');
     const kept = await mount({ mode: 'form', locale: 'ru', orderRef: 'sku-2' }, { server, clock: new FakeClock(Date.now()) });
     await kept.until('pay');
-    expect(kept.root.querySelector('iframe')!.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=kk&theme=auto');
+    expect(kept.root.querySelector('iframe')!.getAttribute('src')).to.equal('https://pay.provider.example/pay?session_id=abc&lang=kk&theme=auto&embed=1');
     const dark = await mount({ mode: 'form', theme: 'dark', orderRef: 'sku-3' }, { server, clock: new FakeClock(Date.now()) });
     await dark.until('pay');
     expect(new URL(dark.root.querySelector('iframe')!.src).searchParams.get('theme')).to.equal('dark', 'the page is themed like the widget');
