@@ -101,6 +101,11 @@ describe('sandbox bar and double taps on a phone', () => {
     await page.locator('#payout-method').selectOption(card.method_id);
     await page.locator('#payout-amount').fill('2000');
     await page.locator('#payout-destination').fill('4111 1111 1111 1111');
+    // Every "Complete in the sandbox" request the page makes.
+    const completes: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/sandbox-complete')) completes.push(r.url());
+    });
     await page.locator('#payout-form button[type="submit"]').tap();
     const submit = page.locator('#payout-submit');
     await submit.waitFor();
@@ -130,8 +135,11 @@ describe('sandbox bar and double taps on a phone', () => {
     assert.equal(await page.locator('#payout-done').isVisible(), true, `the second tap pressed #${under}`);
     assert.match(await page.locator('#payout-done-summary').innerText(), /In progress/);
     assert.equal(await page.locator('#payout-complete').isDisabled(), false, '"Complete in the sandbox" was not pressed');
-    // After the moment the controls work.
+    // After the moment the controls work: this tap is the one and only completion.
+    assert.deepEqual(completes, [], 'the second tap did not complete the payout');
+    assert.equal(await page.locator('#payout-complete').isVisible(), true, 'the payout is still to complete');
     await page.locator('#payout-complete').tap();
     await page.locator('#payout-done-summary').filter({ hasText: 'Paid out' }).waitFor();
+    assert.equal(completes.length, 1);
   });
 });
