@@ -531,7 +531,7 @@ export function buildMerchantApp(parts: MerchantAppParts): Hono {
     }
     if (action === 'dispute' && typeof answer?.dispute?.dispute_id === 'string') disputeId = answer.dispute.dispute_id;
     const dispute = disputeId ? { id: disputeId, status: action === 'dispute' ? 'open' : action === 'accept' ? 'accepted' : 'rejected' } : null;
-    return c.json({ ok: true, action, order_id: orderId, dispute, message: answer?.message ?? null });
+    return c.json({ ok: true, action, order_id: orderId, ...(dispute ? { dispute } : {}), message: answer?.message ?? null });
   });
 
   // The merchant console's API (its own login, cookie scoped to /console).
