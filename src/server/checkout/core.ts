@@ -4,7 +4,7 @@
  * a provider failure at the right level.
  */
 import { isAmbiguousProviderFailure, isProviderError } from '../errors.js';
-import { SessionRepository } from '../sessions.js';
+import { SessionRepository, type SessionRecord } from '../sessions.js';
 import type { CheckoutConfig } from './config.js';
 
 export class CheckoutCore {
@@ -38,5 +38,15 @@ export class CheckoutCore {
   /** How long a record is kept: past its token and the late window. */
   retainUntil(createdAt: number): number {
     return createdAt + Math.max(this.cfg.sessionTtlMs, this.cfg.lateWindowMs) + 24 * 3600 * 1000;
+  }
+
+  /**
+   * `rec` kept at least a late window (and a day) past `at`, when its order ended or was paid then:
+   * its token works that long (`tokenUsableUntil` in sessions.ts), so the record must outlive it, however long
+   * after the session's creation the provider reported the end.
+   */
+  retainedPast(rec: SessionRecord, at: number): SessionRecord {
+    const until = at + this.cfg.lateWindowMs + 24 * 3600 * 1000;
+    return until > rec.retain_until ? { ...rec, retain_until: until } : rec;
   }
 }

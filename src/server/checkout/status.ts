@@ -180,7 +180,8 @@ export class StatusSync {
       if (view.status !== status) {
         next.history = pushHistory(cur, { at, status: view.status, provider_status: view.provider_status, via, ...(view.late && { note: 'late' }) });
       }
-      const result = withView(next, view);
+      const ended = next.ended_at !== cur.ended_at || next.payment !== cur.payment;
+      const result = withView(ended ? this.core.retainedPast(next, at) : next, view);
       // The sweep reads thousands of unchanged orders: it writes only what changed.
       if (via === 'sweep' && unchangedButTime(cur, result)) return null;
       return result;
@@ -208,7 +209,7 @@ export class StatusSync {
         next.ended_at = at;
         next.history = pushHistory(cur, { at, status, provider_status: fs.state, via });
       }
-      return withView(next, view);
+      return withView(status !== 'pending' ? this.core.retainedPast(next, at) : next, view);
     });
     return res && { ...res, hooks: await this.settle(res.after, null) };
   }
@@ -233,7 +234,7 @@ export class StatusSync {
         payment: { at, late, dispute_id: disputeId },
         history: pushHistory(cur, { at, status: 'paid', provider_status: cur.view.provider_status, via, note: `dispute ${disputeId} accepted` }),
       };
-      return withView(next, { ...cur.view, status: 'paid', late, dispute: disputeView(next) });
+      return withView(this.core.retainedPast(next, at), { ...cur.view, status: 'paid', late, dispute: disputeView(next) });
     });
     if (!res) return null;
     if (res.after === res.before) return { ...res, hooks: [] };

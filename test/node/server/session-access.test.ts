@@ -16,7 +16,7 @@ import { createProviderClient } from '../../../src/provider/index.js';
 import type { Order } from '../../../src/provider/index.js';
 import { createSandbox } from '../../../src/sandbox/index.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { createCheckoutHandler, SessionTokens } from '../../../src/server/index.js';
+import { createCheckoutHandler, createMemoryStore, SessionTokens } from '../../../src/server/index.js';
 import type { CheckoutHandler, CheckoutHandlerOptions, ResolvedOrder } from '../../../src/server/index.js';
 import type { OrderView } from '../../../src/protocol/index.js';
 import { tokenUsableUntil } from '../../../src/server/sessions.js';
@@ -41,8 +41,9 @@ interface World {
   ordersOf(coid: string): Promise<Order[]>;
 }
 
-function world(options: Partial<CheckoutHandlerOptions> = {}): World {
+function world(given: Partial<CheckoutHandlerOptions> | ((sandbox: Sandbox) => Partial<CheckoutHandlerOptions>) = {}): World {
   const sandbox = createSandbox({ apiKey: KEY, seed: false, sweepIntervalMs: 0 });
+  const options = typeof given === 'function' ? given(sandbox) : given;
   cleanups.push(() => sandbox.close());
   const client = createProviderClient({ baseUrl: PROVIDER, apiKey: KEY, fetch: async (input, init) => sandbox.fetch(new Request(input, init)), maxRetries: 0 });
   const handler = createCheckoutHandler({
@@ -159,6 +160,23 @@ async function uploadReceipt(w: World, token: string): Promise<Response> {
 // ---------------------------------------------------------------------------------------------
 
 describe('a session token through the late window (point 4)', () => {
+  test('an order whose end the server learns days after its creation keeps its record, and so its token, for the late window after that end', async () => {
+    // The store expires records on the same clock, so a record dropped too early is seen here.
+    const w = world((sandbox) => ({ lateWindowSeconds: 7 * DAY, store: createMemoryStore({ now: () => sandbox.clock.now() }) }));
+    const { session } = await created(w);
+    // Nobody reads the order for three days (no sweep, the shopper away): its end is learnt on day 3.
+    await w.advance(3 * DAY);
+    assert.equal(((await (await read(w, session)).json()) as { order: OrderView }).order.status, 'expired');
+    // Day 9: past creation + the late window + a day, within the late window after the end seen on day 3.
+    await w.advance(6 * DAY);
+    const day9 = await read(w, session);
+    assert.equal(day9.status, 200, 'the record (and so the token) lasts the late window after the end');
+    assert.equal(((await day9.json()) as { order: OrderView }).order.status, 'expired');
+    // Past that window: the token stops.
+    await w.advance(2 * DAY);
+    assert.equal(await errorOf(await read(w, session)), 'session_expired');
+  });
+
   test('on day 3 after expiry the token still reads the status, opens the event stream and takes a receipt; after the window it stops', async () => {
     const w = world({ lateWindowSeconds: 7 * DAY });
     const first = await created(w);
