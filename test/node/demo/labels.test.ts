@@ -24,11 +24,11 @@ describe('console order status labels', () => {
 });
 
 describe('console dispute state', () => {
-  test('a dispute of the shop reads what it proved: money found, not found, open (in review or money being looked for), never just "Processed"', () => {
+  test('a dispute of the shop reads what it proved: money found, not found, in review, or processed with the money being looked for, never just "Processed"', () => {
     const en = (processed: boolean, shop: { outcome: string | null } | null) => disputeStateLabel('en', processed, shop);
     assert.deepEqual(en(true, { outcome: 'paid' }), { text: 'Money found', tone: 'ok' });
     assert.deepEqual(en(true, { outcome: 'unconfirmed' }), { text: 'Money not found', tone: 'bad' });
-    assert.deepEqual(en(false, { outcome: null }), { text: 'Open', tone: 'wait' });
+    assert.deepEqual(en(false, { outcome: null }), { text: 'In review', tone: 'wait' });
     assert.deepEqual(en(true, { outcome: null }), { text: 'Processed, money being looked for', tone: 'wait' });
     assert.deepEqual(en(true, null), { text: 'Processed', tone: 'none' }, 'another shop\'s dispute: only what the provider says');
     assert.equal(disputeStateLabel('ru', true, { outcome: 'paid' }).text, 'Деньги найдены');

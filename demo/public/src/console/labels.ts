@@ -251,8 +251,8 @@ const DISPUTE_OUTCOME: ByLang<'paid' | 'unconfirmed'> = {
 export const disputeOutcomeLabel = (lang: Lang, outcome: string) => lookup(DISPUTE_OUTCOME, lang, outcome);
 
 const DISPUTE_STATE: ByLang<'found' | 'notFound' | 'checking' | 'open' | 'processed'> = {
-  en: { found: 'Money found', notFound: 'Money not found', checking: 'Processed, money being looked for', open: 'Open', processed: 'Processed' },
-  ru: { found: 'Деньги найдены', notFound: 'Деньги не найдены', checking: 'Рассмотрен, ищем деньги', open: 'Открыт', processed: 'Рассмотрен' },
+  en: { found: 'Money found', notFound: 'Money not found', checking: 'Processed, money being looked for', open: 'In review', processed: 'Processed' },
+  ru: { found: 'Деньги найдены', notFound: 'Деньги не найдены', checking: 'Рассмотрен, ищем деньги', open: 'На рассмотрении', processed: 'Рассмотрен' },
 };
 
 /**
