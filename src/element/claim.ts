@@ -5,7 +5,7 @@
  */
 import type { CustomerBank } from '../provider/facts.js';
 import type { Selection } from './machine.js';
-import { loadCheckout, PREFIX, saveCheckout, type KeyValueStorage } from './storage.js';
+import { loadCheckout, PREFIX, saveCheckout, type KeyValueStorage, type StoredCheckout } from './storage.js';
 
 /** The part of the Web Locks API used here (`navigator.locks`). */
 export interface Locks {
@@ -28,8 +28,8 @@ export function defaultLocks(): Locks | null {
   }
 }
 
-/** What to do instead of (or for) a create: follow another tab's session, or send this attempt. */
-export type Claim = { session: string } | { key: string; selection: Selection };
+/** What to do instead of (or for) a create: follow another tab's session (its stored record), or send this attempt. */
+export type Claim = (StoredCheckout & { session: string }) | { key: string; selection: Selection };
 
 /**
  * Claims the creation of the order for `key`: an unexpired stored session wins (follow it); else a
@@ -46,13 +46,13 @@ export async function claimCreate(
   wait: (ms: number) => Promise<void>,
 ): Promise<Claim> {
   if (!storage) return mine;
-  const decide = (): Claim | null => {
+  // What is stored: another tab's session (follow it) or attempt (join it), else null.
+  const read = (): Claim | null => {
     const stored = loadCheckout(storage, key, now());
-    if (stored?.session) return { session: stored.session };
-    if (stored?.attempt) return stored.attempt;
-    saveCheckout(storage, key, { session: null, paid: false, attempt: mine, order: null, exp: now() + ATTEMPT_MS });
-    return null;
+    return stored?.session ? (stored as Claim) : (stored?.attempt ?? null);
   };
+  const decide = (): Claim | null =>
+    read() ?? (saveCheckout(storage, key, { session: null, paid: false, attempt: mine, order: null, exp: now() + ATTEMPT_MS }), null);
   if (locks) {
     try {
       return await locks.request(`${PREFIX}${key}`, () => decide() ?? mine);
@@ -63,8 +63,7 @@ export async function claimCreate(
   const first = decide();
   if (first) return first;
   await wait(SETTLE_MS);
-  const stored = loadCheckout(storage, key, now());
-  return stored?.session ? { session: stored.session } : (stored?.attempt ?? mine);
+  return read() ?? mine;
 }
 
 /**

@@ -34,8 +34,8 @@ export class LanguageController implements ReactiveController {
   private readonly failed = new Set<string>();
   /** Counts tables that arrived, so the messages are merged again. */
   private tick = 0;
-  private key = '';
-  private overrides: MessageOverrides | null = null;
+  private key?: string;
+  private overrides?: MessageOverrides | null;
 
   constructor(private readonly host: LanguageHost) {
     host.addController(this);

@@ -23,7 +23,7 @@ export class LazyController<L extends Loaders> implements ReactiveController {
     private readonly host: LazyHost,
     private readonly loaders: L,
     /** Called with each module as it arrives (before the update it causes). */
-    private readonly arrived: <K extends keyof L>(name: K, module: Loaded<L>[K]) => void = () => {},
+    private readonly arrived: <K extends keyof L>(name: K, module: Loaded<L>[K]) => void,
   ) {
     host.addController(this);
   }

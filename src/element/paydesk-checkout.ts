@@ -11,7 +11,7 @@ import { initialState, isFinalError, isOpen, transition, type Effect, type Machi
 import { actions, alert, badge, button, center, spinner } from './parts.js';
 import { SessionController } from './session.js';
 import { NSPK_CODES, type Locks } from './claim.js';
-import { defaultStorage, type KeyValueStorage } from './storage.js';
+import { defaultStorage, tabStorage, type KeyValueStorage } from './storage.js';
 import { styles } from './paydesk-checkout.styles.js';
 import { detectPlatform, type Platform } from './platform.js';
 import { normaliseEndpoint, safeHttpUrl } from './url.js';
@@ -24,6 +24,8 @@ export interface CheckoutEnv {
   /** Sends receipts (upload progress needs it; `fetch` reports none); default the browser's. */
   XMLHttpRequest?: typeof XMLHttpRequest;
   storage: KeyValueStorage | null;
+  /** This tab's own record of the order it shows (default `sessionStorage`): a reload resumes that one first. */
+  tabStorage?: KeyValueStorage | null;
   /** Web Locks, so two tabs never create two orders at once: `navigator.locks` when not given; null: none. */
   locks?: Locks | null;
   navigate(url: string): void;
@@ -41,6 +43,7 @@ const defaultEnv = (): CheckoutEnv => ({
   fetch: undefined,
   EventSource: globalThis.EventSource,
   storage: defaultStorage(),
+  tabStorage: tabStorage(),
   navigate: (url) => location.assign(url),
   copy: (text) => navigator.clipboard.writeText(text),
   platform: detectPlatform(navigator.userAgent, navigator.maxTouchPoints),
@@ -186,16 +189,16 @@ export class PaydeskCheckout extends LitElement {
   /** The copy button showing "Copied" (`amount`, `account`, `order`…), or ''. @internal */
   copied = '';
   /** @internal */
-  copyTimer: unknown = null;
+  copyTimer: unknown;
   /** Text of the polite live region. */
   private _announce = '';
-  private _started = false;
-  private _hadFocus = false;
+  private _started?: boolean;
+  private _hadFocus?: boolean;
   private _resolve!: (order: OrderView) => void;
   private _result!: Promise<OrderView>;
   /** Work under way that `updateComplete` waits for (code and tables loaded on demand). */
-  private _loading: Promise<unknown> | null = null;
-  private _envFor: [Partial<CheckoutEnv>, CheckoutEnv] | null = null;
+  private _loading?: Promise<unknown> | null;
+  private _envFor?: [Partial<CheckoutEnv>, CheckoutEnv];
   /** The styles of the views loaded so far (the rules they share once: views.ts `viewStyles`). */
   private readonly _styles: CSSResult[] = [];
 
@@ -203,14 +206,14 @@ export class PaydeskCheckout extends LitElement {
   private readonly _req = new SessionController(this);
   private readonly _code = new LazyController(this, LOADERS, (name, module) => this._arrived(name, module));
   /** Controllers of the code loaded on demand, once it is there. */
-  private _live: InstanceType<Modules['live']['LiveController']> | null = null;
-  private _tick: InstanceType<Modules['live']['TickController']> | null = null;
+  private _live?: InstanceType<Modules['live']['LiveController']>;
+  private _tick?: InstanceType<Modules['live']['TickController']>;
   /** @internal The bank sheet and the receipt upload, once opened (views.ts `open`). */
   sheet: InstanceType<Modules['banks']['BankSheetController']> | null = null;
   /** @internal */
   receipt: InstanceType<Modules['receipt']['ReceiptController']> | null = null;
   private _frame: InstanceType<Modules['frame']['FormFrameController']> | null = null;
-  private _framed: InstanceType<Modules['frame']['FramedController']> | null = null;
+  private _framed?: InstanceType<Modules['frame']['FramedController']>;
 
   constructor() {
     super();
@@ -378,7 +381,6 @@ export class PaydeskCheckout extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.env$.clock.clearTimeout(this.copyTimer);
-    this.copyTimer = null;
   }
 
   /** Also waits for code loaded on demand (views, language tables, the QR encoder) and the update it brings. */

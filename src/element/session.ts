@@ -30,9 +30,9 @@ export interface SessionHost extends ReactiveControllerHost, HTMLElement {
 export class SessionController implements ReactiveController {
   /** Number of the request under way: answers of older ones are stale. */
   private op = 0;
-  private abort: AbortController | null = null;
+  private abort?: AbortController | null;
   /** The request effect under way, run again after a reconnect. */
-  private pending: Effect | null = null;
+  private pending?: Effect | null;
 
   constructor(private readonly host: SessionHost) {
     host.addController(this);
@@ -51,10 +51,17 @@ export class SessionController implements ReactiveController {
     return createApi(this.endpoint, { fetch: this.host.env$.fetch });
   }
 
-  /** The stored record of this purchase (none without an order ref). */
+  /**
+   * The stored record of this purchase (none without an order ref): this tab's own first (the order it
+   * showed, even when another tab has made a newer one for the same ref since), else the shared one.
+   */
   stored(): StoredCheckout | null {
     const { env$, orderRef } = this.host;
-    return orderRef ? loadCheckout(env$.storage, this.key, env$.clock.now()) : null;
+    const now = env$.clock.now();
+    const stored = orderRef ? (loadCheckout(env$.tabStorage, this.key, now) ?? loadCheckout(env$.storage, this.key, now)) : null;
+    // This tab shows it from now on: a reload of this tab resumes it, whatever another tab makes next.
+    if (stored?.session) saveCheckout(env$.tabStorage, this.key, stored);
+    return stored;
   }
 
   /** The Web Locks of the claim (none: null). */
@@ -106,20 +113,26 @@ export class SessionController implements ReactiveController {
         this.request(fx, async (signal) => {
           const claim = await claimCreate(storage, this.key, { key: fx.key, selection: withBank(fx.selection, h.bank) }, () => clock.now(), this.locks(), (ms) => new Promise((r) => clock.setTimeout(r, ms)));
           if (signal.aborted) return;
-          if ('session' in claim) return h.send({ type: 'adopt', session: claim.session });
+          if ('session' in claim) {
+            // Another tab's order, followed: this tab's from now on (as in `stored`).
+            saveCheckout(h.env$.tabStorage, this.key, claim);
+            return h.send({ type: 'adopt', session: claim.session });
+          }
           const mode = h.mode ? { mode: h.mode as IntegrationMode } : {};
           const r = await this.api().create({ order_ref: h.orderRef, ...claim.selection, ...mode }, claim.key, signal);
           h.send({ type: 'created', ...r, ...time(), selection: claim.selection, key: claim.key });
         });
         return true;
-      case 'resume':
+      case 'resume': {
         this.request(fx, (signal) => this.api().session(fx.session, true, signal).then((r) => h.send({ type: 'order', ...r, ...time() })));
         return true;
+      }
       case 'store':
-        if (h.orderRef) saveCheckout(storage, this.key, record(fx.session, fx.paid, h.machine.order, clock.now()));
+        // The tab's record and the shared one (which a second tab resumes).
+        if (h.orderRef) for (const s of [h.env$.tabStorage, storage]) saveCheckout(s, this.key, record(fx.session, fx.paid, h.machine.order, clock.now()));
         return true;
       case 'forget':
-        if (h.orderRef) forgetCheckout(storage, this.key, fx.mine);
+        if (h.orderRef) for (const s of [h.env$.tabStorage, storage]) forgetCheckout(s, this.key, fx.mine);
         return true;
     }
     return false;

@@ -1,8 +1,11 @@
 /**
  * One purchase, one order, in every tab of a browser. The session of an order lives in `localStorage`
  * (shared by the tabs of one site; `sessionStorage` where it is refused, nothing where both are),
- * keyed by endpoint and order ref, with an expiry:
- *   - a reload, or a second tab, resumes the same order instead of creating another;
+ * keyed by endpoint and order ref, with an expiry, and beside it in the tab's own `sessionStorage`
+ * (the record of the order this tab shows, same key and form):
+ *   - a reload resumes the order this tab showed (its own record first): an order another tab made
+ *     meanwhile for the same ref (after a reset) never replaces it on screen;
+ *   - a second tab (no record of its own) resumes the shared order instead of creating another;
  *   - before `POST /sessions`, the attempt's `Idempotency-Key` (and what it asks for) is stored, so a
  *     second tab that starts meanwhile sends the same key and the server answers the same session;
  *     Web Locks (where the browser has them) make the check-and-store atomic across tabs, else the
@@ -50,9 +53,12 @@ function usable(get: () => Storage | undefined): KeyValueStorage | null {
   }
 }
 
+/** This tab's `sessionStorage`, else null. */
+export const tabStorage = (): KeyValueStorage | null => usable(() => globalThis.sessionStorage);
+
 /** `localStorage`, else `sessionStorage`, else null (sandboxed frames, some private modes, quota). */
 export function defaultStorage(): KeyValueStorage | null {
-  return usable(() => globalThis.localStorage) ?? usable(() => globalThis.sessionStorage);
+  return usable(() => globalThis.localStorage) ?? tabStorage();
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' && v.length <= 4096 ? v : null);
@@ -67,7 +73,7 @@ function parseAttempt(v: unknown): StoredCheckout['attempt'] {
   const a = v as { key?: unknown; selection?: unknown } | null;
   const key = str(a?.key);
   const sel = a?.selection;
-  if (!key || typeof sel !== 'object' || sel === null || Array.isArray(sel)) return null;
+  if (!key || !sel || typeof sel !== 'object') return null;
   // Only the fields of a selection, as strings: a tampered record cannot put anything else in a request.
   const selection: Record<string, string> = {};
   for (const field of ['payment_method_id', 'method_type', 'nspk_code', 'customer_bank', 'button_name', 'mode']) {
@@ -78,12 +84,12 @@ function parseAttempt(v: unknown): StoredCheckout['attempt'] {
 }
 
 /** The stored record (null when absent, malformed or expired; an expired one is removed). */
-export function loadCheckout(storage: KeyValueStorage | null, key: string, now: number): StoredCheckout | null {
+export function loadCheckout(storage: KeyValueStorage | null | undefined, key: string, now: number): StoredCheckout | null {
   try {
     const raw = storage?.getItem(key);
     if (!raw) return null;
     const v = JSON.parse(raw) as Record<string, unknown> | null;
-    const exp = typeof v?.exp === 'number' ? v.exp : 0;
+    const exp = Number(v?.exp) || 0;
     const record: StoredCheckout = {
       session: str(v?.session),
       paid: v?.paid === true,
@@ -101,7 +107,7 @@ export function loadCheckout(storage: KeyValueStorage | null, key: string, now: 
   }
 }
 
-export function saveCheckout(storage: KeyValueStorage | null, key: string, value: StoredCheckout): void {
+export function saveCheckout(storage: KeyValueStorage | null | undefined, key: string, value: StoredCheckout): void {
   try {
     storage?.setItem(key, JSON.stringify(value));
   } catch {
@@ -113,7 +119,7 @@ export function saveCheckout(storage: KeyValueStorage | null, key: string, value
  * Removes the record. With `mine`, only when it is this element's: it holds `mine.session`, or no
  * session and `mine.key`'s attempt (never another tab's newer order); null removes whatever is there.
  */
-export function forgetCheckout(storage: KeyValueStorage | null, key: string, mine: { session: string | null; key: string | null } | null = null): void {
+export function forgetCheckout(storage: KeyValueStorage | null | undefined, key: string, mine: { session: string | null; key: string | null } | null = null): void {
   try {
     if (mine) {
       const raw = storage?.getItem(key);

@@ -164,6 +164,46 @@ describe('tabs of one browser share one order per order ref', () => {
     expect(second.el.order!.id).to.equal(first.el.order!.id);
   });
 
+  it('a reload resumes the order this tab showed, never one another tab made since for the same ref (issue 19, point 9)', async () => {
+    const server = new FakeEndpoint();
+    server.makeOrder = (_b, n) => orderView({ id: `ord-${n}` }, Date.now());
+    const storage = new MemoryStorage();
+    // Tab 1 shows order A.
+    const one = await mount({ paymentMethodId: 'm-sbp' }, { server, storage });
+    await one.until('pay');
+    const a = one.el.order!.id;
+    // Tab 2 opens while A is live: it follows A (one order per purchase), then starts a new purchase: B.
+    const two = await mount({ paymentMethodId: 'm-sbp' }, { server, storage });
+    await two.until('pay');
+    expect(two.el.order!.id).to.equal(a);
+    expect(server.count('create')).to.equal(1);
+    two.el.reset();
+    two.el.start();
+    await two.until('pay');
+    const b = two.el.order!.id;
+    expect(b).not.to.equal(a);
+    // Tab 3 opens now: it follows the shared order, B.
+    const three = await mount({ paymentMethodId: 'm-sbp' }, { server, storage });
+    await three.until('pay');
+    expect(three.el.order!.id).to.equal(b);
+    // Tab 1 reloads (its own sessionStorage survives a reload): A again, its requisites, no new order.
+    one.el.remove();
+    const reloaded = await mount({ paymentMethodId: 'm-sbp' }, { server, storage, tabStorage: one.tabStorage });
+    await reloaded.until('pay');
+    expect(reloaded.el.order!.id).to.equal(a);
+    expect(reloaded.el.order!.requisites).to.deep.equal(one.el.order!.requisites);
+    // Tab 2 starts a third purchase (C); tab 3, which followed B, reloads to B.
+    two.el.reset();
+    two.el.start();
+    await two.until('pay');
+    expect(two.el.order!.id).not.to.equal(b);
+    three.el.remove();
+    const third = await mount({ paymentMethodId: 'm-sbp' }, { server, storage, tabStorage: three.tabStorage });
+    await third.until('pay');
+    expect(third.el.order!.id).to.equal(b);
+    expect(server.count('create')).to.equal(3, 'A, B and C: a reload never makes an order');
+  });
+
   it('a widget still choosing follows the order the other one made when its shopper picks a way', async () => {
     const server = new FakeEndpoint();
     const storage = new MemoryStorage();

@@ -55,6 +55,7 @@ describe('paydesk/react', () => {
     fetch: server.fetch,
     EventSource: server.EventSource,
     storage: new MemoryStorage(),
+    tabStorage: new MemoryStorage(),
     navigate: () => {},
     platform: 'desktop' as const,
     newKey: () => `key-${Math.random()}`,

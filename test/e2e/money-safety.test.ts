@@ -38,6 +38,31 @@ describe('money safety in the browser', () => {
     assert.deepEqual(await newOrders(demo, before), [first.id]);
   });
 
+  test('a reload resumes the order this tab showed: tab 2 starts a new order for the same ref (B), tab 1 reloads to A, its id and requisites (issue 19, point 9)', async () => {
+    const { context, page } = await shopper();
+    const url = new URL('/cdn-demo', demo.storefrontUrl).href;
+    await page.goto(url);
+    await waitForWidgetState(page, 'pay', 'paydesk-checkout');
+    const a = await widgetOrder(page, 'paydesk-checkout');
+    const second = await context.newPage();
+    await second.goto(url);
+    await waitForWidgetState(second, 'pay', 'paydesk-checkout');
+    await second.evaluate(() => {
+      const el = document.querySelector('paydesk-checkout') as HTMLElement & { reset(): void; start(): void };
+      el.reset();
+      el.start();
+    });
+    const b = await waitUntil(async () => {
+      const o = await widgetOrder(second, 'paydesk-checkout').catch(() => null);
+      return o && o.id !== a.id ? o : null;
+    }, 'tab 2 shows a new order');
+    await page.reload();
+    await waitForWidgetState(page, 'pay', 'paydesk-checkout');
+    const again = await widgetOrder(page, 'paydesk-checkout');
+    assert.equal(again.id, a.id, `tab 1 shows its own order, not ${b.id}`);
+    assert.deepEqual(again.requisites, a.requisites);
+  });
+
   test('two tabs opened together (both start at once): one provider order', async () => {
     const { context } = await shopper();
     const before = await orderIds(demo);

@@ -10,6 +10,8 @@ export interface Harness {
   server: FakeEndpoint;
   clock: FakeClock;
   storage: MemoryStorage;
+  /** The tab's own storage (its `sessionStorage`): a fresh one per mount unless given. */
+  tabStorage: MemoryStorage;
   page: FakePage;
   navigations: string[];
   copies: string[];
@@ -39,6 +41,8 @@ export interface MountOptions {
   server?: FakeEndpoint;
   clock?: FakeClock;
   storage?: MemoryStorage;
+  /** The tab's own storage; a mount is a new tab unless it is given (a reload of that tab). */
+  tabStorage?: MemoryStorage;
   env?: Partial<CheckoutEnv>;
   /** Parent to put the element in (default: a fresh fixture). */
   into?: HTMLElement | ShadowRoot;
@@ -53,6 +57,7 @@ export async function mount(props: Partial<PaydeskCheckout> = {}, options: Mount
   const server = options.server ?? new FakeEndpoint();
   if (!options.server) server.serverNow = () => clock.now();
   const storage = options.storage ?? new MemoryStorage();
+  const tabStorage = options.tabStorage ?? new MemoryStorage();
   const page = new FakePage();
   const navigations: string[] = [];
   const copies: string[] = [];
@@ -64,6 +69,7 @@ export async function mount(props: Partial<PaydeskCheckout> = {}, options: Mount
     EventSource: server.EventSource,
     XMLHttpRequest: server.XMLHttpRequest,
     storage,
+    tabStorage,
     navigate: (url) => navigations.push(url),
     copy: async (text) => void copies.push(text),
     platform: 'desktop',
@@ -86,6 +92,7 @@ export async function mount(props: Partial<PaydeskCheckout> = {}, options: Mount
     server,
     clock,
     storage,
+    tabStorage,
     page,
     navigations,
     copies,

@@ -81,10 +81,10 @@ describe('claiming the create across tabs', () => {
     assert.equal(loadCheckout(s, 'k', NOW)?.exp, NOW + ATTEMPT_MS);
   });
 
-  test('another tab’s session wins: it is followed, nothing is created', async () => {
+  test('another tab’s session wins: it is followed (its stored record, which this tab then keeps as its own), nothing is created', async () => {
     const s = new MemoryStorage();
     saveCheckout(s, 'k', record({ session: 'S-other' }));
-    assert.deepEqual(await claimCreate(s, 'k', mine, () => NOW, null, noWait), { session: 'S-other' });
+    assert.deepEqual(await claimCreate(s, 'k', mine, () => NOW, null, noWait), record({ session: 'S-other' }));
   });
 
   test('another tab’s attempt under way wins: the same key and selection are sent (the server replays one session)', async () => {
