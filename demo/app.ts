@@ -110,7 +110,7 @@ export const ENDPOINT = '/api/paydesk';
 export const WITH_FORM_ENDPOINT = '/api/paydesk-with-form';
 /** Largest body the demo's own routes (the sandbox bar) read. */
 const DEMO_MAX_BODY_BYTES = 4 * 1024;
-const SANDBOX_ACTIONS = ['complete', 'expire', 'dispute'] as const;
+const SANDBOX_ACTIONS = ['complete', 'expire', 'dispute', 'accept', 'reject'] as const;
 type SandboxAction = (typeof SANDBOX_ACTIONS)[number];
 
 const CDN_DIR = fileURLToPath(new URL('../dist/cdn/', import.meta.url));
@@ -467,7 +467,8 @@ export function buildMerchantApp(parts: MerchantAppParts): Hono {
     });
   });
 
-  // The sandbox bar: complete / expire / dispute the order of a session this browser holds.
+  // The sandbox bar: complete / expire / dispute the order of a session this browser holds, and accept or
+  // reject its open dispute. "dispute" opens one per order: while one is open it answers that one.
   app.post('/demo/api/sandbox/:action', async (c) => {
     if (!sandbox) return errorJson(c, 404, 'not_found', 'The sandbox controls exist only when the demo runs against the sandbox.');
     if (c.req.header('x-paydesk') !== '1') return errorJson(c, 403, 'missing_protocol_header', 'POST requests need the header X-Paydesk: 1');
@@ -497,16 +498,40 @@ export function buildMerchantApp(parts: MerchantAppParts): Hono {
     if (!orderId) {
       return errorJson(c, 409, 'no_order_yet', 'There is no order yet: pick a payment method on the hosted form first.', true);
     }
-    const res = await fetch(`${sandbox.url}/sandbox/orders/${encodeURIComponent(orderId)}/${action}`, {
-      method: 'POST',
-      headers: { 'X-API-Key': sandbox.keys[endpoint]!, 'Content-Type': 'application/json' },
-      body: '{}',
-    });
-    const answer = (await res.json().catch(() => null)) as { message?: string } | null;
+    const key = sandbox.keys[endpoint]!;
+    const call = (path: string, method = 'POST', payload: unknown = {}) =>
+      fetch(`${sandbox.url}${path}`, {
+        method,
+        headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+        ...(method === 'POST' ? { body: JSON.stringify(payload) } : {}),
+      });
+    // The order's dispute in work, if any: "dispute" opens at most one, "accept"/"reject" decide it.
+    const openDispute = async (): Promise<string | null> => {
+      const list = await call(`/api/v1/disputes/search?order_id=${encodeURIComponent(orderId)}&processed=false&size=1`, 'GET');
+      const page = (await list.json().catch(() => null)) as { data?: { items?: Array<{ dispute_id?: unknown }> } } | null;
+      const id = list.ok ? page?.data?.items?.[0]?.dispute_id : undefined;
+      return typeof id === 'string' ? id : null;
+    };
+    let res: Response;
+    let disputeId: string | null = null;
+    if (action === 'dispute') {
+      disputeId = await openDispute();
+      if (disputeId) return c.json({ ok: true, action, order_id: orderId, dispute: { id: disputeId, status: 'open' }, already_open: true, message: 'A dispute is already open for this order.' });
+      res = await call(`/sandbox/orders/${encodeURIComponent(orderId)}/dispute`);
+    } else if (action === 'accept' || action === 'reject') {
+      disputeId = await openDispute();
+      if (!disputeId) return errorJson(c, 409, 'no_open_dispute', 'There is no open dispute for this order: open one first.');
+      res = await call(`/sandbox/disputes/${encodeURIComponent(disputeId)}/process`, 'POST', { accepted: action === 'accept' });
+    } else {
+      res = await call(`/sandbox/orders/${encodeURIComponent(orderId)}/${action}`);
+    }
+    const answer = (await res.json().catch(() => null)) as { message?: string; dispute?: { dispute_id?: unknown } } | null;
     if (!res.ok) {
       return errorJson(c, res.status === 404 ? 404 : 409, 'sandbox_refused', `The sandbox refused: ${answer?.message ?? `HTTP ${res.status}`}`);
     }
-    return c.json({ ok: true, action, order_id: orderId, message: answer?.message ?? null });
+    if (action === 'dispute' && typeof answer?.dispute?.dispute_id === 'string') disputeId = answer.dispute.dispute_id;
+    const dispute = disputeId ? { id: disputeId, status: action === 'dispute' ? 'open' : action === 'accept' ? 'accepted' : 'rejected' } : null;
+    return c.json({ ok: true, action, order_id: orderId, ...(dispute ? { dispute } : {}), message: answer?.message ?? null });
   });
 
   // The merchant console's API (its own login, cookie scoped to /console).

@@ -288,10 +288,28 @@ function renderDone(): void {
   $('#payout-complete').hidden = !(ctx.meta.sandbox && p.outcome === 'pending');
 }
 
+/** How long a step's controls ignore pointer taps after the step appears (see guardStep). */
+export const STEP_GUARD_MS = 500;
+let shownStep: string | null = null;
+
+/**
+ * A step's buttons appear where the finger that moved to it just tapped ("Continue" → "Confirm payout",
+ * "Confirm payout" → "Complete in the sandbox" / "Another payout"): for a moment they take no pointer
+ * taps, so the second tap of a double tap presses nothing (the keyboard is not affected).
+ */
+function guardStep(section: HTMLElement): void {
+  section.classList.add('arming');
+  setTimeout(() => section.classList.remove('arming'), STEP_GUARD_MS);
+}
+
 function renderStep(): void {
   $('#payout-form').hidden = draft.step !== 'details';
   $('#payout-confirm').hidden = draft.step !== 'confirm';
   $('#payout-done').hidden = draft.step !== 'done';
+  if (draft.step !== shownStep) {
+    if (shownStep !== null && draft.step !== 'details') guardStep($(draft.step === 'confirm' ? '#payout-confirm' : '#payout-done'));
+    shownStep = draft.step;
+  }
   for (const item of document.querySelectorAll<HTMLElement>('#payout-steps [data-step]')) {
     const here = item.dataset.step === draft.step || (draft.step === 'done' && item.dataset.step === 'confirm');
     if (here) item.setAttribute('aria-current', 'step');
