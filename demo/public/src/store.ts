@@ -302,7 +302,7 @@ function buyProduct(product: Product): void {
   if (state.buying?.ref === product.ref && state.widget?.isConnected && !settled) {
     const modal = $<HTMLDialogElement>('#modal');
     if (state.display === 'modal' && !modal.open) modal.showModal();
-    else $('#checkout').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    else scrollToCheckout();
     return;
   }
   openCheckout(product, { resume: false });
@@ -344,12 +344,47 @@ function openCheckout(product: Product, { resume }: { resume: boolean }): void {
     $('#inline-host').replaceChildren(widget);
     showPanelEmpty(false);
     renderSummary();
-    if (!resume) $('#checkout').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    if (!resume) scrollWhenShown(widget);
   }
   for (const li of $$('.product')) li.classList.toggle('selected', li.dataset.ref === product.ref);
   renderSandbox();
   renderCode();
   syncUrl();
+}
+
+/** Smooth unless the shopper asked for reduced motion. */
+function scrollBehavior(): ScrollBehavior {
+  return matchMedia('(prefers-reduced-motion: reduce)').matches ? 'instant' : 'smooth';
+}
+
+function scrollToCheckout(): void {
+  $('#checkout').scrollIntoView({ block: 'start', behavior: scrollBehavior() });
+}
+
+/**
+ * Brings the checkout into view once the widget has content: its top at the first non-zero size
+ * (scrolling while it is still 0 px tall stopped short: on a phone only the checkout's header showed
+ * at the bottom of the screen), then, when the payment step shows the requisites (the widget's
+ * `requisites` part), those too if they are below the fold.
+ */
+function scrollWhenShown(widget: HTMLElement): void {
+  let shown = false;
+  const observer = new ResizeObserver(() => {
+    if (!widget.isConnected || state.widget !== widget) return observer.disconnect();
+    if (widget.getBoundingClientRect().height === 0) return;
+    if (!shown) {
+      shown = true;
+      scrollToCheckout();
+    }
+    const requisites = widget.shadowRoot?.querySelector('[part~="requisites"]');
+    if (requisites) {
+      observer.disconnect();
+      requisites.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
+    } else if (SETTLED_STATES.has(String(state.orderState)) || state.orderState === 'error') {
+      observer.disconnect(); // no payment step to show
+    }
+  });
+  observer.observe(widget);
 }
 
 function showPanelEmpty(empty: boolean): void {
