@@ -147,7 +147,14 @@ function bind(): void {
 
   onRadio('display', (v) => {
     state.display = pick(v, DISPLAYS, 'inline');
-    reopen();
+    // Inline ↔ modal is only where the checkout shows: the widget resumes its stored session for the
+    // same endpoint and order_ref (no reset(), no new order).
+    renderSettings();
+    if (state.buying) openCheckout(state.buying, { resume: true });
+    else {
+      renderCode();
+      syncUrl();
+    }
   });
   onRadio('mode', (v) => {
     state.mode = pick(v, INTEGRATION_MODES, 'h2h');
@@ -393,7 +400,7 @@ function showPanelEmpty(empty: boolean): void {
   $('#checkout-close').hidden = empty;
 }
 
-/** Settings changed: rebuild what is open with the new settings (a new order). */
+/** Payment settings (mode, method, bank) changed: rebuild what is open with them (a new order). */
 function reopen(): void {
   renderSettings();
   if (state.buying) openCheckout(state.buying, { resume: false });
