@@ -11,6 +11,7 @@ import { BUTTON_NAMES, type ButtonName } from '../../../src/provider/facts.js';
 import { CODE_TABS, highlight, integrationCode, type CodeTab, type WidgetAttributes } from './code.js';
 import { $, $$, checkRadio, el, onRadio } from './shared/dom.js';
 import { money } from './shared/format.js';
+import { rememberForTab, tabPreference } from './shared/tab-prefs.js';
 import { applyTexts, bindPreferences, initialLang, initialTheme, setTheme, texts, type Lang, type Texts, type Theme } from './shared/i18n.js';
 import { toast } from './shared/toast.js';
 import { STORE_TEXTS, type StoreKey } from './texts/store.js';
@@ -69,8 +70,8 @@ function pick<T extends string>(value: string | null, allowed: readonly T[], fal
 
 const state = {
   config: null as DemoConfig | null,
-  lang: initialLang(),
-  theme: initialTheme(),
+  lang: tabPreference('lang') ?? initialLang(),
+  theme: tabPreference('theme') ?? initialTheme(),
   t: texts(STORE_TEXTS, 'en') as Texts<StoreKey>,
   display: pick<Display>(params.get('display'), DISPLAYS, 'inline'),
   mode: pick<IntegrationMode>(params.get('mode'), INTEGRATION_MODES, 'h2h'),
@@ -248,6 +249,9 @@ function syncUrl(): void {
   q.set('lang', state.lang);
   q.set('theme', state.theme);
   history.replaceState(null, '', `${location.pathname}?${q}`);
+  // The thanks page (redirect_url) and a return to "/" read these: a Russian/dark purchase opened by
+  // URL stays Russian/dark after the payment (this tab only).
+  rememberForTab({ lang: state.lang, theme: state.theme });
 }
 
 // ---------------------------------------------------------------------------------------------
