@@ -11,6 +11,7 @@ import { BUTTON_NAMES, type ButtonName } from '../../../src/provider/facts.js';
 import { CODE_TABS, highlight, integrationCode, type CodeTab, type WidgetAttributes } from './code.js';
 import { $, $$, checkRadio, el, onRadio } from './shared/dom.js';
 import { money } from './shared/format.js';
+import { rememberForTab, tabPreference } from './shared/tab-prefs.js';
 import { applyTexts, bindPreferences, initialLang, initialTheme, setTheme, texts, type Lang, type Texts, type Theme } from './shared/i18n.js';
 import { toast } from './shared/toast.js';
 import { STORE_TEXTS, type StoreKey } from './texts/store.js';
@@ -69,8 +70,8 @@ function pick<T extends string>(value: string | null, allowed: readonly T[], fal
 
 const state = {
   config: null as DemoConfig | null,
-  lang: initialLang(),
-  theme: initialTheme(),
+  lang: tabPreference('lang') ?? initialLang(),
+  theme: tabPreference('theme') ?? initialTheme(),
   t: texts(STORE_TEXTS, 'en') as Texts<StoreKey>,
   display: pick<Display>(params.get('display'), DISPLAYS, 'inline'),
   mode: pick<IntegrationMode>(params.get('mode'), INTEGRATION_MODES, 'h2h'),
@@ -147,7 +148,14 @@ function bind(): void {
 
   onRadio('display', (v) => {
     state.display = pick(v, DISPLAYS, 'inline');
-    reopen();
+    // Inline ↔ modal is only where the checkout shows: the widget resumes its stored session for the
+    // same endpoint and order_ref (no reset(), no new order).
+    renderSettings();
+    if (state.buying) openCheckout(state.buying, { resume: true });
+    else {
+      renderCode();
+      syncUrl();
+    }
   });
   onRadio('mode', (v) => {
     state.mode = pick(v, INTEGRATION_MODES, 'h2h');
@@ -241,6 +249,9 @@ function syncUrl(): void {
   q.set('lang', state.lang);
   q.set('theme', state.theme);
   history.replaceState(null, '', `${location.pathname}?${q}`);
+  // The thanks page (redirect_url) and a return to "/" read these: a Russian/dark purchase opened by
+  // URL stays Russian/dark after the payment (this tab only).
+  rememberForTab({ lang: state.lang, theme: state.theme });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -302,7 +313,7 @@ function buyProduct(product: Product): void {
   if (state.buying?.ref === product.ref && state.widget?.isConnected && !settled) {
     const modal = $<HTMLDialogElement>('#modal');
     if (state.display === 'modal' && !modal.open) modal.showModal();
-    else $('#checkout').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    else scrollToCheckout();
     return;
   }
   openCheckout(product, { resume: false });
@@ -344,12 +355,47 @@ function openCheckout(product: Product, { resume }: { resume: boolean }): void {
     $('#inline-host').replaceChildren(widget);
     showPanelEmpty(false);
     renderSummary();
-    if (!resume) $('#checkout').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    if (!resume) scrollWhenShown(widget);
   }
   for (const li of $$('.product')) li.classList.toggle('selected', li.dataset.ref === product.ref);
   renderSandbox();
   renderCode();
   syncUrl();
+}
+
+/** Smooth unless the shopper asked for reduced motion. */
+function scrollBehavior(): ScrollBehavior {
+  return matchMedia('(prefers-reduced-motion: reduce)').matches ? 'instant' : 'smooth';
+}
+
+function scrollToCheckout(): void {
+  $('#checkout').scrollIntoView({ block: 'start', behavior: scrollBehavior() });
+}
+
+/**
+ * Brings the checkout into view once the widget has content: its top at the first non-zero size
+ * (scrolling while it is still 0 px tall stopped short: on a phone only the checkout's header showed
+ * at the bottom of the screen), then, when the payment step shows the requisites (the widget's
+ * `requisites` part), those too if they are below the fold.
+ */
+function scrollWhenShown(widget: HTMLElement): void {
+  let shown = false;
+  const observer = new ResizeObserver(() => {
+    if (!widget.isConnected || state.widget !== widget) return observer.disconnect();
+    if (widget.getBoundingClientRect().height === 0) return;
+    if (!shown) {
+      shown = true;
+      scrollToCheckout();
+    }
+    const requisites = widget.shadowRoot?.querySelector('[part~="requisites"]');
+    if (requisites) {
+      observer.disconnect();
+      requisites.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
+    } else if (SETTLED_STATES.has(String(state.orderState)) || state.orderState === 'error') {
+      observer.disconnect(); // no payment step to show
+    }
+  });
+  observer.observe(widget);
 }
 
 function showPanelEmpty(empty: boolean): void {
@@ -358,7 +404,7 @@ function showPanelEmpty(empty: boolean): void {
   $('#checkout-close').hidden = empty;
 }
 
-/** Settings changed: rebuild what is open with the new settings (a new order). */
+/** Payment settings (mode, method, bank) changed: rebuild what is open with them (a new order). */
 function reopen(): void {
   renderSettings();
   if (state.buying) openCheckout(state.buying, { resume: false });

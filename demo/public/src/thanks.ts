@@ -1,9 +1,11 @@
 /** The page paydesk redirects to after a paid order (redirect_url), and the support page. */
 import { applyTexts, initialLang, initialTheme, setTheme, texts } from './shared/i18n.js';
 import { STORE_TEXTS } from './texts/store.js';
+import { tabPreference } from './shared/tab-prefs.js';
 
-const lang = initialLang();
-setTheme(initialTheme());
+// The language and theme the purchase was made in (this tab), else the usual choice.
+const lang = tabPreference('lang') ?? initialLang();
+setTheme(tabPreference('theme') ?? initialTheme());
 applyTexts(texts(STORE_TEXTS, lang));
 
 const ref = new URLSearchParams(location.search).get('ref');

@@ -1,0 +1,98 @@
+/**
+ * The storefront behaves like a real shop on an emulated iPhone: after "Buy" the checkout's requisites
+ * are on screen; switching display, language or theme mid-payment keeps the same order (one order at
+ * the sandbox); a Russian/dark purchase ends on a Russian/dark thanks page.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import {
+  launchBrowser,
+  newShopper,
+  openCheckout,
+  sandboxCall,
+  storeUrl,
+  waitForWidgetState,
+  waitUntil,
+  widgetOrder,
+  type Shopper,
+  type TestDemo,
+  startTestDemo,
+} from './helpers.js';
+
+const IPHONE = { width: 390, height: 844, mobile: true };
+
+describe('the storefront on a phone', () => {
+  let demo: TestDemo;
+  let browser: Browser;
+  const shoppers: Shopper[] = [];
+  before(async () => {
+    [demo, browser] = await Promise.all([startTestDemo(), launchBrowser()]);
+  });
+  after(async () => {
+    for (const s of shoppers) await s.context.close().catch(() => undefined);
+    await browser?.close();
+    await demo?.close();
+  });
+  async function phone(): Promise<Page> {
+    const s = await newShopper(browser, IPHONE);
+    shoppers.push(s);
+    return s.page;
+  }
+  const orderCount = async () => (await sandboxCall<{ orders: { total: number } }>(demo, '/api/v1/order?size=1')).orders.total;
+
+  test('after "Buy" the checkout scrolls into view once it has content: the requisites are within the viewport', async () => {
+    const page = await phone();
+    await page.goto(storeUrl(demo, { method: 'sbp' }));
+    await page.locator('[data-buy="coffee-beans"]').tap();
+    await waitForWidgetState(page, 'pay');
+    const requisites = page.locator('#inline-host paydesk-checkout [part="requisites"]');
+    await requisites.waitFor();
+    // The page may still be finishing a smooth scroll: wait until it settles with the requisites on screen.
+    await waitUntil(
+      () =>
+        requisites.evaluate((node) => {
+          const r = node.getBoundingClientRect();
+          return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1; // + 1: subpixel layout
+        }),
+      'the requisites within the viewport',
+      5_000,
+    );
+  });
+
+  test('switching display, language and theme mid-payment keeps the same order (one order at the sandbox)', async () => {
+    const page = await phone();
+    const before = await orderCount();
+    const first = await openCheckout(page, demo, 'grinder', { method: 'sbp' });
+    assert.equal(await orderCount(), before + 1);
+
+    await page.locator('input[name="lang"][value="ru"]').evaluate((input) => (input as HTMLInputElement).click()); // the header's switch (folded on a phone)
+    await page.locator('input[name="theme"][value="dark"]').evaluate((input) => (input as HTMLInputElement).click()); // the header's switch (folded on a phone)
+    await waitUntil(() => page.locator('#inline-host paydesk-checkout').evaluate((w) => (w as HTMLElement & { locale: string }).locale === 'ru'), 'the widget in Russian');
+    await waitForWidgetState(page, 'pay', '#inline-host paydesk-checkout');
+    assert.equal((await widgetOrder(page, '#inline-host paydesk-checkout')).id, first.id, 'language and theme keep the order');
+
+    await page.locator('input[name="display"][value="modal"]').check({ force: true });
+    await waitForWidgetState(page, 'pay', '#modal-host paydesk-checkout');
+    assert.equal((await widgetOrder(page, '#modal-host paydesk-checkout')).id, first.id, 'inline → modal keeps the order');
+    assert.equal(await page.locator('#modal-host paydesk-checkout').getAttribute('theme'), 'dark');
+    assert.equal(await orderCount(), before + 1, 'exactly one order at the sandbox');
+  });
+
+  test('a Russian/dark purchase opened by URL ends on a Russian/dark thanks page', async () => {
+    const page = await phone();
+    await page.goto(storeUrl(demo, { buy: 'coffee-beans', method: 'sbp', lang: 'ru', theme: 'dark' }));
+    await waitForWidgetState(page, 'pay');
+    await page.locator('#sandbox-bar [data-sandbox="complete"]:enabled').tap();
+    await waitForWidgetState(page, 'paid');
+    await page.waitForURL(/\/thanks\?/, { timeout: 20_000 });
+    await page.locator('#thanks-product').filter({ hasText: /\S/ }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    assert.match(await page.locator('#thanks-title').innerText(), /[А-Яа-я]/);
+    // "Back to the shop" keeps them too.
+    await page.locator('a.btn.primary').tap();
+    await page.waitForURL((url) => url.pathname === '/');
+    await waitUntil(() => page.evaluate(() => document.documentElement.lang === 'ru' && document.documentElement.dataset.theme === 'dark'), 'the shop in Russian/dark');
+  });
+});
