@@ -61,5 +61,7 @@ export type {
   PaydeskOrderDetail,
   PaydeskErrorDetail,
   PaydeskRedirectDetail,
+  PaydeskLanguage,
+  PaydeskLocale,
   OrderView,
 } from '../element/index.js';

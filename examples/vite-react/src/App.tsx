@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { PaydeskCheckout, type PaydeskEventMap } from 'paydesk/react';
+import { PaydeskCheckout, type PaydeskEventMap, type PaydeskLocale } from 'paydesk/react';
 
 const products = {
   'coffee-beans': 'Coffee beans, 1 kg',
@@ -11,7 +11,8 @@ const params = new URLSearchParams(location.search);
 const first = params.get('product');
 const initial: ProductRef = first !== null && first in products ? (first as ProductRef) : 'coffee-beans';
 // `?lang=kk` shows the checkout in Kazakh (its language table is fetched on demand); default: the page's lang.
-const locale = params.get('lang') ?? undefined;
+// A query string is any text: the element shows a language it does not ship in English.
+const locale = (params.get('lang') ?? undefined) as PaydeskLocale | undefined;
 // The token endpoint: this origin's /api/paydesk (the Vite proxy in development). For an API on another
 // origin, build with VITE_PAYDESK_ENDPOINT=https://api.shop.example/api/paydesk and list this page's
 // origin in the handler's allowedOrigins.
