@@ -221,10 +221,10 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** Completes an order in the sandbox (the shopper's payment arriving), as the sandbox's scenario control does. */
-export async function completeInSandbox(sandboxUrl: string, orderId: string): Promise<void> {
+export async function completeInSandbox(sandboxUrl: string, orderId: string, apiKey = SANDBOX_KEY): Promise<void> {
   const res = await fetch(`${sandboxUrl}/sandbox/orders/${encodeURIComponent(orderId)}/complete`, {
     method: 'POST',
-    headers: { 'X-API-Key': SANDBOX_KEY },
+    headers: { 'X-API-Key': apiKey },
   });
   if (res.status !== 200) throw new Error(`complete ${orderId}: ${res.status} ${await res.text()}`);
 }
