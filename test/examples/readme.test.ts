@@ -1,13 +1,17 @@
 /**
- * README.md as a user reads it: every ```ts and ```tsx snippet is type-checked, exactly as written,
- * against the packed tarball installed into a fresh project (with express, react, vite and their types,
- * as the snippets' users have them), and the sandbox URL `npm start` prints works as `baseUrl`.
+ * README.md as a user reads it: every ```ts and ```tsx snippet, and the TypeScript files the quick
+ * start block writes, is type-checked, exactly as written, against the packed tarball installed into a
+ * fresh project (with express, react, vite and their types, as the snippets' users have them), and
+ * the sandbox URL `npm start` prints works as `baseUrl`.
  *
  * A snippet's first line names its file (`// paydesk.ts …`); snippets import each other by those names
- * (`import { handler } from './paydesk.js'`). One module is not in README: `shop.ts`, the merchant's
- * own data access the handler snippet imports (`// your own data`), given here as a fixture.
- * Files for a bundler (`.tsx`, `vite.config.ts`, `src/…`, Next's `app/…`) are checked with
- * `moduleResolution: bundler`; the rest as Node runs them, with `NodeNext`.
+ * (`import { handler } from './paydesk.ts'`, with `allowImportingTsExtensions` as README says). One
+ * module is not in README: `shop.ts`, the merchant's own data access the handler snippet imports
+ * (`// your own data`), given here as a fixture. Files for a bundler (`.tsx`, `vite.config.ts`,
+ * `src/…`, Next's `app/…`) are checked with `moduleResolution: bundler`; the rest as Node runs them,
+ * with `NodeNext`. The Next.js snippets are examples/next-app's files, as they are (checked here):
+ * `next build` in test/examples/next-app.test.ts type-checks them, `next.config.ts` included (the only
+ * snippet that needs the `next` package, which this project does not install).
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -16,35 +20,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
-import { ROOT, WAIT_MS, cleanEnv, npm, startProcess, tarball } from './helpers.js';
+import { EXAMPLES, ROOT, WAIT_MS, cleanEnv, npm, startProcess, tarball } from './helpers.js';
+import { extractSnippets, quickStartFiles, type Snippet } from './readme-snippets.js';
 
 const run = promisify(execFile);
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-
-interface Snippet {
-  /** 1-based position among the README's ts/tsx snippets. */
-  index: number;
-  /** Line in README.md where the code starts. */
-  line: number;
-  file: string;
-  code: string;
-  project: 'node' | 'bundler';
-}
-
-/** The ts/tsx snippets of a markdown text, each with its file name from its first line (or a generated one). */
-function extractSnippets(markdown: string): Snippet[] {
-  const out: Snippet[] = [];
-  for (const m of markdown.matchAll(/^```(tsx?)[ \t]*\n([\s\S]*?)^```[ \t]*$/gm)) {
-    const lang = m[1] as 'ts' | 'tsx';
-    const code = m[2]!;
-    const index = out.length + 1;
-    const named = /^\/\/\s*([\w./[\]-]+\.tsx?)\b/.exec(code)?.[1];
-    const file = named ?? `readme-snippet-${index}.${lang}`;
-    const bundler = file.endsWith('.tsx') || /^vite\.config\./.test(file) || /^(src|app|pages)\//.test(file);
-    out.push({ index, line: markdown.slice(0, m.index).split('\n').length + 1, file, code, project: bundler ? 'bundler' : 'node' });
-  }
-  return out;
-}
 
 const SHOP_FIXTURE = `// The merchant's own data access, which README's handler snippet imports ("your own data").
 export interface Product { ref: string; title: string; price: string }
@@ -77,8 +57,14 @@ const COMPILER = {
   noEmit: true,
   skipLibCheck: true,
   isolatedModules: true,
+  allowImportingTsExtensions: true,
   jsx: 'react-jsx',
 };
+
+/** Compiled by `next build` in next-app.test.ts (it needs the `next` package), not by this project. */
+const NEXT_ONLY = new Set(['next.config.ts']);
+/** README's snippets that examples/next-app is made of (beside its own shop.ts, package.json and tsconfig.json). */
+const NEXT_FILES = ['next.config.ts', 'paydesk.ts', 'app/api/paydesk/[...path]/route.ts', 'app/layout.tsx', 'app/page.tsx', 'app/checkout.tsx'];
 
 let work = '';
 let app = '';
@@ -91,8 +77,9 @@ async function writeProject(dir: string, files: Snippet[]): Promise<void> {
     await writeFile(join(dir, s.file), s.code);
   }
   await writeFile(join(dir, 'shop.ts'), SHOP_FIXTURE);
-  const node = files.filter((s) => s.project === 'node').map((s) => s.file);
-  const bundler = files.filter((s) => s.project === 'bundler').map((s) => s.file);
+  const checked = files.filter((s) => !NEXT_ONLY.has(s.file));
+  const node = checked.filter((s) => s.project === 'node').map((s) => s.file);
+  const bundler = checked.filter((s) => s.project === 'bundler').map((s) => s.file);
   await writeFile(
     join(dir, 'tsconfig.node.json'),
     JSON.stringify({ compilerOptions: { ...COMPILER, module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'] }, files: [...node, 'shop.ts'] }),
@@ -123,7 +110,9 @@ function explain(diagnostics: string, files: Snippet[]): string {
 }
 
 before(async () => {
-  snippets = extractSnippets(await readFile(join(ROOT, 'README.md'), 'utf8'));
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  snippets = extractSnippets(readme);
+  snippets.push(...quickStartFiles(readme, snippets.length + 1));
   work = await mkdtemp(join(tmpdir(), 'paydesk-readme-'));
   app = join(work, 'app');
   await mkdir(app);
@@ -144,10 +133,29 @@ after(async () => {
 
 test('README has its integration snippets, each named by its first line', () => {
   const files = snippets.map((s) => s.file);
-  for (const f of ['paydesk.ts', 'carts.ts', 'server.ts', 'app.ts', 'app/api/paydesk/[...path]/route.ts', 'hono.ts', 'src/checkout.ts', 'src/Checkout.tsx', 'vite.config.ts']) {
+  for (const f of [
+    'quickstart/server.ts',
+    'paydesk.ts',
+    'carts.ts',
+    'server.ts',
+    'app.ts',
+    'hono.ts',
+    ...NEXT_FILES,
+    'src/checkout.ts',
+    'src/Checkout.tsx',
+    'vite.config.ts',
+  ]) {
     assert.ok(files.includes(f), `README has the ${f} snippet (has: ${files.join(', ')})`);
   }
   assert.equal(new Set(files).size, files.length, 'no two snippets share a file name');
+});
+
+test('README’s Next.js snippets are the files of examples/next-app, as they are (and its paydesk.ts is README’s)', async () => {
+  for (const file of NEXT_FILES) {
+    const snippet = snippets.find((s) => s.file === file);
+    assert.ok(snippet, `README has ${file}`);
+    assert.equal(snippet.code, await readFile(join(EXAMPLES, 'next-app', file), 'utf8'), `README's ${file} is examples/next-app/${file}`);
+  }
 });
 
 test('every ts/tsx snippet of README.md type-checks, as written, against the installed tarball', async () => {
