@@ -68,7 +68,7 @@ if [ ${#example_files[@]} -gt 0 ]; then
   # A clean environment: no npm_config_* of the outer `npm test` reaches the inner npm.
   tgz=$(env -i PATH="$PATH" HOME="$HOME" npm pack --ignore-scripts --loglevel=error --pack-destination "$pack_dir" | tail -n 1)
   [ -f "$pack_dir/$tgz" ] || { echo "npm pack wrote no tarball"; finish 1; }
-  PAYDESK_TARBALL="$pack_dir/$tgz" bounded 1200 "examples" "${NODE_TEST[@]}" --test-concurrency=1 \
+  PAYDESK_TARBALL="$pack_dir/$tgz" bounded 1800 "examples" "${NODE_TEST[@]}" --test-concurrency=1 \
     --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination=test-output/examples.tap \
     "${example_files[@]}" || finish 1
