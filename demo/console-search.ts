@@ -1,5 +1,6 @@
 /**
- * The console's order search (`GET /orders?q=`), which merges two sources that know different things: *   - the shop's sessions, on every token endpoint and for all of their kept time: a fragment of the
+ * The console's order search (`GET /orders?q=`), which merges two sources that know different things:
+ *   - the shop's sessions, on every token endpoint and for all of their kept time: a fragment of the
  *     order_ref, client order id or provider order id, or an amount (`1500`, `1 500,00`);
  *   - the provider, which has no fragment search: its exact client order id search, its order by id
  *     (when `q` is an order id), and a scan of its list within the filters' period (the provider's
