@@ -3,12 +3,14 @@
  * the console page, so a change on one side fails the type check of the other.
  */
 import type { IntegrationMode, OrderViewStatus } from '../src/protocol/index.js';
-import type { OrderOutcome } from '../src/provider/facts.js';
+import type { OrderOutcome } from '../src/provider/index.js';
 import type { DestinationKind, PayoutMethod } from './payout-rules.js';
 
 /** Where the console's pages and API live; the login cookie is scoped to this path. */
 export const CONSOLE_PATH = '/console';
 export const CONSOLE_API_PATH = `${CONSOLE_PATH}/api`;
+/** The console's pages (served as console.html; the page picks the view from the path), the order page `/console/orders/{key}` among them. */
+export const CONSOLE_PAGE = /^\/console(?:\/(?:orders(?:\/[^/]+)?|payouts|payouts\/new|form-sessions|disputes|transactions|payment-methods|webhooks))?\/?$/;
 
 /** A page of a list, as every list route answers. */
 export interface ListPage<T> {

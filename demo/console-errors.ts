@@ -2,7 +2,7 @@
  * Errors of the console API (demo/console.ts): one class that knows its HTTP status, stable code
  * (console-contract.ts) and the JSON body; and how a provider error on a read becomes one.
  */
-import type { ProviderError } from '../src/provider/errors.js';
+import type { ProviderError } from '../src/provider/index.js';
 import type { ConsoleErrorBody, ConsoleErrorCode } from './console-contract.js';
 
 /** An error answer of the console API. */

@@ -12,8 +12,7 @@
  * attachment for PDF and HEIC). Anything else is refused, never rendered as a page.
  */
 import { DISPUTE_MAX_FILE_BYTES, DISPUTE_MAX_FILES, type DisputeFileType } from '../src/protocol/index.js';
-import { detectReceiptType } from '../src/protocol/receipts.js';
-import { cleanFileName, contentDisposition } from '../src/sandbox/receipts.js';
+import { cleanFileName, contentDisposition, detectReceiptType } from '../src/sandbox/index.js';
 
 /** A receipt of a dispute, as its source lists it (its type as the source says; checked again when served). */
 export interface ReceiptInfo {

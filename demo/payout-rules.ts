@@ -16,7 +16,7 @@
  * No Node and no browser APIs here: both sides import it.
  */
 import { applyFee, compareAmounts, numberToDecimal } from '../src/money/index.js';
-import { requisitesKindOf } from '../src/provider/facts.js';
+import { requisitesKindOf } from '../src/provider/index.js';
 
 /** What a payout method pays out to. */
 export type DestinationKind = 'card' | 'phone' | 'account';

@@ -1,7 +1,7 @@
 /**
  * Vite builds the demo's pages (storefront, console, thanks, support, CDN demo) from `demo/public/`:
- * the HTML entries, their TypeScript (`demo/public/src/`, which imports `src/money`, `src/protocol`
- * and `src/provider/facts` instead of copying them), CSS and images, into `demo/dist/` with hashed
+ * the HTML entries, their TypeScript (`demo/public/src/`, which imports paydesk's entries `src/money`,
+ * `src/protocol` and `src/provider` instead of copying them), CSS and images, into `demo/dist/` with hashed
  * asset names. Nothing inline: every script and style is a file, so the pages keep their strict
  * Content-Security-Policy (`script-src 'self'; style-src 'self'`).
  *

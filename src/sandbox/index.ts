@@ -40,7 +40,7 @@ export { PRESET_KEYS, BLACKLISTED_CUSTOMER_ACCOUNTS, NO_TRADERS_FRACTION, DEFAUL
 export { signWebhook, SIGNATURE_HEADER, type WebhookDelivery, type WebhookAttempt } from './webhooks.js';
 export { methodJson, type MethodDef } from './payment-methods.js';
 export { TERMINAL_CURRENCIES, type TerminalCurrency } from './currencies.js';
-export { detectReceiptType } from './receipts.js';
+export { cleanFileName, contentDisposition, detectReceiptType } from './receipts.js';
 export { SandboxStateError } from './state-file.js';
 
 /** How long a state file save waits after a change by default (ms). */

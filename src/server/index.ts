@@ -49,3 +49,12 @@ export {
 export type { FetchHandler, NodeAdapterOptions } from './adapters.js';
 export { createNodeTransport } from './transport.js';
 export type { NodeTransport, NodeTransportOptions } from './transport.js';
+// For a server that serves the widget from its own origin (a strict CSP's script-src 'self'): the
+// widget as one ES module, its language chunks beside it.
+export { loadWidgetBundle, loadWidgetBundleInfo, loadWidgetFile, WIDGET_BUNDLE_CONTENT_TYPE } from '../bundle/widget-bundle.js';
+export type { WidgetBundle } from '../bundle/widget-bundle.js';
+// The create-once rule of the token endpoint, for a back office that creates provider orders of its own (payouts).
+export { CREATE_IN_FLIGHT_MS, createOnce } from './checkout/create-once.js';
+export type { CreateOnceOptions, CreateOnceSteps } from './checkout/create-once.js';
+// What `handler.inspect` answers.
+export type { SessionDetail, SessionSummary, WebhookLogEntry, WebhookLogQuery, WebhookOutcome } from './checkout/index.js';

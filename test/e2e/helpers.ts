@@ -202,9 +202,13 @@ export async function openCheckout(page: Page, demo: RunningDemo, ref: string, s
 /**
  * The shared set-up of a storefront e2e file, called inside its `describe`: one demo and one
  * browser for the file (started in `before`, closed in `after` with every shopper's context), and
- * a fresh browser context per shopper. `onReady` receives the running demo.
+ * a fresh browser context per shopper (`options` as {@link newShopper}'s, e.g. {@link IPHONE}).
+ * `onReady` receives the running demo.
  */
-export function storefrontSuite(onReady: (demo: TestDemo) => void, setup: () => void = () => undefined): () => Promise<Shopper> {
+export function storefrontSuite(
+  onReady: (demo: TestDemo) => void,
+  setup: () => void = () => undefined,
+): (options?: Parameters<typeof newShopper>[1]) => Promise<Shopper> {
   let demo: TestDemo | undefined;
   let browser: Browser | undefined;
   const shoppers: Shopper[] = [];
@@ -218,9 +222,12 @@ export function storefrontSuite(onReady: (demo: TestDemo) => void, setup: () => 
     await browser?.close();
     await demo?.close();
   });
-  return async () => {
-    const s = await newShopper(browser!);
+  return async (options) => {
+    const s = await newShopper(browser!, options);
     shoppers.push(s);
     return s;
   };
 }
+
+/** An emulated iPhone (390 × 844 CSS px, touch, dense pixels), for {@link newShopper}. */
+export const IPHONE = { width: 390, height: 844, mobile: true } as const;

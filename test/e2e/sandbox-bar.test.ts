@@ -1,15 +1,14 @@
 /**
  * The storefront's sandbox bar and the console's payout steps on an emulated phone (touch, iPhone
- * size): "Open dispute" opens one dispute per order, "Accept"/"Reject" decide it; and a control that
+ * size): "Open dispute" opens one dispute per order, "Accept"/"Reject" decide it (an expired order
+ * whose dispute is accepted ends paid late); and a control that
  * appears under a finger that just tapped another does not take the second tap of a double tap.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newShopper, openCheckout, sandboxCall, startTestDemo, waitForWidgetState, widgetOrder, type Shopper, type TestDemo } from './helpers.js';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { IPHONE, openCheckout, sandboxCall, storefrontSuite, waitForWidgetState, widgetOrder, type TestDemo } from './helpers.js';
 import { logIn } from './console-page.js';
-
-const IPHONE = { width: 390, height: 844, mobile: true };
 
 interface DisputeItem {
   dispute_id: string;
@@ -19,21 +18,8 @@ interface DisputeItem {
 
 describe('sandbox bar and double taps on a phone', () => {
   let demo: TestDemo;
-  let browser: Browser;
-  const shoppers: Shopper[] = [];
-  before(async () => {
-    [demo, browser] = await Promise.all([startTestDemo(), launchBrowser()]);
-  });
-  after(async () => {
-    for (const s of shoppers) await s.context.close().catch(() => undefined);
-    await browser?.close();
-    await demo?.close();
-  });
-  async function phone(): Promise<Page> {
-    const s = await newShopper(browser, IPHONE);
-    shoppers.push(s);
-    return s.page;
-  }
+  const shopper = storefrontSuite((d) => (demo = d));
+  const phone = async (): Promise<Page> => (await shopper(IPHONE)).page;
   const disputesOf = async (orderId: string) =>
     (await sandboxCall<{ data: { items: DisputeItem[] } }>(demo, `/api/v1/disputes/search?order_id=${encodeURIComponent(orderId)}`)).data.items;
 
@@ -86,6 +72,32 @@ describe('sandbox bar and double taps on a phone', () => {
     assert.equal(decided[0]!.processed, true);
     assert.equal((await widgetOrder(page)).status, 'pending');
     assert.equal(await bar.locator('[data-sandbox="accept"]').isDisabled(), true);
+  });
+
+  test('"Accept dispute" on an expired order pays it late: the widget shows it paid (late), the provider has the deposit', async () => {
+    const page = await phone();
+    const order = await openCheckout(page, demo, 'pour-over-kit', { method: 'sbp' });
+    const bar = page.locator('#sandbox-bar');
+    await bar.locator('[data-sandbox="expire"]:enabled').tap();
+    await waitForWidgetState(page, 'expired');
+    // An ended order can still be disputed: the shopper paid in time and sends the receipt.
+    await bar.locator('[data-sandbox="dispute"]:enabled').tap();
+    await page.locator('#toast').filter({ hasText: /dispute was opened/i }).waitFor();
+    await bar.locator('[data-sandbox="accept"]:enabled').tap();
+    await page.locator('#toast').filter({ hasText: /accepted/i }).waitFor();
+    await waitForWidgetState(page, 'paid');
+    const paid = await widgetOrder(page);
+    assert.equal(paid.id, order.id);
+    assert.equal(paid.status, 'paid');
+    assert.equal(paid.late, true, 'paid after it had expired');
+    const decided = await disputesOf(order.id);
+    assert.equal(decided.length, 1);
+    assert.equal(decided[0]!.processed, true);
+    const deposits = await sandboxCall<{ items: Array<{ client_description: string }> }>(demo, '/api/v1/finance/transactions?transaction_type=deposit&size=20');
+    assert.ok(
+      deposits.items.some((t) => t.client_description.includes(order.id)),
+      'a deposit names the order',
+    );
   });
 
   test('a double tap on "Confirm payout" leaves the control that appears under the finger unpressed', async () => {

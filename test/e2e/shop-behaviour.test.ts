@@ -4,41 +4,14 @@
  * the sandbox); a Russian/dark purchase ends on a Russian/dark thanks page.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import {
-  launchBrowser,
-  newShopper,
-  openCheckout,
-  sandboxCall,
-  storeUrl,
-  waitForWidgetState,
-  waitUntil,
-  widgetOrder,
-  type Shopper,
-  type TestDemo,
-  startTestDemo,
-} from './helpers.js';
-
-const IPHONE = { width: 390, height: 844, mobile: true };
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { IPHONE, openCheckout, sandboxCall, storefrontSuite, storeUrl, waitForWidgetState, waitUntil, widgetOrder, type TestDemo } from './helpers.js';
 
 describe('the storefront on a phone', () => {
   let demo: TestDemo;
-  let browser: Browser;
-  const shoppers: Shopper[] = [];
-  before(async () => {
-    [demo, browser] = await Promise.all([startTestDemo(), launchBrowser()]);
-  });
-  after(async () => {
-    for (const s of shoppers) await s.context.close().catch(() => undefined);
-    await browser?.close();
-    await demo?.close();
-  });
-  async function phone(): Promise<Page> {
-    const s = await newShopper(browser, IPHONE);
-    shoppers.push(s);
-    return s.page;
-  }
+  const shopper = storefrontSuite((d) => (demo = d));
+  const phone = async (): Promise<Page> => (await shopper(IPHONE)).page;
   const orderCount = async () => (await sandboxCall<{ orders: { total: number } }>(demo, '/api/v1/order?size=1')).orders.total;
 
   test('after "Buy" the checkout scrolls into view once it has content: the requisites are within the viewport', async () => {

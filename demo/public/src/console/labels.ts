@@ -16,7 +16,7 @@ import {
   type OrderOutcome,
   type OrderSide,
   type TransactionType,
-} from '../../../../src/provider/facts.js';
+} from '../../../../src/provider/index.js';
 import type { Lang } from '../shared/i18n.js';
 
 type FormSessionState = (typeof FORM_SESSION_STATES)[number];

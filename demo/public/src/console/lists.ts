@@ -4,7 +4,7 @@
  * language (labels.ts).
  */
 import type { DisputesPage, DisputeView, OrderRow, OrdersPage, PayoutView, WebhookView } from '../../../console-contract.js';
-import type { FormSession, PaymentMethod, Transaction } from '../../../../src/provider/schemas.js';
+import type { FormSession, PaymentMethod, Transaction } from '../../../../src/provider/index.js';
 import { el } from '../shared/dom.js';
 import { dateTime, shortId } from '../shared/format.js';
 import type { ConsoleKey } from '../texts/console.js';

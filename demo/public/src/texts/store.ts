@@ -26,6 +26,7 @@ const en = {
   'sandbox.done.accept': 'The dispute was accepted: the order’s amount is credited to the deposit.',
   'sandbox.done.reject': 'The dispute was rejected: no money moves.',
   'sandbox.noOrder': 'Start a checkout first.',
+  'cart.gone': 'This purchase has expired or is unknown: pick a product again.',
   'hero.eyebrow': 'Fresh roast · delivered tomorrow',
   'hero.title': 'Specialty coffee, paid in seconds by SBP',
   'hero.lead':
@@ -98,6 +99,7 @@ const ru: Record<StoreKey, string> = {
   'sandbox.done.accept': 'Спор принят: сумма заказа зачислена на депозит.',
   'sandbox.done.reject': 'Спор отклонён: деньги не двигаются.',
   'sandbox.noOrder': 'Сначала начните оплату.',
+  'cart.gone': 'Эта покупка устарела или не найдена: выберите товар заново.',
   'hero.eyebrow': 'Свежая обжарка · доставим завтра',
   'hero.title': 'Спешелти-кофе с оплатой по СБП за секунды',
   'hero.lead':

@@ -1,0 +1,92 @@
+/**
+ * The storefront's sandbox bar: complete, expire or dispute the order on screen, accept or reject
+ * its open dispute (POST /demo/api/sandbox/…, demo/sandbox-bar.ts). A control that becomes usable
+ * right under a finger waits a moment before it takes taps.
+ */
+import { $$ } from './shared/dom.js';
+import { toast } from './shared/toast.js';
+import { OPEN_STATES, SETTLED_STATES, endpoint, state } from './store-state.js';
+
+export const SANDBOX_ACTIONS = ['complete', 'expire', 'dispute', 'accept', 'reject'] as const;
+export type SandboxAction = (typeof SANDBOX_ACTIONS)[number];
+
+/** The dispute the bar opened for the order on screen (one at a time), or null. */
+let sandboxDispute: { session: string; id: string } | null = null;
+/** How long a control that just became usable ignores taps (the second tap of a double tap elsewhere). */
+const APPEAR_GUARD_MS = 500;
+const enabledAt = new WeakMap<HTMLButtonElement, number>();
+
+export function renderSandbox(): void {
+  const active = Boolean(state.session) && (state.orderState === null || OPEN_STATES.has(state.orderState));
+  const disputeOpen = Boolean(state.session) && sandboxDispute?.session === state.session;
+  for (const button of $$<HTMLButtonElement>('[data-sandbox]')) {
+    const action = button.dataset.sandbox;
+    let usable: boolean;
+    if (action === 'accept' || action === 'reject') usable = disputeOpen;
+    // A dispute can be opened on a paid or ended order too; while one is open the button says so.
+    else if (action === 'dispute') usable = Boolean(state.session) && (active || SETTLED_STATES.has(String(state.orderState)));
+    else usable = active;
+    if (action === 'dispute') {
+      button.setAttribute('aria-pressed', String(disputeOpen));
+      const label = button.querySelector<HTMLElement>('[data-i18n]');
+      const key = disputeOpen ? 'sandbox.disputeOpen' : 'sandbox.dispute';
+      // The key itself changes, so a change of language keeps the right label.
+      if (label) {
+        label.dataset.i18n = key;
+        label.textContent = state.t(key);
+      }
+    }
+    setUsable(button, usable);
+  }
+}
+
+/**
+ * Enables a control only once it has been usable for APPEAR_GUARD_MS: a control that becomes usable
+ * right after a tap (under the same finger) must not take the second tap of a double tap.
+ */
+function setUsable(button: HTMLButtonElement, usable: boolean): void {
+  if (!usable || button.dataset.busy) {
+    button.disabled = true;
+    enabledAt.delete(button);
+    return;
+  }
+  if (!button.disabled) return;
+  const since = enabledAt.get(button);
+  if (since === undefined) {
+    enabledAt.set(button, performance.now());
+    setTimeout(renderSandbox, APPEAR_GUARD_MS);
+  } else if (performance.now() - since >= APPEAR_GUARD_MS) {
+    button.disabled = false;
+    enabledAt.delete(button);
+  }
+}
+
+export async function sandboxAction(action: SandboxAction, button: HTMLButtonElement): Promise<void> {
+  if (!state.session) return toast(state.t('sandbox.noOrder'), 'error');
+  const session = state.session;
+  // One dispute at a time: pressing "Dispute" again while it is open changes nothing.
+  if (action === 'dispute' && sandboxDispute?.session === session) return toast(state.t('sandbox.disputeAlready'));
+  button.dataset.busy = '1';
+  button.disabled = true;
+  try {
+    const res = await fetch(`/demo/api/sandbox/${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-paydesk': '1' },
+      body: JSON.stringify({ session, endpoint: endpoint() }),
+    });
+    const body = (await res.json().catch(() => null)) as { error?: { message?: string }; dispute?: { id?: unknown; status?: unknown } | null } | null;
+    if (!res.ok) {
+      if (action !== 'dispute' && res.status === 409 && sandboxDispute?.session === session) sandboxDispute = null;
+      throw new Error(body?.error?.message ?? `HTTP ${res.status}`);
+    }
+    const dispute = body?.dispute;
+    if (action === 'dispute' && typeof dispute?.id === 'string') sandboxDispute = { session, id: dispute.id };
+    if (action === 'accept' || action === 'reject') sandboxDispute = null;
+    toast(state.t(`sandbox.done.${action}`));
+  } catch (err) {
+    toast(err instanceof Error ? err.message : String(err), 'error');
+  } finally {
+    delete button.dataset.busy;
+    renderSandbox();
+  }
+}

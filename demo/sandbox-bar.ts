@@ -1,0 +1,107 @@
+/**
+ * The storefront's sandbox bar: complete / expire / dispute the order of a session this browser
+ * holds, and accept or reject its open dispute. "dispute" opens one per order: while one is open it
+ * answers that one.
+ *
+ *   POST /demo/api/sandbox/{complete|expire|dispute|accept|reject} {"session", "endpoint"?}
+ */
+import type { Context, Hono } from 'hono';
+import type { CheckoutHandler } from '../src/server/index.js';
+import { errorJson } from './http.js';
+
+export const SANDBOX_ACTIONS = ['complete', 'expire', 'dispute', 'accept', 'reject'] as const;
+type SandboxAction = (typeof SANDBOX_ACTIONS)[number];
+
+export interface SandboxBarOptions {
+  /** The token endpoints by mount path, the default one first. */
+  handlers: Record<string, CheckoutHandler>;
+  defaultEndpoint: string;
+  /** Sandbox URL and the terminal key behind each endpoint; null with a real provider. */
+  sandbox: { url: string; keys: Record<string, string> } | null;
+  merchantUrl: string;
+}
+
+type Checked = { ok: true; session: string; endpoint: string } | { ok: false; res: Response };
+
+async function readBody(c: Context, handlers: Record<string, CheckoutHandler>, defaultEndpoint: string): Promise<Checked> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    return { ok: false, res: errorJson(c, 400, 'bad_request', `Send a JSON body {"session": "…", "endpoint": "${defaultEndpoint}"}.`) };
+  }
+  const { session, endpoint = defaultEndpoint } = (body ?? {}) as { session?: unknown; endpoint?: unknown };
+  if (typeof session !== 'string' || session.length === 0 || session.length > 4096 || !/^[\x21-\x7e]+$/.test(session)) {
+    return { ok: false, res: errorJson(c, 400, 'validation_failed', 'session: the session token of the order on screen is required.') };
+  }
+  // Own keys only: "__proto__", "constructor" or "toString" name no endpoint.
+  if (typeof endpoint !== 'string' || !Object.hasOwn(handlers, endpoint)) {
+    return { ok: false, res: errorJson(c, 400, 'validation_failed', `endpoint: one of ${Object.keys(handlers).join(', ')}.`) };
+  }
+  return { ok: true, session, endpoint };
+}
+
+/** The sandbox's API with one terminal's key. */
+function sandboxCaller(url: string, key: string) {
+  return (path: string, method = 'POST', payload: unknown = {}) =>
+    fetch(`${url}${path}`, {
+      method,
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      ...(method === 'POST' ? { body: JSON.stringify(payload) } : {}),
+    });
+}
+
+export function registerSandboxBar(app: Hono, options: SandboxBarOptions): void {
+  const { handlers, sandbox, merchantUrl, defaultEndpoint } = options;
+  app.post('/demo/api/sandbox/:action', async (c) => {
+    if (!sandbox) return errorJson(c, 404, 'not_found', 'The sandbox controls exist only when the demo runs against the sandbox.');
+    if (c.req.header('x-paydesk') !== '1') return errorJson(c, 403, 'missing_protocol_header', 'POST requests need the header X-Paydesk: 1');
+    const action = c.req.param('action') as SandboxAction;
+    if (!SANDBOX_ACTIONS.includes(action)) return errorJson(c, 404, 'not_found', `Unknown action; use one of ${SANDBOX_ACTIONS.join(', ')}.`);
+    const input = await readBody(c, handlers, defaultEndpoint);
+    if (!input.ok) return input.res;
+    const { session, endpoint } = input;
+    // The order behind the session, as the token endpoint knows it (re-read from the provider).
+    const read = await handlers[endpoint]!(new Request(`${merchantUrl}${endpoint}/sessions/${encodeURIComponent(session)}?refresh=1`));
+    const known = (await read.json().catch(() => null)) as { order?: { id?: string }; error?: { code: string; message: string } } | null;
+    if (!read.ok) {
+      return errorJson(c, read.status, known?.error?.code ?? 'session_invalid', known?.error?.message ?? 'This payment session is not valid.');
+    }
+    const orderId = known?.order?.id;
+    if (!orderId) {
+      return errorJson(c, 409, 'no_order_yet', 'There is no order yet: pick a payment method on the hosted form first.', true);
+    }
+    return act(c, action, orderId, sandboxCaller(sandbox.url, sandbox.keys[endpoint]!));
+  });
+}
+
+/** Does `action` on the order at the sandbox and answers what happened. */
+async function act(c: Context, action: SandboxAction, orderId: string, call: ReturnType<typeof sandboxCaller>): Promise<Response> {
+  // The order's dispute in work, if any: "dispute" opens at most one, "accept"/"reject" decide it.
+  const openDispute = async (): Promise<string | null> => {
+    const list = await call(`/api/v1/disputes/search?order_id=${encodeURIComponent(orderId)}&processed=false&size=1`, 'GET');
+    const page = (await list.json().catch(() => null)) as { data?: { items?: Array<{ dispute_id?: unknown }> } } | null;
+    const id = list.ok ? page?.data?.items?.[0]?.dispute_id : undefined;
+    return typeof id === 'string' ? id : null;
+  };
+  let res: Response;
+  let disputeId: string | null = null;
+  if (action === 'dispute') {
+    disputeId = await openDispute();
+    if (disputeId) return c.json({ ok: true, action, order_id: orderId, dispute: { id: disputeId, status: 'open' }, already_open: true, message: 'A dispute is already open for this order.' });
+    res = await call(`/sandbox/orders/${encodeURIComponent(orderId)}/dispute`);
+  } else if (action === 'accept' || action === 'reject') {
+    disputeId = await openDispute();
+    if (!disputeId) return errorJson(c, 409, 'no_open_dispute', 'There is no open dispute for this order: open one first.');
+    res = await call(`/sandbox/disputes/${encodeURIComponent(disputeId)}/process`, 'POST', { accepted: action === 'accept' });
+  } else {
+    res = await call(`/sandbox/orders/${encodeURIComponent(orderId)}/${action}`);
+  }
+  const answer = (await res.json().catch(() => null)) as { message?: string; dispute?: { dispute_id?: unknown } } | null;
+  if (!res.ok) {
+    return errorJson(c, res.status === 404 ? 404 : 409, 'sandbox_refused', `The sandbox refused: ${answer?.message ?? `HTTP ${res.status}`}`);
+  }
+  if (action === 'dispute' && typeof answer?.dispute?.dispute_id === 'string') disputeId = answer.dispute.dispute_id;
+  const dispute = disputeId ? { id: disputeId, status: action === 'dispute' ? 'open' : action === 'accept' ? 'accepted' : 'rejected' } : null;
+  return c.json({ ok: true, action, order_id: orderId, ...(dispute ? { dispute } : {}), message: answer?.message ?? null });
+}
