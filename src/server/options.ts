@@ -1,10 +1,20 @@
 /**
- * Options of {@link createCheckoutHandler} and the shapes of its hooks.
+ * Options of {@link createCheckoutHandler}, the shapes of its hooks, and {@link resolveOptions}: the
+ * one place where the options are read and checked (on the handler's first use, not when it is created).
  */
-import type { IntegrationMode, OrderView } from '../protocol/index.js';
+import { createProviderClient } from '../provider/client.js';
+import { isHttpUrl } from '../provider/schemas.js';
 import type { Order } from '../provider/schemas.js';
 import type { ProviderClient } from '../provider/types.js';
+import { INTEGRATION_MODES } from '../protocol/index.js';
+import type { IntegrationMode, OrderView } from '../protocol/index.js';
+import { OriginPolicy } from './http.js';
+import { resolveRateLimits } from './rate-limit.js';
+import type { RateLimits } from './rate-limit.js';
 import type { CheckoutStore } from './store.js';
+import { SessionTokens } from './tokens.js';
+import { createNodeTransport } from './transport.js';
+import type { NodeTransport } from './transport.js';
 
 /** What the merchant's `resolveOrder` answers for an `order_ref`: the price and identity, decided on the server. */
 export interface ResolvedOrder {
@@ -48,29 +58,7 @@ export type ProviderOption =
       apiKey?: string;
     };
 
-export interface RateLimitRule {
-  /** Requests allowed in one window. */
-  limit: number;
-  windowSeconds: number;
-}
-
-export interface RateLimits {
-  /** Every browser-facing request, per client address (default 300 / 60 s). */
-  perAddress: RateLimitRule | false;
-  /** `POST /sessions` per client address (default 30 / 60 s). */
-  createPerAddress: RateLimitRule | false;
-  /** `GET /sessions/S` and its events, per session (default 240 / 60 s). */
-  perSession: RateLimitRule | false;
-  /** `GET /sessions/S?refresh=1` (a provider read), per session (default 12 / 60 s). */
-  refreshPerSession: RateLimitRule | false;
-  /** `POST /sessions/S/dispute` (receipt uploads), per session (default 10 / hour). */
-  disputePerSession: RateLimitRule | false;
-  /**
-   * `POST /webhooks` that FAIL verification, per client address (default 30 / 60 s; beyond it 429
-   * and nothing is logged). Verified deliveries are checked first and never counted or limited.
-   */
-  unverifiedWebhooksPerAddress: RateLimitRule | false;
-}
+export type { RateLimitRule, RateLimits } from './rate-limit.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 /** A structured logger; `console` fits. Every line goes through redaction of the provider key and secrets. */
@@ -238,4 +226,169 @@ export interface CheckoutHandlerOptions {
   onOrderFlagged?: (event: FlaggedOrderEvent) => void | Promise<void>;
   /** Clock in ms (tests). */
   now?: () => number;
+}
+
+/** The options, checked, with their defaults filled and durations in ms. */
+export interface ResolvedOptions {
+  raw: CheckoutHandlerOptions;
+  now: () => number;
+  client: ProviderClient;
+  /** The node:http transport this handler opened for the provider (closed by `close()`), or null. */
+  transport: NodeTransport | null;
+  apiKey: string | undefined;
+  mode: IntegrationMode;
+  modes: ReadonlySet<IntegrationMode>;
+  webhookUrl: string | null;
+  webhookAuth: 'signature' | 'api_key';
+  webhookSecrets: readonly string[];
+  webhookToleranceSeconds: number;
+  tokens: SessionTokens;
+  origins: OriginPolicy;
+  limits: RateLimits;
+  maxBodyBytes: number;
+  maxWebhookBodyBytes: number;
+  currency: string;
+  feePayer: 'merchant' | 'shopper';
+  timing: CheckoutTiming;
+  reconcileIntervalMs: number;
+  heartbeatMs: number;
+  streamMaxMs: number;
+}
+
+/** The durations the checkout core runs on (ms). */
+export interface CheckoutTiming {
+  sessionTtlMs: number;
+  methodsCacheMs: number;
+  staleMs: number;
+  refreshIntervalMs: number;
+  idempotencyWaitMs: number;
+  idempotencyLeaseMs: number;
+  idempotencyTtlMs: number;
+  webhookConfirmTimeoutMs: number;
+  lateWindowMs: number;
+  disputeGraceMs: number;
+  hookLeaseMs: number;
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  const v = value ?? fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new TypeError(`paydesk/server: ${name} must be a positive number`);
+  return v;
+}
+
+function nonNegative(value: number | undefined, fallback: number, name: string): number {
+  const v = value ?? fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new TypeError(`paydesk/server: ${name} must be 0 or a positive number`);
+  return v;
+}
+
+/** `disputeGraceSeconds`: 0 or more (default 600), and no longer than the late window it is part of. */
+function disputeGrace(value: number | undefined, lateWindowSeconds: number): number {
+  const v = nonNegative(value, Math.min(600, lateWindowSeconds), 'disputeGraceSeconds');
+  if (v > lateWindowSeconds) throw new TypeError('paydesk/server: disputeGraceSeconds must not be longer than lateWindowSeconds');
+  return v;
+}
+
+function feePayerOption(value: unknown): 'merchant' | 'shopper' {
+  if (value === undefined || value === 'merchant' || value === 'shopper') return value ?? 'merchant';
+  throw new TypeError(`paydesk/server: feePayer must be 'merchant' or 'shopper', got ${JSON.stringify(value)}`);
+}
+
+function timingOf(o: CheckoutHandlerOptions): CheckoutTiming {
+  const lateWindowSeconds = positive(o.lateWindowSeconds, 7 * 24 * 3600, 'lateWindowSeconds');
+  return {
+    sessionTtlMs: positive(o.sessionTtlSeconds, 24 * 3600, 'sessionTtlSeconds') * 1000,
+    methodsCacheMs: positive(o.methodsCacheSeconds, 30, 'methodsCacheSeconds') * 1000,
+    staleMs: positive(o.statusStaleSeconds, 30, 'statusStaleSeconds') * 1000,
+    refreshIntervalMs: positive(o.refreshIntervalSeconds, 2, 'refreshIntervalSeconds') * 1000,
+    idempotencyWaitMs: positive(o.idempotencyWaitSeconds, 30, 'idempotencyWaitSeconds') * 1000,
+    idempotencyLeaseMs: positive(o.idempotencyLeaseSeconds, 90, 'idempotencyLeaseSeconds') * 1000,
+    idempotencyTtlMs: positive(o.idempotencyTtlSeconds, 24 * 3600, 'idempotencyTtlSeconds') * 1000,
+    webhookConfirmTimeoutMs: positive(o.webhookConfirmTimeoutMs, 2000, 'webhookConfirmTimeoutMs'),
+    lateWindowMs: lateWindowSeconds * 1000,
+    disputeGraceMs: disputeGrace(o.disputeGraceSeconds, lateWindowSeconds) * 1000,
+    hookLeaseMs: positive(o.hookLeaseSeconds, 30, 'hookLeaseSeconds') * 1000,
+  };
+}
+
+function modesOf(o: CheckoutHandlerOptions): { mode: IntegrationMode; modes: Set<IntegrationMode> } {
+  const mode: IntegrationMode = o.mode ?? 'h2h';
+  if (!INTEGRATION_MODES.includes(mode)) throw new TypeError(`paydesk/server: mode must be one of ${INTEGRATION_MODES.join(', ')}`);
+  const modes = new Set<IntegrationMode>(o.modes ?? [mode]);
+  for (const m of modes) if (!INTEGRATION_MODES.includes(m)) throw new TypeError(`paydesk/server: modes has an unknown mode ${String(m)}`);
+  modes.add(mode);
+  return { mode, modes };
+}
+
+/** The provider client: the given one, or one built from `baseUrl` and `apiKey` (over node:http unless a fetch is given). */
+function providerOf(provider: ProviderOption, mode: IntegrationMode): { client: ProviderClient; transport: NodeTransport | null } {
+  if ('client' in provider) return { client: provider.client, transport: null };
+  // Built last: the transport (keep-alive agents, no socket until a call) is closed again when the client refuses its options.
+  const transport = provider.fetch === undefined ? createNodeTransport() : null;
+  try {
+    const client = createProviderClient({
+      baseUrl: provider.baseUrl,
+      apiKey: provider.apiKey,
+      ...(provider.timeoutMs !== undefined && { timeoutMs: provider.timeoutMs }),
+      ...(provider.maxRetries !== undefined && { maxRetries: provider.maxRetries }),
+      ...(provider.fetch !== undefined && { fetch: provider.fetch }),
+      ...(transport !== null && { transport }),
+      ...(mode === 'order_with_form' && { integrationType: 'order_with_form' as const }),
+    });
+    return { client, transport };
+  } catch (err) {
+    transport?.close();
+    throw err;
+  }
+}
+
+/**
+ * Reads and checks every option of {@link createCheckoutHandler}: a missing or invalid one is a
+ * `TypeError` naming it. Run on the handler's first use (a request or a method call), never when the
+ * handler is created, so a module that creates it can be imported (by a build) without the provider's
+ * variables or a database.
+ */
+export function resolveOptions(options: CheckoutHandlerOptions): ResolvedOptions {
+  if (!options || typeof options !== 'object') throw new TypeError('paydesk/server: createCheckoutHandler needs options');
+  if (typeof options.resolveOrder !== 'function') throw new TypeError('paydesk/server: resolveOrder(order_ref, request) is required');
+  const provider = options.provider;
+  if (!provider || typeof provider !== 'object') throw new TypeError('paydesk/server: provider ({ baseUrl, apiKey } or { client }) is required');
+  if (!('client' in provider)) {
+    const { baseUrl, apiKey: key } = provider;
+    if (typeof baseUrl !== 'string' || !isHttpUrl(baseUrl)) throw new TypeError(`paydesk/server: provider.baseUrl must be an http(s) URL (got ${typeof baseUrl === 'string' ? 'a string that is not one' : String(baseUrl)})`);
+    if (typeof key !== 'string' || key.trim() === '') throw new TypeError('paydesk/server: provider.apiKey must be a non-empty string');
+  }
+  const apiKey = provider.apiKey;
+  const { mode, modes } = modesOf(options);
+  const webhookUrl = options.webhookUrl ?? null;
+  if (webhookUrl !== null && (!isHttpUrl(webhookUrl) || webhookUrl.length > 512)) {
+    throw new TypeError('paydesk/server: webhookUrl must be an http(s) URL of at most 512 characters');
+  }
+  const webhookSecrets = options.webhookSecrets ?? [];
+  const webhookAuth = options.webhookAuth ?? (webhookSecrets.length > 0 ? 'signature' : 'api_key');
+  if (webhookAuth === 'signature' && webhookSecrets.length === 0) throw new TypeError('paydesk/server: webhookAuth "signature" needs webhookSecrets');
+  if (webhookAuth === 'api_key' && !apiKey) throw new TypeError('paydesk/server: webhookAuth "api_key" needs provider.apiKey');
+  const checked = {
+    raw: options,
+    now: options.now ?? Date.now,
+    apiKey,
+    mode,
+    modes,
+    webhookUrl,
+    webhookAuth,
+    webhookSecrets,
+    webhookToleranceSeconds: positive(options.webhookToleranceSeconds, 300, 'webhookToleranceSeconds'),
+    tokens: new SessionTokens(options.sessionSecrets),
+    origins: new OriginPolicy(options.allowedOrigins ?? []),
+    limits: resolveRateLimits(options.rateLimits),
+    maxBodyBytes: positive(options.maxBodyBytes, 16 * 1024, 'maxBodyBytes'),
+    maxWebhookBodyBytes: positive(options.maxWebhookBodyBytes, 256 * 1024, 'maxWebhookBodyBytes'),
+    currency: (options.currency ?? 'RUB').toUpperCase(),
+    feePayer: feePayerOption(options.feePayer),
+    timing: timingOf(options),
+    reconcileIntervalMs: nonNegative(options.reconcileIntervalSeconds, 60, 'reconcileIntervalSeconds') * 1000,
+    heartbeatMs: positive(options.heartbeatSeconds, 15, 'heartbeatSeconds') * 1000,
+    streamMaxMs: positive(options.streamMaxSeconds, 600, 'streamMaxSeconds') * 1000,
+  };
+  return { ...checked, ...providerOf(provider, mode) };
 }

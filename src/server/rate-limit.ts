@@ -2,8 +2,31 @@
  * Fixed-window rate limits kept in the store, so they hold across instances.
  */
 import { CheckoutError } from './errors.js';
-import type { RateLimitRule, RateLimits } from './options.js';
 import type { CheckoutStore } from './store.js';
+
+export interface RateLimitRule {
+  /** Requests allowed in one window. */
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateLimits {
+  /** Every browser-facing request, per client address (default 300 / 60 s). */
+  perAddress: RateLimitRule | false;
+  /** `POST /sessions` per client address (default 30 / 60 s). */
+  createPerAddress: RateLimitRule | false;
+  /** `GET /sessions/S` and its events, per session (default 240 / 60 s). */
+  perSession: RateLimitRule | false;
+  /** `GET /sessions/S?refresh=1` (a provider read), per session (default 12 / 60 s). */
+  refreshPerSession: RateLimitRule | false;
+  /** `POST /sessions/S/dispute` (receipt uploads), per session (default 10 / hour). */
+  disputePerSession: RateLimitRule | false;
+  /**
+   * `POST /webhooks` that FAIL verification, per client address (default 30 / 60 s; beyond it 429
+   * and nothing is logged). Verified deliveries are checked first and never counted or limited.
+   */
+  unverifiedWebhooksPerAddress: RateLimitRule | false;
+}
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   perAddress: { limit: 300, windowSeconds: 60 },

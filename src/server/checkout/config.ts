@@ -5,11 +5,11 @@
 import type { ProviderClient } from '../../provider/types.js';
 import type { SafeLogger } from '../log.js';
 import type { FeePayer } from '../methods.js';
-import type { FlaggedOrderEvent, OrderEvent, PaidOrderEvent, ResolvedOrder } from '../options.js';
+import type { CheckoutTiming, FlaggedOrderEvent, OrderEvent, PaidOrderEvent, ResolvedOrder } from '../options.js';
 import type { CheckoutStore } from '../store.js';
 import type { SessionTokens } from '../tokens.js';
 
-export interface CheckoutConfig {
+export interface CheckoutConfig extends CheckoutTiming {
   client: ProviderClient;
   store: CheckoutStore;
   tokens: SessionTokens;
@@ -19,20 +19,6 @@ export interface CheckoutConfig {
   currency: string;
   feePayer: FeePayer;
   webhookUrl: string | null;
-  sessionTtlMs: number;
-  methodsCacheMs: number;
-  staleMs: number;
-  refreshIntervalMs: number;
-  idempotencyWaitMs: number;
-  idempotencyLeaseMs: number;
-  idempotencyTtlMs: number;
-  webhookConfirmTimeoutMs: number;
-  /** How long after an order ended expired or cancelled a payment is still looked for. */
-  lateWindowMs: number;
-  /** After a dispute was processed, how long the deposit naming its order is waited for before it counts as unconfirmed. */
-  disputeGraceMs: number;
-  /** A running hook's lease; renewed every third of it while the hook runs. */
-  hookLeaseMs: number;
   hooks: {
     paid?: ((event: PaidOrderEvent) => void | Promise<void>) | undefined;
     closed?: ((event: OrderEvent) => void | Promise<void>) | undefined;

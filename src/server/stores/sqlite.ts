@@ -2,7 +2,7 @@
  * A durable store in one SQLite file, for a merchant server on one host: sessions, markers and the
  * reconciliation watch list survive a restart, and several processes (or several handlers in one
  * process) may share the file. It uses `libsql` (prebuilt binaries from the npm registry, no build
- * step), loaded only when this store is created: `npm install libsql`.
+ * step), loaded only when the store is first used: `npm install libsql`.
  *
  * - WAL journal, `synchronous=FULL` by default (a committed write survives a power cut), a busy
  *   timeout so concurrent writers wait instead of failing.
@@ -72,65 +72,96 @@ function loadLibsql(): DatabaseConstructor {
   }
 }
 
+/** The open database and its prepared statements. */
+interface Opened {
+  db: Database;
+  q: Record<string, Statement>;
+}
+
+function openDatabase(options: SqliteStoreOptions): Opened {
+  const Database = loadLibsql();
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  const busy = options.busyTimeoutMs ?? 5000;
+  const db = new Database(options.path, { timeout: busy });
+  try {
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busy))}`);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec(`PRAGMA synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    db.exec(SCHEMA);
+    return { db, q: prepare(db) };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function prepare(db: Database): Record<string, Statement> {
+  const p = (sql: string) => db.prepare(sql);
+  return {
+    get: p('SELECT v, n FROM kv WHERE k = ? AND exp > ?'),
+    create: p(
+      'INSERT INTO kv (k, v, n, exp) VALUES (?, ?, 1, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v, n = 1, exp = excluded.exp WHERE kv.exp <= ?',
+    ),
+    replace: p('UPDATE kv SET v = ?, n = n + 1, exp = ? WHERE k = ? AND n = ? AND exp > ?'),
+    set: p(
+      'INSERT INTO kv (k, v, n, exp) VALUES (?, ?, 1, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v, n = CASE WHEN kv.exp > ? THEN kv.n + 1 ELSE 1 END, exp = excluded.exp',
+    ),
+    delete: p('DELETE FROM kv WHERE k = ? AND exp > ?'),
+    deleteVersion: p('DELETE FROM kv WHERE k = ? AND exp > ? AND n = ?'),
+    increment: p(
+      'INSERT INTO counters (k, c, reset) VALUES (?, 1, ?) ON CONFLICT (k) DO UPDATE SET ' +
+        'c = CASE WHEN counters.reset <= ? THEN 1 ELSE counters.c + 1 END, ' +
+        'reset = CASE WHEN counters.reset <= ? THEN excluded.reset ELSE counters.reset END RETURNING c, reset',
+    ),
+    indexSet: p('INSERT INTO ix (name, member, score) VALUES (?, ?, ?) ON CONFLICT (name, member) DO UPDATE SET score = excluded.score'),
+    indexRemove: p('DELETE FROM ix WHERE name = ? AND member = ?'),
+    rangeAsc: p('SELECT member, score FROM ix WHERE name = ? AND score >= ? AND score <= ? ORDER BY score ASC, member ASC LIMIT ?'),
+    rangeDesc: p('SELECT member, score FROM ix WHERE name = ? AND score >= ? AND score <= ? ORDER BY score DESC, member DESC LIMIT ?'),
+    trim: p(
+      'DELETE FROM ix WHERE name = ? AND member IN (SELECT member FROM ix WHERE name = ? ORDER BY score ASC, member ASC ' +
+        'LIMIT max(0, (SELECT count(*) FROM ix WHERE name = ?) - ?))',
+    ),
+    publish: p('INSERT INTO events (channel, message, origin, at) VALUES (?, ?, ?, ?)'),
+    poll: p('SELECT id, channel, message, origin FROM events WHERE id > ? ORDER BY id ASC LIMIT 1000'),
+    lastEvent: p('SELECT coalesce(max(id), 0) AS id FROM events'),
+    pruneEvents: p('DELETE FROM events WHERE at < ?'),
+    pruneKv: p('DELETE FROM kv WHERE exp <= ?'),
+    pruneCounters: p('DELETE FROM counters WHERE reset <= ?'),
+  };
+}
+
+/**
+ * The store. Creating it opens nothing: the file is opened (and created, with its folder) on the
+ * first call, so a module can create the store at its top level and be imported by a build that must
+ * not touch the database. A bad path or a missing `libsql` then fails that first call.
+ */
 export class SqliteStore implements CheckoutStore {
-  private readonly db: Database;
+  private opened: Opened | null = null;
   private readonly now: () => number;
   private readonly pollMs: number;
   private readonly origin = randomBytes(8).toString('hex');
   private readonly listeners = new Map<string, Set<(message: string) => void>>();
-  private readonly q: Record<string, Statement>;
-  private lastEventId: number;
+  private lastEventId = 0;
   private poller: ReturnType<typeof setInterval> | null = null;
   private writes = 0;
   private closed = false;
 
-  constructor(options: SqliteStoreOptions) {
-    if (!options || typeof options.path !== 'string' || options.path === '') {
+  constructor(private readonly options: SqliteStoreOptions) {
+    this.now = options?.now ?? Date.now;
+    this.pollMs = options?.pollMs ?? 100;
+  }
+
+  /** The prepared statements, opening the database on the first call. */
+  private get q(): Record<string, Statement> {
+    if (this.opened) return this.opened.q;
+    if (this.closed) throw new Error('paydesk/server: this SQLite store is closed');
+    const o = this.options;
+    if (!o || typeof o.path !== 'string' || o.path === '') {
       throw new TypeError('paydesk/server: createSqliteStore needs { path: the database file }');
     }
-    const Database = loadLibsql();
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    const busy = options.busyTimeoutMs ?? 5000;
-    this.db = new Database(options.path, { timeout: busy });
-    this.now = options.now ?? Date.now;
-    this.pollMs = options.pollMs ?? 100;
-    this.db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busy))}`);
-    this.db.exec('PRAGMA journal_mode = WAL');
-    this.db.exec(`PRAGMA synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-    this.db.exec(SCHEMA);
-    const p = (sql: string) => this.db.prepare(sql);
-    this.q = {
-      get: p('SELECT v, n FROM kv WHERE k = ? AND exp > ?'),
-      create: p(
-        'INSERT INTO kv (k, v, n, exp) VALUES (?, ?, 1, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v, n = 1, exp = excluded.exp WHERE kv.exp <= ?',
-      ),
-      replace: p('UPDATE kv SET v = ?, n = n + 1, exp = ? WHERE k = ? AND n = ? AND exp > ?'),
-      set: p(
-        'INSERT INTO kv (k, v, n, exp) VALUES (?, ?, 1, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v, n = CASE WHEN kv.exp > ? THEN kv.n + 1 ELSE 1 END, exp = excluded.exp',
-      ),
-      delete: p('DELETE FROM kv WHERE k = ? AND exp > ?'),
-      deleteVersion: p('DELETE FROM kv WHERE k = ? AND exp > ? AND n = ?'),
-      increment: p(
-        'INSERT INTO counters (k, c, reset) VALUES (?, 1, ?) ON CONFLICT (k) DO UPDATE SET ' +
-          'c = CASE WHEN counters.reset <= ? THEN 1 ELSE counters.c + 1 END, ' +
-          'reset = CASE WHEN counters.reset <= ? THEN excluded.reset ELSE counters.reset END RETURNING c, reset',
-      ),
-      indexSet: p('INSERT INTO ix (name, member, score) VALUES (?, ?, ?) ON CONFLICT (name, member) DO UPDATE SET score = excluded.score'),
-      indexRemove: p('DELETE FROM ix WHERE name = ? AND member = ?'),
-      rangeAsc: p('SELECT member, score FROM ix WHERE name = ? AND score >= ? AND score <= ? ORDER BY score ASC, member ASC LIMIT ?'),
-      rangeDesc: p('SELECT member, score FROM ix WHERE name = ? AND score >= ? AND score <= ? ORDER BY score DESC, member DESC LIMIT ?'),
-      trim: p(
-        'DELETE FROM ix WHERE name = ? AND member IN (SELECT member FROM ix WHERE name = ? ORDER BY score ASC, member ASC ' +
-          'LIMIT max(0, (SELECT count(*) FROM ix WHERE name = ?) - ?))',
-      ),
-      publish: p('INSERT INTO events (channel, message, origin, at) VALUES (?, ?, ?, ?)'),
-      poll: p('SELECT id, channel, message, origin FROM events WHERE id > ? ORDER BY id ASC LIMIT 1000'),
-      lastEvent: p('SELECT coalesce(max(id), 0) AS id FROM events'),
-      pruneEvents: p('DELETE FROM events WHERE at < ?'),
-      pruneKv: p('DELETE FROM kv WHERE exp <= ?'),
-      pruneCounters: p('DELETE FROM counters WHERE reset <= ?'),
-    };
-    this.lastEventId = Number(this.q.lastEvent!.get()?.id ?? 0);
+    this.opened = openDatabase(o);
+    this.lastEventId = Number(this.opened.q.lastEvent!.get()?.id ?? 0);
+    return this.opened.q;
   }
 
   private wrote(): void {
@@ -274,7 +305,8 @@ export class SqliteStore implements CheckoutStore {
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
     this.listeners.clear();
-    this.db.close();
+    this.opened?.db.close();
+    this.opened = null;
   }
 }
 

@@ -3,6 +3,7 @@
  * with the real request schemas, with fault injection per method; plus request helpers and an SSE
  * reader. The integration suites run the same behaviours against the in-process sandbox.
  */
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { addAmounts } from '../../../src/money/index.js';
 import { CreateOrderRequestSchema, FormCreateRequestSchema } from '../../../src/provider/schemas.js';
@@ -421,6 +422,22 @@ export function makeHarness(overrides: Partial<CheckoutHandlerOptions> = {}, pro
     ...overrides,
   });
   return { handler, provider, logs, paid, closed, flagged, clock };
+}
+
+/**
+ * A bad option is reported on the handler's first use, not at its creation: creating the handler
+ * does not throw; a method call rejects with the option's error; a request is answered 500 and the
+ * error is logged. Resolves with the handler's error.
+ */
+export async function assertBadOptionOnFirstUse(overrides: Partial<CheckoutHandlerOptions>, pattern: RegExp): Promise<void> {
+  let h: Harness | undefined;
+  assert.doesNotThrow(() => (h = makeHarness(overrides)), 'creating the handler checks nothing');
+  await assert.rejects(h!.handler.reconcile(), (err: Error) => err instanceof TypeError && pattern.test(err.message));
+  const res = await h!.handler(createRequest({ order_ref: 'tee', method_type: 'SBP' }));
+  assert.equal(res.status, 500);
+  assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'internal_error');
+  assert.ok(h!.logs.some((l) => l.level === 'error' && pattern.test(l.message)), 'the option\'s error is logged');
+  await h!.handler.close();
 }
 
 /** POST {BASE}/sessions as the widget sends it. */

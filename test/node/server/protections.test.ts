@@ -5,7 +5,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { setClientAddress } from '../../../src/server/index.js';
-import { API_KEY, BASE, createRequest, createSession, getSession, makeHarness, ORIGIN, SESSION_SECRET, WEBHOOK_SECRET } from './fake-provider.js';
+import { API_KEY, assertBadOptionOnFirstUse, BASE, createRequest, createSession, getSession, makeHarness, ORIGIN, SESSION_SECRET, WEBHOOK_SECRET } from './fake-provider.js';
 import type { Harness } from './fake-provider.js';
 
 const body = { order_ref: 'tee', method_type: 'SBP' };
@@ -274,8 +274,8 @@ describe('origins and CORS', () => {
     assert.equal(res.status, 201);
   });
 
-  test('an invalid allowedOrigins entry is a configuration error', () => {
-    assert.throws(() => makeHarness({ allowedOrigins: ['not a url'] }), /allowedOrigins/);
+  test('an invalid allowedOrigins entry is a configuration error (on first use)', async () => {
+    await assertBadOptionOnFirstUse({ allowedOrigins: ['not a url'] }, /allowedOrigins/);
   });
 });
 
@@ -366,8 +366,8 @@ describe('rate limits', () => {
     }
   });
 
-  test('an invalid rule is a configuration error', () => {
-    assert.throws(() => makeHarness({ rateLimits: { perAddress: { limit: 0, windowSeconds: 1 } } }), /rateLimits.perAddress/);
+  test('an invalid rule is a configuration error (on first use)', async () => {
+    await assertBadOptionOnFirstUse({ rateLimits: { perAddress: { limit: 0, windowSeconds: 1 } } }, /rateLimits.perAddress/);
   });
 });
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { ProviderError } from '../../../src/provider/errors.js';
 import { MemoryStore } from '../../../src/server/index.js';
 import type { OrderEvent, FlaggedOrderEvent } from '../../../src/server/index.js';
-import { BASE, createRequest, createSession, deferred, FakeProvider, getSession, makeHarness, SseReader, webhookRequest } from './fake-provider.js';
+import { assertBadOptionOnFirstUse, BASE, createRequest, createSession, deferred, FakeProvider, getSession, makeHarness, SseReader, webhookRequest } from './fake-provider.js';
 import type { Harness } from './fake-provider.js';
 
 /**
@@ -344,12 +344,14 @@ describe('late payments', () => {
     }
   });
 
-  test('disputeGraceSeconds is validated: a negative, non-finite or longer-than-the-late-window value is a clear error', () => {
+  test('disputeGraceSeconds is validated: a negative, non-finite or longer-than-the-late-window value is a clear error (on first use)', async () => {
     for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, '60' as unknown as number]) {
-      assert.throws(() => makeHarness({ disputeGraceSeconds: bad }), /disputeGraceSeconds must be 0 or a positive number/);
+      await assertBadOptionOnFirstUse({ disputeGraceSeconds: bad }, /disputeGraceSeconds must be 0 or a positive number/);
     }
-    assert.throws(() => makeHarness({ lateWindowSeconds: 3600, disputeGraceSeconds: 7200 }), /disputeGraceSeconds must not be longer than lateWindowSeconds/);
-    assert.doesNotThrow(() => makeHarness({ lateWindowSeconds: 300 }), 'the default grace fits a short late window');
+    await assertBadOptionOnFirstUse({ lateWindowSeconds: 3600, disputeGraceSeconds: 7200 }, /disputeGraceSeconds must not be longer than lateWindowSeconds/);
+    const short = makeHarness({ lateWindowSeconds: 300 });
+    await assert.doesNotReject(short.handler.reconcile(), 'the default grace fits a short late window');
+    await short.handler.close();
   });
 
   test('a deposit that names the order after its dispute was flagged unconfirmed still pays it (late) within the late window', async () => {

@@ -5,7 +5,7 @@
  */
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteStore } from '../../../src/server/index.js';
@@ -49,7 +49,21 @@ describe('sqlite store on disk', () => {
     await s.close();
   });
 
-  test('a missing path is a clear error', () => {
-    assert.throws(() => createSqliteStore({ path: '' }), /path/);
+  test('a missing path is a clear error, on first use', async () => {
+    const s = createSqliteStore({ path: '' });
+    await assert.rejects(s.get('k'), /path/);
+    await s.close();
+  });
+
+  test('creating the store opens nothing: the file and its folder appear on the first call', async () => {
+    const path = join(dir, 'lazy', 'nested', 'store.db');
+    const s = createSqliteStore({ path });
+    assert.equal(existsSync(join(dir, 'lazy')), false, 'no folder after creation');
+    assert.equal(await s.get('k'), null);
+    assert.equal(existsSync(path), true, 'the file exists after the first call');
+    await s.close();
+    const unused = createSqliteStore({ path: join(dir, 'never', 'used.db') });
+    await unused.close();
+    assert.equal(existsSync(join(dir, 'never')), false, 'closing an unused store opens nothing');
   });
 });

@@ -6,7 +6,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { ProviderError } from '../../../src/provider/errors.js';
 import type { Order } from '../../../src/provider/schemas.js';
-import { API_KEY, BASE, createSession, deferred, getSession, makeHarness, webhookRequest } from './fake-provider.js';
+import { API_KEY, assertBadOptionOnFirstUse, BASE, createSession, deferred, getSession, makeHarness, webhookRequest } from './fake-provider.js';
 import type { Harness } from './fake-provider.js';
 
 const now = (h: Harness) => Math.floor(h.clock.now / 1000);
@@ -91,8 +91,8 @@ describe('webhook authentication', () => {
     assert.equal(res.status, 200);
   });
 
-  test('signature mode without secrets, or API-key mode without a key, is a configuration error', () => {
-    assert.throws(() => makeHarness({ webhookSecrets: [], webhookAuth: 'signature' }), /webhookSecrets/);
+  test('signature mode without secrets, or API-key mode without a key, is a configuration error (on first use)', async () => {
+    await assertBadOptionOnFirstUse({ webhookSecrets: [], webhookAuth: 'signature' }, /webhookSecrets/);
   });
 });
 
