@@ -314,7 +314,8 @@ export class SessionRepository {
 
   /**
    * Atomic read-modify-write. `change` gets a copy of the current record and returns the next one, or
-   * null for "no change". Retries on a concurrent write; publishes when the event number grew.
+   * null for "no change". Retries on a concurrent write; publishes the new view on the session's
+   * channel when the event number grew (update and publish are one step).
    */
   async update(sid: string, change: (current: SessionRecord) => SessionRecord | null): Promise<UpdateResult | null> {
     for (let attempt = 0; attempt < 32; attempt++) {
@@ -329,15 +330,14 @@ export class SessionRepository {
       if ((next.provider_order_id && next.provider_order_id !== before.provider_order_id) || next.retain_until > before.retain_until) {
         await this.index(next);
       }
-      if (next.event > before.event) await this.publish(next);
+      if (next.event > before.event) {
+        // Published with the write: every change a widget can see reaches its stream, on every instance.
+        const message: SessionEventMessage = { event: next.event, view: next.view };
+        await this.store.publish(sessionChannel(sid), JSON.stringify(message));
+      }
       return { before, after: next };
     }
     throw new Error(`session ${sid} is updated too often concurrently`);
-  }
-
-  async publish(rec: SessionRecord): Promise<void> {
-    const message: SessionEventMessage = { event: rec.event, view: rec.view };
-    await this.store.publish(sessionChannel(rec.sid), JSON.stringify(message));
   }
 }
 

@@ -187,49 +187,7 @@ export class Creator {
     };
     const terms: Terms = { requested_amount: order.amount, currency: order.currency, unique_amount: order.unique_amount };
 
-    if (mode === 'form') {
-      const body: FormCreateRequest = {
-        order_data: {
-          client_order_id: coid,
-          order_side: 'Buy',
-          amount: decimalAmount(order.amount),
-          ...(selection.button_name && { button_name: selection.button_name }),
-          ...(selection.payment_method_id && { payment_method_id: selection.payment_method_id }),
-          ...(order.user_id && { user_id: order.user_id }),
-          ...(order.unique_amount && { unique_amount: true }),
-        },
-        ...(order.redirect_url && { redirect_url: order.redirect_url }),
-        ...(order.support_url && { support_url: order.support_url }),
-        ...(order.return_url && { return_url: order.return_url }),
-      };
-      let res;
-      try {
-        res = await client.createForm(body, { signal });
-      } catch (err) {
-        this.core.logProviderFailure('form creation failed', err, { client_order_id: coid });
-        throw fromProviderError(err);
-      }
-      const data = res;
-      const formUrl = sanitizeUrl(data.form_url);
-      if (formUrl === null || data.order_data.client_order_id !== coid || !amountAcceptable(data.order_data.amount, { ...terms, expected_amount: null })) {
-        log.error('the provider answered form creation with a form that does not match the request', {
-          client_order_id: coid,
-          provider_client_order_id: data.order_data.client_order_id,
-          provider_amount: data.order_data.amount,
-        });
-        throw fromProviderError({ name: 'ProviderError', code: 'invalid_response', message: 'form does not match' });
-      }
-      const createdAt = this.core.cfg.now();
-      const view = formPendingView({
-        client_order_id: coid,
-        form_url: formUrl,
-        amount: order.amount,
-        createdAt: new Date(createdAt),
-        expiresAt: new Date(createdAt + ORDER_LIFETIME_SECONDS * 1000),
-        ctx,
-      });
-      return this.storeSession({ input, ctx, coid, generated: opts.generated, view, terms, providerOrderId: null, formSessionId: data.session_id, expectedAmount: null });
-    }
+    if (mode === 'form') return this.createFormAtProvider(signal, input, order, selection, coid, opts.generated, ctx, terms);
 
     let created: Order | undefined;
     if (opts.recover) {
@@ -292,6 +250,61 @@ export class Creator {
     });
     await clearUncertain(this.core.cfg.store, coid).catch(() => undefined);
     return record;
+  }
+
+  /** The hosted form at the provider (mode `form`): its session, not an order yet. */
+  private async createFormAtProvider(
+    signal: AbortSignal,
+    input: CreateSessionInput,
+    order: CheckedOrder,
+    selection: MethodSelection,
+    coid: string,
+    generated: boolean,
+    ctx: ViewContext,
+    terms: Terms,
+  ): Promise<SessionRecord> {
+    const { client, log } = this.core.cfg;
+    const body: FormCreateRequest = {
+      order_data: {
+        client_order_id: coid,
+        order_side: 'Buy',
+        amount: decimalAmount(order.amount),
+        ...(selection.button_name && { button_name: selection.button_name }),
+        ...(selection.payment_method_id && { payment_method_id: selection.payment_method_id }),
+        ...(order.user_id && { user_id: order.user_id }),
+        ...(order.unique_amount && { unique_amount: true }),
+      },
+      ...(order.redirect_url && { redirect_url: order.redirect_url }),
+      ...(order.support_url && { support_url: order.support_url }),
+      ...(order.return_url && { return_url: order.return_url }),
+    };
+    let res;
+    try {
+      res = await client.createForm(body, { signal });
+    } catch (err) {
+      this.core.logProviderFailure('form creation failed', err, { client_order_id: coid });
+      throw fromProviderError(err);
+    }
+    const data = res;
+    const formUrl = sanitizeUrl(data.form_url);
+    if (formUrl === null || data.order_data.client_order_id !== coid || !amountAcceptable(data.order_data.amount, { ...terms, expected_amount: null })) {
+      log.error('the provider answered form creation with a form that does not match the request', {
+        client_order_id: coid,
+        provider_client_order_id: data.order_data.client_order_id,
+        provider_amount: data.order_data.amount,
+      });
+      throw fromProviderError({ name: 'ProviderError', code: 'invalid_response', message: 'form does not match' });
+    }
+    const createdAt = this.core.cfg.now();
+    const view = formPendingView({
+      client_order_id: coid,
+      form_url: formUrl,
+      amount: order.amount,
+      createdAt: new Date(createdAt),
+      expiresAt: new Date(createdAt + ORDER_LIFETIME_SECONDS * 1000),
+      ctx,
+    });
+    return this.storeSession({ input, ctx, coid, generated, view, terms, providerOrderId: null, formSessionId: data.session_id, expectedAmount: null });
   }
 
   private async findLostOrder(coid: string, terms: Terms, since: number | undefined, signal: AbortSignal): Promise<Order | undefined> {

@@ -121,13 +121,43 @@ export class Inbox {
     return out;
   }
 
-  /** Handles an authenticated webhook for `orderId` / `coid`. Throws when nothing could be recorded. */
+  /**
+   * Handles an authenticated webhook for `orderId` / `coid`. Throws when nothing could be recorded.
+   * A known session is recorded first (a pending confirmation, on the sweep's list: store errors
+   * throw → 5xx), then confirmed by reading the order back from the provider: `confirmed` when that
+   * read finished within the confirm timeout, else `recorded` (the next read or sweep confirms it).
+   */
   async receive(orderId: string, coid: string): Promise<ReceiveResult> {
+    const { cfg } = this.core;
     let rec = await this.core.repo.findByOrderId(orderId);
     if (rec && rec.client_order_id !== coid) rec = null;
     if (!rec) rec = await this.bindFormSession(orderId, coid);
-    if (rec) return this.confirm(rec, orderId);
-    return this.orphan(orderId, coid);
+    if (!rec) return this.orphan(orderId, coid);
+    if (rec.view.status === 'paid') {
+      this.status.settle(rec, null).catch((err: unknown) => cfg.log.error('settling a paid session failed', { err }));
+      return { outcome: 'confirmed', sid: rec.sid };
+    }
+    const sid = rec.sid;
+    await this.core.repo.update(sid, (cur) => (cur.confirm_pending ? null : { ...cur, confirm_pending: true }));
+    await this.core.repo.watch(sid, cfg.now());
+    const confirmation = this.core.track(
+      this.status.sync(rec, 'webhook').then(
+        () => true,
+        (err: unknown) => {
+          this.core.logProviderFailure('confirming a webhook with the provider failed; the next read or sweep confirms it', err, { session: sid, order_id: orderId });
+          return false;
+        },
+      ),
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), cfg.webhookConfirmTimeoutMs);
+    });
+    try {
+      return { outcome: (await Promise.race([confirmation, timeout])) === true ? 'confirmed' : 'recorded', sid };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Syncs the unbound hosted-form sessions of `coid`; the one whose form session made `orderId` binds to it. */
@@ -141,39 +171,6 @@ export class Inbox {
       if (res?.after.provider_order_id === orderId) return res.after;
     }
     return null;
-  }
-
-  private async confirm(rec: SessionRecord, orderId: string): Promise<ReceiveResult> {
-    const { cfg } = this.core;
-    if (rec.view.status === 'paid') {
-      this.status.settle(rec, null).catch((err: unknown) => cfg.log.error('settling a paid session failed', { err }));
-      return { outcome: 'confirmed', sid: rec.sid };
-    }
-    // Recorded before answering: a pending confirmation, and the sweep will look (store errors throw → 5xx).
-    await this.core.repo.update(rec.sid, (cur) => (cur.confirm_pending ? null : { ...cur, confirm_pending: true }));
-    await this.core.repo.watch(rec.sid, cfg.now());
-    const confirmation = this.core.track(
-      this.status.sync(rec, 'webhook').then(
-        () => true,
-        (err: unknown) => {
-          this.core.logProviderFailure('confirming a webhook with the provider failed; the next read or sweep confirms it', err, {
-            session: rec.sid,
-            order_id: orderId,
-          });
-          return false;
-        },
-      ),
-    );
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), cfg.webhookConfirmTimeoutMs);
-    });
-    try {
-      const confirmed = (await Promise.race([confirmation, timeout])) === true;
-      return { outcome: confirmed ? 'confirmed' : 'recorded', sid: rec.sid };
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /** No session: read the order; keep it when it is ours. Throws when it cannot be read (→ 5xx, retried). */

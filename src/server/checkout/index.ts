@@ -6,6 +6,7 @@
  *   status.ts       following an order, forward only           hooks.ts       the merchant's hooks, once, leased
  *   inbox.ts        webhooks and their log                      disputes.ts    receipts and what a processed dispute means
  *   reconcile.ts    the sweep that catches what was missed      inspect.ts     read-only views for a back office
+ *   sweep/          the sweep's parts: run (its state), sessions, disputes, orphans
  */
 import { CheckoutCore } from './core.js';
 import type { CheckoutConfig } from './config.js';
