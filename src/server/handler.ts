@@ -47,6 +47,7 @@ import { SessionTokens } from './tokens.js';
 import { createNodeTransport } from './transport.js';
 import type { NodeTransport } from './transport.js';
 import { verifyWebhookRequest } from './webhooks.js';
+import { inWebhook, startTelemetry } from './telemetry.js';
 import type { WebhookAuthMode } from './webhooks.js';
 
 export interface CheckoutHandler {
@@ -469,7 +470,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
 
     if (r.kind === 'webhooks') {
       if (method !== 'POST') throw methodNotAllowed('POST');
-      return webhooks(req);
+      return inWebhook(() => webhooks(req));
     }
 
     const origin = origins.decide(req, url);
@@ -535,6 +536,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     },
   });
   core.reconciler.start(reconcileIntervalMs);
+  startTelemetry();
   return handler;
 }
 

@@ -8,6 +8,7 @@ import type { IntegrationMode, OrderView, OrderViewStatus } from '../protocol/in
 import { randomId } from './crypto.js';
 import type { ViewContext } from './order-view.js';
 import type { CheckoutStore } from './store.js';
+import { noteSessionChange } from './telemetry.js';
 
 export type HookKind = 'paid' | 'closed' | 'flagged';
 export const HOOK_KINDS: readonly HookKind[] = ['paid', 'closed', 'flagged'];
@@ -330,6 +331,7 @@ export class SessionRepository {
         await this.index(next);
       }
       if (next.event > before.event) await this.publish(next);
+      noteSessionChange(before, next);
       return { before, after: next };
     }
     throw new Error(`session ${sid} is updated too often concurrently`);

@@ -33,6 +33,7 @@ import { followed } from './dispute-state.js';
 import { isEnded } from './status.js';
 import type { Applied, StatusSync } from './status.js';
 import type { LeaseRun } from './hooks.js';
+import { inReconcile, noteOrphanFlagged } from '../telemetry.js';
 
 /** What one sweep did. */
 export interface ReconcileReport {
@@ -183,7 +184,7 @@ export class Reconciler {
     }
     lease.keepAlive();
     try {
-      return { ...(await this.sweep(now())), t0 };
+      return { ...(await inReconcile(() => this.sweep(now()))), t0 };
     } finally {
       await lease.release();
     }
@@ -535,6 +536,7 @@ export class Reconciler {
       else await store.indexSet(WATCH_INDEX, member, next);
       return null;
     }
+    noteOrphanFlagged(orphan as OrphanRecord & { attempts?: number });
     if (!hooks.flagged) {
       log.error('a paid order of this endpoint has no session, and no onOrderFlagged is configured: review it by hand', {
         order_id: orderId,
