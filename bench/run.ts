@@ -306,7 +306,7 @@ the sweep's own work plus the sandbox's.
 ## OpenTelemetry
 
 \`POST /sessions\` through the handler and an in-process sandbox, one request at a time, in three states
-taken in turn in blocks of 50 requests within each run (a full GC before each block) (${otel.runs} runs × ${otel.perState} requests per state): *absent*,
+taken in turn in blocks of 50 requests, a full GC before each (${otel.runs} runs × ${otel.perState} requests per state): *absent*,
 \`@opentelemetry/api\` cannot be imported (as when it is not installed); *no-op*, the API is loaded and
 no SDK registered; *SDK*, a tracer provider (batch processor), the async-hooks context manager and a
 meter provider registered (${otel.spans} spans exported). CPU time of the process per request (handler
