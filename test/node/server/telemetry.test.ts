@@ -60,6 +60,8 @@ interface World {
   flagged: FlaggedOrderEvent[];
   /** Rewrites the provider's answers to the handler (null: as they are). */
   rewrite: ((req: Request, body: string) => string) | null;
+  /** The provider answers 502 to everything. */
+  down: boolean;
 }
 const worlds: World[] = [];
 after(async () => {
@@ -72,7 +74,7 @@ after(async () => {
 });
 
 function world(options: Partial<CheckoutHandlerOptions> = {}): World {
-  const w = { paid: [], flagged: [], rewrite: null } as unknown as World;
+  const w = { paid: [], flagged: [], rewrite: null, down: false } as unknown as World;
   w.sandbox = createSandbox({
     apiKey: KEY,
     seed: false,
@@ -87,6 +89,7 @@ function world(options: Partial<CheckoutHandlerOptions> = {}): World {
     maxRetries: 0,
     fetch: async (input, init) => {
       const req = new Request(input, init);
+      if (w.down) return new Response('upstream down', { status: 502, headers: { 'content-type': 'text/plain' } });
       const res = await w.sandbox.fetch(req.clone());
       if (!w.rewrite) return res;
       return new Response(w.rewrite(req, await res.text()), { status: res.status, headers: res.headers });
@@ -263,6 +266,21 @@ describe('OpenTelemetry with an SDK registered', () => {
     assert.equal(refused.attributes['paydesk.error_code'], 'unauthorized');
     assert.equal(refused.attributes['paydesk.order_id'], undefined, 'an unverified payload names nothing on a span');
     assert.equal(refused.status.code, 0, "a caller's refusal is not the server's error");
+  });
+
+  test('a create the provider fails: the span has status ERROR and the error code; nothing is counted', async () => {
+    await fresh();
+    const w = world();
+    w.down = true;
+    const body = { order_ref: 'tee', method_type: 'SBP' };
+    const r = createRequest(body, { origin: 'http://merchant.test' });
+    const res = await w.handler(new Request(`${ENDPOINT}/sessions`, { method: 'POST', headers: r.headers, body: JSON.stringify(body) }));
+    assert.ok(res.status >= 500, String(res.status));
+    const create = only('paydesk.session.create');
+    assert.equal(create.status.code, 2, 'SpanStatusCode.ERROR');
+    assert.equal(create.attributes['paydesk.error_code'], ((await res.json()) as { error: { code: string } }).error.code);
+    assert.equal(create.events[0]?.name, 'exception');
+    assert.equal(sum((await collect()).get('paydesk.sessions.created')), 0);
   });
 
   test('the first request is traced even while @opentelemetry/api is still loading', async () => {
