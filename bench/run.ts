@@ -18,6 +18,7 @@ import { benchElement, type BrowserFigures } from './browser.js';
 import { benchGet, benchPost, type GetFigures, type PostFigures } from './endpoint.js';
 import { benchMemory, type MemoryFigures } from './memory.js';
 import { benchNetwork, networkReport, type NetworkFigures } from './network.js';
+import { benchOtel, type OtelFigures } from './otel.js';
 import { startChild, startPair, type ProviderInfo } from './processes.js';
 import { benchReconcile, type ReconcileFigures } from './reconcile.js';
 import { benchCreation, benchListing, type CreationFigures, type ListingFigures } from './sandbox.js';
@@ -46,6 +47,7 @@ interface Results {
   memory: MemoryFigures;
   network: NetworkFigures;
   reconcile: ReconcileFigures;
+  otel: OtelFigures;
   seconds: number;
 }
 
@@ -110,6 +112,10 @@ async function main() {
   log(`reconciliation sweep over ${sweepSessions.toLocaleString('en-US')} pending sessions`);
   const reconcile = await benchReconcile(sweepSessions, Math.round(sweepSessions / 100));
 
+  const otelRuns = quick ? { runs: 2, perState: 40, warmup: 40 } : { runs: 5, perState: 200, warmup: 200 };
+  log(`OpenTelemetry: POST /sessions without the API, with it and no SDK, with an SDK (${otelRuns.runs} runs × ${otelRuns.perState} per state)`);
+  const otel = await benchOtel(otelRuns);
+
   log(`real network: navigation → requisites painted under emulation (${P.networkRuns} runs × 9 pages)`);
   const network = await benchNetwork(P.networkRuns, log);
 
@@ -124,6 +130,7 @@ async function main() {
     creation,
     memory,
     reconcile,
+    otel,
     network,
     seconds: (performance.now() - started) / 1000,
   };
@@ -136,7 +143,7 @@ async function main() {
 const mark = (ok: boolean) => (ok ? 'met' : '**not met**');
 
 function report(r: Results): string {
-  const { sizes, browser, get, post, webhook, listing, creation, memory, network, reconcile } = r;
+  const { sizes, browser, get, post, webhook, listing, creation, memory, network, reconcile, otel } = r;
   const worstNetwork = network.variants.filter((v) => !v.id.includes('baseline')).reduce((a, b) => (b.ratio > a.ratio ? b : a));
   const sizeRow = (f: SizeFigure, budget?: number) =>
     `| ${f.name} | ${kb(f.raw)} | ${kb(f.gzip)} | ${kb(f.brotli)} | ${budget ? `≤ ${kb(budget)} gzip: ${mark(f.gzip <= budget)}` : ''} |`;
@@ -156,6 +163,7 @@ function report(r: Results): string {
       `${reconcile.first.calls} calls, ${ms(reconcile.first.ms, 0)}`,
       reconcile.first.calls <= reconcile.goal,
     ],
+    ['OpenTelemetry no-op (API, no SDK): POST /sessions ≤ 1.05× without the API (CPU, per run)', ratio(otel.noopRatio), otel.noopRatio <= 1.05],
     [
       'real network: every page ≤ 1.2× the baseline (worst)',
       `${ratio(worstNetwork.ratio)} (${worstNetwork.id})`,
@@ -294,6 +302,21 @@ the sweep's own work plus the sandbox's.
 | second (nothing changed) | ${reconcile.second.calls} | | 0 | ${ms(reconcile.second.ms, 0)} |
 | goal: one per 100 orders + one per changed order (+ the dispute listing) | ≤ ${reconcile.goal} | | | |
 | one call per order, for comparison | ${reconcile.onePerOrder.toLocaleString('en-US')} | | | |
+
+## OpenTelemetry
+
+\`POST /sessions\` through the handler and an in-process sandbox, one request at a time, in three states
+taken in turn in blocks of 50 requests, a full GC before each (${otel.runs} runs × ${otel.perState} requests per state): *absent*,
+\`@opentelemetry/api\` cannot be imported (as when it is not installed); *no-op*, the API is loaded and
+no SDK registered; *SDK*, a tracer provider (batch processor), the async-hooks context manager and a
+meter provider registered (${otel.spans} spans exported). CPU time of the process per request (handler
+and sandbox), so another process's load does not land on one state.
+
+| state | CPU per request | ÷ absent (per run) |
+|---|---|---|
+| absent | ${ms(otel.absentMs)} | |
+| no-op | ${ms(otel.noopMs)} | ${ratio(otel.noopRatio)} |
+| SDK | ${ms(otel.sdkMs)} | ${ratio(otel.sdkRatio)} |
 
 ${networkReport(network)}`;
 }

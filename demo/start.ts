@@ -14,6 +14,7 @@
  *   PAYDESK_SESSION_SECRET    signs session tokens, 32+ characters (default: drawn once, kept in the data directory)
  *   PAYDESK_DATA_DIR          what survives a restart: stores, secrets, sandbox state (default .paydesk)
  *   PAYDESK_WEBHOOK_URL       public URL of /api/paydesk/webhooks, for a real provider
+ *   PAYDESK_OTEL=console      print paydesk's OpenTelemetry spans, one line each (an SDK registered here)
  */
 import { PortInUseError, startDemo, type DemoOptions, type RunningDemo } from './app.js';
 import { loadDemoPages } from './pages.js';
@@ -70,6 +71,34 @@ const options: DemoOptions = {
   dataDir: env.PAYDESK_DATA_DIR?.trim() || '.paydesk',
 };
 
+if (env.PAYDESK_OTEL) await printSpans(env.PAYDESK_OTEL);
+
+/**
+ * `PAYDESK_OTEL=console`: registers an OpenTelemetry SDK (as an app would) whose exporter prints
+ * every span on one line, so the spans `paydesk/server` reports can be shown as they happen.
+ */
+async function printSpans(value: string): Promise<void> {
+  if (value !== 'console') fail(`PAYDESK_OTEL must be "console" (print the spans), got "${value}"`);
+  const { context, trace } = await import('@opentelemetry/api');
+  const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
+  const { BasicTracerProvider, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  type Exporter = ConstructorParameters<typeof SimpleSpanProcessor>[0];
+  const exporter: Exporter = {
+    export(spans, done) {
+      for (const s of spans) {
+        const ms = s.duration[0] * 1000 + s.duration[1] / 1e6;
+        const attrs = Object.entries(s.attributes).map(([k, v]) => `${k}=${String(v)}`);
+        const error = s.status.code === 2 ? ` ERROR ${s.status.message ?? ''}` : '';
+        console.log(`  [otel] ${s.name} ${ms.toFixed(1)} ms trace=${s.spanContext().traceId.slice(0, 8)} ${attrs.join(' ')}${error}`);
+      }
+      done({ code: 0 });
+    },
+    shutdown: async () => undefined,
+  };
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+}
+
 let demo: RunningDemo;
 try {
   demo = await startDemo(options);
@@ -97,6 +126,7 @@ if (demo.sandboxUrl) {
 } else {
   lines.push(`  Provider          ${providerUrl} (no sandbox)`);
 }
+if (env.PAYDESK_OTEL) lines.push(`  OpenTelemetry     spans printed below, one line each (PAYDESK_OTEL=${env.PAYDESK_OTEL})`);
 if (demo.dataDir) lines.push(`  Data              ${demo.dataDir}   (sessions, secrets and sandbox state survive a restart)`);
 // startDemo loaded the pages (cached): say so when they had to be built first.
 const pages = await loadDemoPages();

@@ -17,6 +17,7 @@ import { createSafeLogger } from './log.js';
 import { resolveOptions } from './options.js';
 import type { CheckoutHandlerOptions } from './options.js';
 import { handleRequest } from './router.js';
+import { startTelemetry } from './telemetry.js';
 import { createSession, idempotencyKeyOf } from './routes/sessions.js';
 import type { CreatedSessionAnswer } from './routes/sessions.js';
 import type { CheckoutStore } from './store.js';
@@ -131,7 +132,30 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       },
     },
   });
+  startTelemetry();
+  if (startsWithProcess(options)) {
+    // Just after creation, not during it: a module's top level stays free of I/O, and a restarted
+    // server sweeps (finds what was paid while it was down) without waiting for its first request.
+    const timer = setTimeout(() => {
+      if (started || closed) return;
+      try {
+        use();
+      } catch (err) {
+        misconfigured(options, err);
+      }
+    }, 0);
+    (timer as { unref?: () => void }).unref?.();
+  }
   return handler;
+}
+
+/**
+ * True when the handler starts itself with the process: it sweeps by itself, and this is not a
+ * Next.js production build (which imports route modules, and must need no secrets and open nothing).
+ */
+function startsWithProcess(options: CheckoutHandlerOptions): boolean {
+  if (typeof process !== 'undefined' && process.env?.NEXT_PHASE === 'phase-production-build') return false;
+  return (options as Partial<CheckoutHandlerOptions> | null)?.reconcileIntervalSeconds !== 0;
 }
 
 /**

@@ -18,6 +18,7 @@ import { eventsRoute } from './routes/events.js';
 import { methodsRoute } from './routes/methods.js';
 import { createRoute, sessionRoute } from './routes/sessions.js';
 import { webhooksRoute } from './routes/webhooks.js';
+import { inWebhook } from './telemetry.js';
 
 export type Route =
   | { kind: 'methods' }
@@ -66,7 +67,7 @@ export async function handleRequest(ctx: ServerContext, req: Request): Promise<R
     const method = req.method.toUpperCase();
     if (r.kind === 'webhooks') {
       if (method !== METHODS[r.kind]) throw methodNotAllowed(METHODS[r.kind]);
-      return await webhooksRoute(ctx, req);
+      return await inWebhook(() => webhooksRoute(ctx, req));
     }
     const decided = ctx.opts.origins.decide(req, url);
     if (decided.kind === 'forbidden') throw new CheckoutError(403, 'forbidden_origin', 'This origin may not use this payment endpoint.');

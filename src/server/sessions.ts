@@ -6,6 +6,7 @@
  */
 import type { IntegrationMode, OrderView, OrderViewStatus } from '../protocol/index.js';
 import { randomId } from './crypto.js';
+import { noteSessionChange } from './telemetry.js';
 import type { ViewContext } from './order-view.js';
 import type { CheckoutStore } from './store.js';
 
@@ -335,6 +336,7 @@ export class SessionRepository {
         const message: SessionEventMessage = { event: next.event, view: next.view };
         await this.store.publish(sessionChannel(sid), JSON.stringify(message));
       }
+      noteSessionChange(before, next);
       return { before, after: next };
     }
     throw new Error(`session ${sid} is updated too often concurrently`);

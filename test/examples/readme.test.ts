@@ -120,7 +120,9 @@ before(async () => {
     (JSON.parse(await readFile(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
   // What the snippets' users have beside paydesk: the same versions as this repository's (so in the npm cache).
   const deps: Record<string, string> = {};
-  for (const name of ['express', 'react', 'react-dom', 'vite', '@vitejs/plugin-react', '@types/express', '@types/react', '@types/react-dom', '@types/node']) {
+  // The OpenTelemetry pieces: README's "Observability" snippet wires them as an app does.
+  const otel = ['@opentelemetry/api', '@opentelemetry/context-async-hooks', '@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-metrics'];
+  for (const name of ['express', 'react', 'react-dom', 'vite', '@vitejs/plugin-react', '@types/express', '@types/react', '@types/react-dom', '@types/node', ...otel]) {
     deps[name] = await version(name);
   }
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'readme-consumer', private: true, type: 'module', dependencies: deps }, null, 2));

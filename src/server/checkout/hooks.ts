@@ -18,6 +18,7 @@ import type { Order } from '../../provider/schemas.js';
 import type { HookKind, SessionRecord } from '../sessions.js';
 import { hookBackoff } from './config.js';
 import { nextFlag } from './dispute-state.js';
+import { inPaidHook } from '../telemetry.js';
 
 import type { CheckoutCore } from './core.js';
 
@@ -111,7 +112,7 @@ export class Hooks {
   ensure(rec: SessionRecord, order: Order | null): Array<Promise<LeaseRun | undefined>> {
     const started: Array<Promise<LeaseRun | undefined>> = [];
     const h = this.core.cfg.hooks;
-    if (h.paid && this.due('paid', rec)) started.push(this.core.track(this.run('paid', rec, (r) => h.paid!(paidEvent(r, order)))));
+    if (h.paid && this.due('paid', rec)) started.push(this.core.track(this.run('paid', rec, (r) => inPaidHook(r, () => h.paid!(paidEvent(r, order))))));
     if (h.closed && this.due('closed', rec)) started.push(this.core.track(this.run('closed', rec, (r) => h.closed!(orderEvent(r, order)))));
     if (h.flagged && this.due('flagged', rec)) started.push(this.core.track(this.run('flagged', rec, (r) => h.flagged!(flaggedEvent(r, order)))));
     return started;

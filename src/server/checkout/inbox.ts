@@ -24,6 +24,7 @@ import { isGeneratedClientOrderId, seenClientOrderKey } from '../sessions.js';
 import type { SessionRecord } from '../sessions.js';
 import type { CheckoutCore } from './core.js';
 import type { StatusSync } from './status.js';
+import { noteWebhook } from '../telemetry.js';
 
 export const WEBHOOK_LOG_INDEX = 'webhooks';
 /** Deliveries that failed verification (anyone can send them): kept apart, in a smaller log. */
@@ -83,6 +84,7 @@ export class Inbox {
   async log(entry: Omit<WebhookLogEntry, 'id' | 'at'>): Promise<void> {
     const { store, now, log } = this.core.cfg;
     const line: WebhookLogEntry = { id: randomId(9), at: now(), ...entry };
+    noteWebhook(entry);
     const [index, keep] = entry.verified ? [WEBHOOK_LOG_INDEX, WEBHOOK_LOG_KEEP] : [UNVERIFIED_WEBHOOK_LOG_INDEX, UNVERIFIED_WEBHOOK_LOG_KEEP];
     const n = entry.verified ? ++this.logged : ++this.loggedUnverified;
     try {

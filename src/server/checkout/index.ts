@@ -22,6 +22,7 @@ import { Reconciler } from './reconcile.js';
 import { resolveOrder } from './resolve.js';
 import type { CheckedOrder } from './resolve.js';
 import { StatusSync } from './status.js';
+import { inSessionCreate } from '../telemetry.js';
 
 export type { CheckoutConfig } from './config.js';
 export type { CheckedOrder } from './resolve.js';
@@ -60,6 +61,6 @@ export class Checkout extends CheckoutCore {
   }
 
   createSession(input: CreateSessionInput, request: Request, idempotencyKey: string | null): Promise<CreatedSession> {
-    return idempotencyKey === null ? this.creator.createPlain(input, request) : this.idempotent.create(input, request, idempotencyKey);
+    return inSessionCreate(input.mode, () => (idempotencyKey === null ? this.creator.createPlain(input, request) : this.idempotent.create(input, request, idempotencyKey)));
   }
 }

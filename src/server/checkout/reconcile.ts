@@ -18,6 +18,7 @@
  * and the hooks and next checks of 4), sweep/disputes.ts (3), sweep/orphans.ts (orphans); one
  * sweep's state is a `Sweep` (sweep/run.ts).
  */
+import { inReconcile } from '../telemetry.js';
 import type { CheckoutCore } from './core.js';
 import type { Disputes } from './disputes.js';
 import type { Hooks } from './hooks.js';
@@ -123,7 +124,7 @@ export class Reconciler {
     }
     lease.keepAlive();
     try {
-      return { ...(await this.sweep(now())), t0 };
+      return { ...(await inReconcile(() => this.sweep(now()))), t0 };
     } finally {
       await lease.release();
     }

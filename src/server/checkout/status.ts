@@ -16,6 +16,7 @@ import type { HistoryEntry, SessionDeposit, SessionRecord, SyncSource, UpdateRes
 import { ENDED_STALE_MS, LATE_DENSE_MS, nextLateCheck } from './config.js';
 import type { CheckoutCore } from './core.js';
 import type { Hooks, LeaseRun } from './hooks.js';
+import { notePaidOrder } from '../telemetry.js';
 
 /** A session update, with the hook runs it started (they settle in the background). */
 export type Applied = UpdateResult & { hooks: Array<Promise<LeaseRun | undefined>> };
@@ -187,6 +188,7 @@ export class StatusSync {
       return result;
     });
     if (!res) return null;
+    notePaidOrder(res, order, via);
     if (res.after === res.before) return { ...res, hooks: this.hooks.ensure(res.after, order) };
     return { ...res, hooks: await this.settle(res.after, order) };
   }

@@ -74,6 +74,57 @@ describe('options are read and checked on first use', () => {
     await handler.store.close();
   });
 
+  test('a restarted server sweeps with no request: an order paid while it was down reaches onOrderPaid', async () => {
+    const path = join(dir, 'restart', 'paydesk.db');
+    const provider = new FakeProvider();
+    const base = {
+      provider: { client: provider, apiKey: API_KEY },
+      sessionSecrets: [SESSION_SECRET],
+      webhookSecrets: [WEBHOOK_SECRET],
+      resolveOrder: () => ({ amount: '1500.00' }),
+      rateLimits: false as const,
+    };
+    const before = createCheckoutHandler({ ...base, store: createSqliteStore({ path }), reconcileIntervalSeconds: 0 });
+    const res = await before(createRequest({ order_ref: 'tee', method_type: 'SBP' }));
+    assert.equal(res.status, 201, await res.clone().text());
+    const { order } = (await res.json()) as { order: { id: string } };
+    await before.close();
+    await before.store.close();
+    // Down: the shopper pays, and the webhook finds nobody.
+    provider.setStatus(order.id, 'Completed');
+
+    const paid: string[] = [];
+    const after = createCheckoutHandler({ ...base, store: createSqliteStore({ path }), reconcileIntervalSeconds: 0.05, onOrderPaid: (e) => void paid.push(e.provider_order_id) });
+    try {
+      for (let i = 0; i < 200 && paid.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      assert.deepEqual(paid, [order.id], 'the sweep ran from the process start, with no request');
+    } finally {
+      await after.close();
+      await after.store.close();
+    }
+  });
+
+  test('during `next build` (NEXT_PHASE) a handler with valid options starts nothing by itself', async () => {
+    const path = join(dir, 'next-build', 'paydesk.db');
+    const saved = process.env.NEXT_PHASE;
+    process.env.NEXT_PHASE = 'phase-production-build';
+    try {
+      const handler = createCheckoutHandler({
+        provider: { client: new FakeProvider(), apiKey: API_KEY },
+        sessionSecrets: [SESSION_SECRET],
+        store: createSqliteStore({ path }),
+        resolveOrder: () => ({ amount: '1500.00' }),
+        reconcileIntervalSeconds: 0.05,
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(existsSync(join(dir, 'next-build')), false, 'no store opened, no sweep');
+      await handler.close();
+    } finally {
+      if (saved === undefined) delete process.env.NEXT_PHASE;
+      else process.env.NEXT_PHASE = saved;
+    }
+  });
+
   test('close() of a handler never used opens nothing and resolves; it cannot be started after', async () => {
     const path = join(dir, 'unused', 'paydesk.db');
     const handler = createCheckoutHandler(readmeOptions({}, path));

@@ -11,6 +11,7 @@ import { hookBackoff, nextLateCheck } from '../config.js';
 import { hookMarker } from '../hooks.js';
 import { orphanKey } from '../inbox.js';
 import type { OrphanRecord } from '../inbox.js';
+import { noteOrphanFlagged } from '../../telemetry.js';
 import type { Sweep } from './run.js';
 
 /** Re-reads every orphan order due; a failure is counted and leaves it due. */
@@ -54,6 +55,7 @@ async function sweepOrphan(sw: Sweep, orderId: string): Promise<void> {
     else await store.indexSet(WATCH_INDEX, member, next);
     return;
   }
+  noteOrphanFlagged(orphan as OrphanRecord & { attempts?: number });
   if (!hooks.flagged) {
     log.error('a paid order of this endpoint has no session, and no onOrderFlagged is configured: review it by hand', {
       order_id: orderId,

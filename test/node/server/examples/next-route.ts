@@ -4,5 +4,3 @@ import { toNextRouteHandlers } from '../../../../src/server/index.js';
 import { handler } from './handler.js';
 
 export const { GET, POST, OPTIONS } = toNextRouteHandlers(handler);
-export const dynamic = 'force-dynamic';
-export const runtime = 'nodejs';
