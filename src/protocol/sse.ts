@@ -83,6 +83,8 @@ export interface SseWriterOptions {
   keepAliveMs?: number;
   /** Text of the keep-alive comment (default `keep-alive`). */
   keepAliveText?: string;
+  /** Called after each keep-alive comment (a moment to look for changes nobody announced). */
+  onKeepAlive?: () => void;
   /** Called once when the stream ends for any reason: {@link SseWriter.close}, the signal, or the reader cancelling. */
   onClose?: () => void;
 }
@@ -111,7 +113,9 @@ export function createSseWriter(options: SseWriterOptions = {}): SseWriter {
   const armKeepAlive = () => {
     if (keepAliveMs <= 0 || closed) return;
     clearTimeout(idle);
-    idle = setTimeout(() => write(formatSseComment(options.keepAliveText ?? 'keep-alive')), keepAliveMs);
+    idle = setTimeout(() => {
+      if (write(formatSseComment(options.keepAliveText ?? 'keep-alive'))) options.onKeepAlive?.();
+    }, keepAliveMs);
   };
   /** Ends without closing the controller (the reader cancelled, or the controller failed). */
   const end = () => {

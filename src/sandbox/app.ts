@@ -7,7 +7,9 @@ import { SandboxHttpError, providerError } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import { UPLOAD_PATHS, registerApiRoutes } from './routes/api.js';
 import { registerControlRoutes } from './routes/controls.js';
-import { protocolErrorResponse, registerPayRoutes } from './routes/pay.js';
+import { registerPayRoutes } from './routes/pay.js';
+import { isProtocolPath, protocolErrorResponse } from './routes/pay-errors.js';
+import { protocolErrorBody } from '../protocol/errors.js';
 import type { AppContext, SandboxEnv } from './routes/context.js';
 
 const ORDER_CREATE_PATH = /^\/api\/v1\/order\/?$/;
@@ -49,8 +51,9 @@ export function createApp(ctx: AppContext): Hono<SandboxEnv> {
         if (!refuse) return;
         const message = `The sandbox could not save this change to its state file (${err instanceof Error ? err.message : String(err)}); it may be lost when the sandbox restarts`;
         c.res = undefined;
-        c.res = c.req.path.startsWith('/pay/api')
-          ? c.json({ error: { code: 'state_not_saved', message, retryable: true } }, 503)
+        // The widget protocol's list of codes is closed: a state that could not be saved is an internal error there.
+        c.res = isProtocolPath(c.req.path)
+          ? c.json(protocolErrorBody('internal_error', message, true), 503)
           : c.json({ success: false, message }, 503);
       }
     });
@@ -58,7 +61,7 @@ export function createApp(ctx: AppContext): Hono<SandboxEnv> {
 
   const tooLarge = (max: number) => (c: Context) => {
     const message = `Request body is larger than ${max} bytes`;
-    if (c.req.path.startsWith('/pay/api')) return c.json({ error: { code: 'payload_too_large', message, retryable: false } }, 413);
+    if (isProtocolPath(c.req.path)) return c.json(protocolErrorBody('payload_too_large', message), 413);
     return c.json({ success: false, message }, 413);
   };
   const streamingLimits = new Map(
@@ -115,9 +118,7 @@ export function createApp(ctx: AppContext): Hono<SandboxEnv> {
   );
 
   app.notFound((c) => {
-    if (c.req.path.startsWith('/pay/api')) {
-      return c.json({ error: { code: 'not_found', message: `No such endpoint: ${c.req.method} ${c.req.path}`, retryable: false } }, 404);
-    }
+    if (isProtocolPath(c.req.path)) return c.json(protocolErrorBody('not_found', `No such endpoint: ${c.req.method} ${c.req.path}`), 404);
     return c.json({ success: false, message: `Not found: ${c.req.method} ${c.req.path}` }, 404);
   });
 
@@ -131,7 +132,7 @@ export function createApp(ctx: AppContext): Hono<SandboxEnv> {
     // Never a bare 500 for a bug: log it and answer a clear, distinct error (500 is the document's "no traders").
     logger.error(`unexpected error on ${c.req.method} ${c.req.path}`, err);
     const message = `The sandbox failed to handle this request (${err instanceof Error ? err.message : String(err)}); this is a sandbox bug, see its log`;
-    if (c.req.path.startsWith('/pay/api')) return c.json({ error: { code: 'internal_error', message, retryable: true } }, 503);
+    if (isProtocolPath(c.req.path)) return c.json(protocolErrorBody('internal_error', message, true), 503);
     return c.json({ success: false, message }, 503);
   });
 
