@@ -2,12 +2,23 @@
  * The hosted payment page at `form_url` (`GET /pay?session_id=…`): a plain page whose
  * `<paydesk-checkout>` speaks the widget protocol under `/pay/api`, its stylesheet, the widget's
  * script and the language tables it loads. The plain details inside the element show until (or
- * unless) the widget script upgrades it.
+ * unless) the widget script upgrades it, in the widget's own words (its tables in src/element/i18n).
  */
 import type { Context, Hono } from 'hono';
 import { formatMoney } from '../../money/index.js';
+import type { Messages } from '../../element/i18n/types.js';
+import { fill } from '../../element/i18n/text.js';
+import az from '../../element/i18n/az.js';
+import be from '../../element/i18n/be.js';
+import en from '../../element/i18n/en.js';
+import hy from '../../element/i18n/hy.js';
+import kk from '../../element/i18n/kk.js';
+import ky from '../../element/i18n/ky.js';
+import ru from '../../element/i18n/ru.js';
+import tg from '../../element/i18n/tg.js';
+import uk from '../../element/i18n/uk.js';
+import uz from '../../element/i18n/uz.js';
 import { DEFAULT_HOSTED_FORM_LOCALE, type HostedFormLocale } from '../constants.js';
-import { isoMillis } from '../format.js';
 import { hostedFormLocale } from '../locale.js';
 import { requisitesKind } from '../payment-methods.js';
 import type { SessionRecord } from '../records.js';
@@ -59,46 +70,11 @@ const PAGE_HEADERS = {
   'Cache-Control': 'no-store',
 };
 
-/** Texts of the plain page (before, or without, the widget): Russian, and English for every other language. */
-const TEXTS = {
-  ru: {
-    shop: 'Магазин',
-    order: 'Заказ',
-    amount: 'Сумма',
-    state: 'Состояние',
-    method: 'Способ',
-    recipient: 'Получатель',
-    card: 'Карта',
-    requisites: 'Реквизиты',
-    payBy: 'Оплатить до',
-    heading: 'Оплата заказа',
-    paySbp: 'Оплатить через СБП',
-    back: 'Вернуться в магазин',
-    support: 'Поддержка',
-    title: 'Оплата',
-    notFoundTitle: 'Платёж не найден',
-    notFoundText: 'Ссылка на оплату неверна или устарела.',
-  },
-  en: {
-    shop: 'Shop',
-    order: 'Order',
-    amount: 'Amount',
-    state: 'State',
-    method: 'Method',
-    recipient: 'Recipient',
-    card: 'Card',
-    requisites: 'Requisites',
-    payBy: 'Pay by',
-    heading: 'Order payment',
-    paySbp: 'Pay with SBP',
-    back: 'Back to the shop',
-    support: 'Support',
-    title: 'Payment',
-    notFoundTitle: 'Payment not found',
-    notFoundText: 'The payment link is wrong or has expired.',
-  },
-} as const;
-type Texts = (typeof TEXTS)[keyof typeof TEXTS];
+/**
+ * The shopper's texts of the plain page are the widget's own (src/element/i18n), in every language
+ * the widget has: one home for shopper-facing text. Each table is complete (typed `Messages`).
+ */
+const TABLES: Readonly<Record<HostedFormLocale, Messages>> = { ru, en, kk, uz, hy, az, ky, be, uk, tg };
 
 /** The page's language: the one asked for, else the provider's default. */
 interface PageLanguage {
@@ -106,16 +82,19 @@ interface PageLanguage {
   lang: HostedFormLocale;
   /** Whether the visitor asked for it (`?lang=` or `Accept-Language`); only then the element gets `locale`. */
   requested: boolean;
-  /** Language of the plain texts, and the texts. */
-  textLang: keyof typeof TEXTS;
-  t: Texts;
+  /** The widget's texts in that language. */
+  m: Messages;
 }
 
 function pageLanguage(c: Context): PageLanguage {
   const asked = hostedFormLocale(c.req.query('lang'), c.req.header('accept-language'));
   const lang = asked ?? DEFAULT_HOSTED_FORM_LOCALE;
-  const textLang = lang === 'ru' ? 'ru' : 'en';
-  return { lang, requested: asked !== null, textLang, t: TEXTS[textLang] };
+  return { lang, requested: asked !== null, m: TABLES[lang] };
+}
+
+/** A moment in the page's language, in UTC (the server does not know the shopper's time zone), saying so. */
+function formatDeadline(ms: number, lang: string): string {
+  return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(ms) + ' UTC';
 }
 
 /**
@@ -140,26 +119,29 @@ ${body}
 `;
 }
 
-/** Plain details shown until (or unless) the widget script upgrades the element. */
+/**
+ * Plain details shown until (or unless) the widget script upgrades the element, in the widget's
+ * words. The session's state is for developers: it is in `data-state`, not in the text.
+ */
 function fallback(terminal: Terminal, s: SessionRecord, l: PageLanguage): string {
-  const t = l.t;
+  const { m, lang } = l;
   const rows: [string, string][] = [
-    [t.shop, terminal.settings.name],
-    [t.order, s.clientOrderId],
-    [t.amount, formatMoney(s.amount, terminal.currency, l.textLang)],
-    [t.state, s.state],
+    [m.orderLabel, s.clientOrderId],
+    [m.toPay, formatMoney(s.amount, terminal.currency, lang)],
   ];
   const o = s.order;
   if (o) {
-    rows.push([t.method, o.method.name], [t.recipient, o.holderName], [requisitesKind(o.method.type) === 'card' ? t.card : t.requisites, o.holderAccount]);
-    rows.push([t.payBy, isoMillis(o.expiresMs)]);
+    const kind = requisitesKind(o.method.type);
+    const label = { card: m.cardLabel, phone: m.phoneLabel, account: m.accountLabel, link: m.linkLabel }[kind];
+    rows.push([m.methodLabel, o.method.name], [m.holderLabel, o.holderName], [label, o.holderAccount]);
   }
   const list = rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('');
-  const link = o?.paymentLink ? `<p><a href="${escapeHtml(o.paymentLink)}" rel="noopener">${escapeHtml(t.paySbp)}</a></p>` : '';
-  const back = s.returnUrl ? `<p><a href="${escapeHtml(s.returnUrl)}">${escapeHtml(t.back)}</a></p>` : '';
-  const support = s.supportUrl ? `<p><a href="${escapeHtml(s.supportUrl)}" rel="noopener">${escapeHtml(t.support)}</a></p>` : '';
-  const langAttr = l.textLang === l.lang ? '' : ` lang="${l.textLang}"`;
-  return `<div class="paydesk-fallback"${langAttr}><h1>${escapeHtml(t.heading)}</h1><dl>${list}</dl>${link}${back}${support}</div>`;
+  const deadline = o ? `<p>${escapeHtml(fill(m.payBy, { time: formatDeadline(o.expiresMs, lang) }))}</p>` : '';
+  const link = o?.paymentLink ? `<p><a href="${escapeHtml(o.paymentLink)}" rel="noopener">${escapeHtml(m.openLink)}</a></p>` : '';
+  const back = s.returnUrl ? `<p><a href="${escapeHtml(s.returnUrl)}">${escapeHtml(m.returnToShop)}</a></p>` : '';
+  const support = s.supportUrl ? `<p><a href="${escapeHtml(s.supportUrl)}" rel="noopener">${escapeHtml(m.support)}</a></p>` : '';
+  const heading = o ? m.payTitle : m.chooseTitle;
+  return `<div class="paydesk-fallback" data-state="${escapeHtml(s.state)}"><p>${escapeHtml(terminal.settings.name)}</p><h1>${escapeHtml(heading)}</h1><dl>${list}</dl>${deadline}${link}${back}${support}</div>`;
 }
 
 export function registerPayPageRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void {
@@ -173,8 +155,8 @@ export function registerPayPageRoutes(app: Hono<SandboxEnv>, ctx: AppContext): v
     const id = c.req.query('session_id');
     const found = id ? engine.sessions.find(id) : undefined;
     if (!found) {
-      const body = `<main${l.textLang === l.lang ? '' : ` lang="${l.textLang}"`}><h1>${escapeHtml(l.t.notFoundTitle)}</h1><p>${escapeHtml(l.t.notFoundText)}</p></main>`;
-      return c.html(page(l.t.notFoundTitle, body, l.lang, theme), 404, headers);
+      const body = `<main><h1>${escapeHtml(l.m.errorTitle)}</h1><p>${escapeHtml(l.m.errors.session_invalid)}</p></main>`;
+      return c.html(page(l.m.errorTitle, body, l.lang, theme), 404, headers);
     }
     const { terminal, session } = found;
     engine.processDue(terminal);
@@ -184,7 +166,7 @@ export function registerPayPageRoutes(app: Hono<SandboxEnv>, ctx: AppContext): v
     const locale = l.requested ? ` locale="${l.lang}"` : '';
     const themeAttr = theme ? ` theme="${theme}"` : '';
     const body = `<main><paydesk-checkout endpoint="/pay/api" ${attr}${locale}${themeAttr}>${fallback(terminal, session, l)}</paydesk-checkout></main>`;
-    return c.html(page(`${l.t.title} — ${terminal.settings.name}`, body, l.lang, theme, c.req.query('embed') === '1'), 200, headers);
+    return c.html(page(`${l.m.region} — ${terminal.settings.name}`, body, l.lang, theme, c.req.query('embed') === '1'), 200, headers);
   });
 
   app.get('/pay/page.css', (c) =>
