@@ -26,7 +26,7 @@ export function registerPayEventsRoute(app: Hono<SandboxEnv>, ctx: AppContext, p
     const writer = createSseWriter({
       signal: c.req.raw.signal,
       keepAliveMs: PAY_EVENTS_KEEP_ALIVE_MS,
-      onKeepAlive: () => update(),
+      onKeepAlive: () => safeUpdate(),
       onClose: () => unsubscribe(),
     });
     /** Writes the OrderView when it changed; ends the stream once nothing more will be sent. */
@@ -46,18 +46,32 @@ export function registerPayEventsRoute(app: Hono<SandboxEnv>, ctx: AppContext, p
         writer.close();
       }
     };
+    /** Runs outside the request (a timer, a change): a failure ends this stream, logged, never the process. */
+    const safeUpdate = () => {
+      try {
+        update();
+      } catch (err) {
+        ctx.logger.error(`event stream of session ${session.id} failed; it is closed`, err);
+        writer.close();
+      }
+    };
     // A change is looked at once the code that made it has finished (changes of one moment: one look).
     const changed = () => {
       if (queued) return;
       queued = true;
       queueMicrotask(() => {
         queued = false;
-        update();
+        safeUpdate();
       });
     };
     if (!writer.closed) {
       unsubscribe = engine.sessions.subscribe(session.id, changed);
-      update();
+      try {
+        update();
+      } catch (err) {
+        writer.close(); // unsubscribes; the app's error handler answers
+        throw err;
+      }
     }
     return sseResponse(writer);
   });
