@@ -96,7 +96,7 @@ function checkDisputable(ctx: AppContext, terminal: Terminal, order: OrderRecord
     throw new ProtocolHttpError(409, 'dispute_not_allowed', `This order is ${order.status}: it cannot be disputed here`);
   }
   if (ENDED_CANCELLED.has(order.status) && engine.now() - order.updatedMs > DISPUTE_LATE_WINDOW_SECONDS * 1000) {
-    throw new ProtocolHttpError(409, 'dispute_not_allowed', `This order ended more than ${DISPUTE_LATE_WINDOW_SECONDS / 86400} days ago; please contact support`);
+    throw new ProtocolHttpError(409, 'dispute_not_allowed', `This order ended more than ${DISPUTE_LATE_WINDOW_SECONDS / 86400} days ago (the late window): a dispute can no longer be opened here`);
   }
   const latest = engine.disputes.latestOf(terminal, order);
   if (latest && !latest.processed) throw new ProtocolHttpError(409, 'dispute_open', 'A dispute for this order is already open; the provider is checking it');
