@@ -95,7 +95,8 @@ const DISPUTE_CREATE_BODY: Json = {
   },
 };
 
-function buildDocument(): Json {
+/** The schemas of the document, with the provider's real aggregate ids as examples. */
+function schemaComponents(): Json {
   const components: Json = {
     Order: jsonSchema(S.OrderSchema, 'output'),
     FormSession: jsonSchema(S.FormSessionSchema, 'output'),
@@ -132,8 +133,12 @@ function buildDocument(): Json {
   methodProps.method_type!.examples = [...METHOD_TYPES];
   const orderProps = (components.Order as Json).properties as Record<string, Json>;
   orderProps.initial_method_id!.examples = AGGREGATE_IDS;
+  return components;
+}
 
-  const ops: Record<string, Json> = {
+/** Operations of the form and the disputes. */
+function formAndDisputeOperations(): Record<string, Json> {
+  return {
     'get /api/v1/form/search': {
       operationId: 'searchFormSessions',
       summary: 'List form sessions',
@@ -184,6 +189,12 @@ function buildDocument(): Json {
         '422': errorResponse('Not multipart/form-data, or order_id, amount or files[] missing or malformed; the message names the field'),
       },
     },
+  };
+}
+
+/** Operations of the terminal's money. */
+function financeOperations(): Record<string, Json> {
+  return {
     'get /api/v1/finance/transactions': {
       operationId: 'listTransactions',
       summary: 'List transactions',
@@ -204,6 +215,12 @@ function buildDocument(): Json {
       tags: ['Finance'],
       responses: { '200': { description: 'Balance', content: jsonContent(ref('BalanceResponse')) }, '401': COMMON_ERRORS['401'], '429': COMMON_ERRORS['429'] },
     },
+  };
+}
+
+/** Operations of H2H orders. */
+function orderOperations(): Record<string, Json> {
+  return {
     'post /api/v1/order/': {
       operationId: 'createOrder',
       summary: 'Create an order (H2H)',
@@ -263,7 +280,31 @@ function buildDocument(): Json {
       responses: { '200': { description: 'Same shape as the order list', content: jsonContent(ref('OrdersResponse')) }, ...COMMON_ERRORS },
     },
   };
+}
 
+const WEBHOOKS: Json = {
+  orderUpdate: {
+    post: {
+      summary: 'Order status changed (webhook_type buy_update or sell_update)',
+      parameters: [
+        { name: 'X-API-Key', in: 'header', required: true, schema: { type: 'string' }, description: "The terminal's API key, as the provider sends it" },
+        {
+          name: 'X-Paydesk-Signature',
+          in: 'header',
+          required: true,
+          schema: { type: 'string' },
+          description: 'Sandbox extension: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body"> with the terminal webhook secret',
+        },
+      ],
+      requestBody: { required: true, content: jsonContent(ref('WebhookEnvelope')) },
+      responses: { '200': { description: 'Any 2xx stops the retries' } },
+    },
+  },
+};
+
+function buildDocument(): Json {
+  const components = schemaComponents();
+  const ops: Record<string, Json> = { ...formAndDisputeOperations(), ...financeOperations(), ...orderOperations() };
   const paths: Record<string, Json> = {};
   for (const { method, path } of API_ROUTES) {
     const op = ops[`${method} ${path}`];
@@ -282,25 +323,7 @@ function buildDocument(): Json {
     },
     security: [{ ApiKey: [] }],
     paths,
-    webhooks: {
-      orderUpdate: {
-        post: {
-          summary: 'Order status changed (webhook_type buy_update or sell_update)',
-          parameters: [
-            { name: 'X-API-Key', in: 'header', required: true, schema: { type: 'string' }, description: "The terminal's API key, as the provider sends it" },
-            {
-              name: 'X-Paydesk-Signature',
-              in: 'header',
-              required: true,
-              schema: { type: 'string' },
-              description: 'Sandbox extension: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body"> with the terminal webhook secret',
-            },
-          ],
-          requestBody: { required: true, content: jsonContent(ref('WebhookEnvelope')) },
-          responses: { '200': { description: 'Any 2xx stops the retries' } },
-        },
-      },
-    },
+    webhooks: WEBHOOKS,
     components: {
       schemas: components,
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },

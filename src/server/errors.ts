@@ -1,10 +1,15 @@
 /**
  * Errors of the token endpoint: one class thrown anywhere in the handler and turned into the
- * protocol's `{"error": {"code", "message", "retryable"}}` body in one place, plus the mapping of
- * every provider-client error code onto a stable protocol code and a message a shopper can read.
+ * protocol's `{"error": {"code", "message", "retryable"}}` body (built by src/protocol/errors.ts),
+ * plus the mapping of every provider-client error code onto a stable protocol code.
+ *
+ * Every `message` here is for developers (logs, the element's `paydesk-error` event): it says what
+ * happened in the integrator's terms. The shopper never sees it: the element shows its own sentence
+ * for the `code`, in the shopper's language (src/element/i18n).
  */
 import type { ProtocolErrorBody, ProtocolErrorCode } from '../protocol/index.js';
-import type { CreateOutcome, ProviderErrorCode } from '../provider/types.js';
+import { protocolErrorBody } from '../protocol/errors.js';
+import type { CreateOutcome, ProviderErrorCode } from '../provider/index.js';
 
 export class CheckoutError extends Error {
   readonly status: number;
@@ -26,13 +31,13 @@ export class CheckoutError extends Error {
   }
 
   toBody(): ProtocolErrorBody {
-    return { error: { code: this.code, message: this.message, retryable: this.retryable } };
+    return protocolErrorBody(this.code, this.message, this.retryable);
   }
 }
 
 /** A request with an Idempotency-Key (or for a client order) whose first attempt is still running. */
 export function idempotencyInProgress(): CheckoutError {
-  return new CheckoutError(409, 'idempotency_in_progress', 'This payment is still being prepared. Please try again in a moment.', {
+  return new CheckoutError(409, 'idempotency_in_progress', 'The first request with this Idempotency-Key (or for this order) is still running; retry after Retry-After.', {
     retryable: true,
     headers: { 'retry-after': '1' },
   });
@@ -49,33 +54,13 @@ export interface ProviderErrorLike {
   outcome?: CreateOutcome | undefined;
 }
 
-const PROVIDER_CODES: ReadonlySet<string> = new Set<ProviderErrorCode>([
-  'no_payment_method',
-  'order_not_found',
-  'customer_account_required',
-  'insufficient_funds',
-  'payment_method_not_found',
-  'amount_out_of_limits',
-  'customer_blacklisted',
-  'rate_limited',
-  'no_traders',
-  'form_sell_not_allowed',
-  'button_not_enabled',
-  'form_not_activated',
-  'unauthorized',
-  'network',
-  'timeout',
-  'invalid_response',
-  'invalid_request',
-  'provider_error',
-]);
 
 export function isProviderError(err: unknown): err is ProviderErrorLike {
   return (
     typeof err === 'object' &&
     err !== null &&
     typeof (err as { code?: unknown }).code === 'string' &&
-    PROVIDER_CODES.has((err as { code: string }).code) &&
+    Object.hasOwn(PROVIDER_ERROR_MAP, (err as { code: string }).code) &&
     (err as { name?: unknown }).name === 'ProviderError'
   );
 }
@@ -109,109 +94,112 @@ interface Mapping {
   retryable: boolean;
 }
 
-/** Every provider-client code → HTTP status, stable protocol code and a message for the shopper. */
+/**
+ * Every provider-client code (the map is typed by `ProviderErrorCode`, so a new code fails the type
+ * check until it is mapped) → HTTP status, stable protocol code and a message for developers.
+ */
 export const PROVIDER_ERROR_MAP: Readonly<Record<ProviderErrorCode, Mapping>> = {
-  no_payment_method: { status: 400, code: 'no_payment_method', message: 'Choose a payment method.', retryable: false },
+  no_payment_method: { status: 400, code: 'no_payment_method', message: 'The provider refused the create: no payment method was given (send payment_method_id, or use mode "form").', retryable: false },
   order_not_found: {
     status: 404,
     code: 'order_not_found',
-    message: 'The payment provider does not know this order.',
+    message: 'The provider has no order with this id.',
     retryable: false,
   },
   payment_method_not_found: {
     status: 409,
     code: 'payment_method_not_found',
-    message: 'This payment method is not available. Please choose another one.',
+    message: 'The provider does not know this payment method, or it is not active on the terminal.',
     retryable: false,
   },
   amount_out_of_limits: {
     status: 409,
     code: 'amount_out_of_limits',
-    message: 'This payment method does not accept this amount. Please choose another one.',
+    message: 'The amount is outside the limits of this payment method at the provider.',
     retryable: false,
   },
   customer_blacklisted: {
     status: 409,
     code: 'customer_blacklisted',
-    message: 'This payment cannot be accepted. Please choose another method or contact support.',
+    message: 'The provider refused the customer (customer_blacklisted).',
     retryable: false,
   },
   rate_limited: {
     status: 429,
     code: 'rate_limited',
-    message: 'Too many payment attempts. Please wait a minute and try again.',
+    message: 'The provider rate-limited this terminal or customer (rate limit or anti-fraud pending limit); retry after Retry-After.',
     retryable: true,
   },
   no_traders: {
     status: 503,
     code: 'no_traders',
-    message: 'No payment details are available right now. Please try again in a few minutes or choose another method.',
+    message: 'The provider has no requisites for this method right now (no_traders); retryable.',
     retryable: true,
   },
   button_not_enabled: {
     status: 409,
     code: 'button_not_enabled',
-    message: 'Payment with this bank is not available. Please choose another bank or method.',
+    message: 'The provider refused the button_name: that bank button is not enabled on the terminal.',
     retryable: false,
   },
   form_not_activated: {
     status: 409,
     code: 'form_not_activated',
-    message: 'The payment page is not available for this shop. Please choose a payment method here.',
+    message: 'The provider\'s hosted form is not activated on this terminal (form_not_activated): use mode h2h.',
     retryable: false,
   },
   form_sell_not_allowed: {
     status: 502,
     code: 'form_sell_not_allowed',
-    message: 'The payment could not be started. Please contact support.',
+    message: 'The provider refused a Sell order on its hosted form (form_sell_not_allowed).',
     retryable: false,
   },
   insufficient_funds: {
     status: 502,
     code: 'insufficient_funds',
-    message: 'The payment could not be started. Please contact support.',
+    message: 'The provider refused the order: the terminal\'s balance is too low (insufficient_funds).',
     retryable: false,
   },
   customer_account_required: {
     status: 502,
     code: 'customer_account_required',
-    message: 'The payment could not be started. Please contact support.',
+    message: 'The provider requires the customer\'s account for this method (customer_account_required).',
     retryable: false,
   },
   unauthorized: {
     status: 503,
     code: 'provider_unavailable',
-    message: 'Payments are temporarily unavailable. Please try again later.',
+    message: 'The provider refused the API key (401): check the server\'s provider key.',
     retryable: false,
   },
   network: {
     status: 503,
     code: 'provider_unavailable',
-    message: 'The payment service cannot be reached. Please try again.',
+    message: 'The provider could not be reached (network error).',
     retryable: true,
   },
   timeout: {
     status: 504,
     code: 'timeout',
-    message: 'The payment service is taking too long to answer. Please try again.',
+    message: 'The provider did not answer in time.',
     retryable: true,
   },
   invalid_response: {
     status: 502,
     code: 'invalid_response',
-    message: 'The payment service answered unexpectedly. Please try again.',
+    message: 'The provider sent an answer that does not match its documented shape.',
     retryable: true,
   },
   invalid_request: {
     status: 500,
     code: 'internal_error',
-    message: 'The payment could not be prepared. Please contact support.',
+    message: 'The provider client refused the request before sending it (invalid_request): see the server log for the field.',
     retryable: false,
   },
   provider_error: {
     status: 502,
     code: 'provider_unavailable',
-    message: 'The payment service is temporarily unavailable. Please try again.',
+    message: 'The provider answered with an unexpected error status.',
     retryable: true,
   },
 };
@@ -238,7 +226,7 @@ export function fromProviderError(err: unknown): CheckoutError {
 }
 
 export const internalError = (cause?: unknown) =>
-  new CheckoutError(500, 'internal_error', 'Something went wrong on our side. Please try again.', {
+  new CheckoutError(500, 'internal_error', 'The server failed to handle this request; see its log.', {
     retryable: true,
     cause,
   });

@@ -3,8 +3,10 @@
  * session's channel by any instance, `id:` lines for Last-Event-ID resume, heartbeat comments, and
  * the end of the stream once nothing can change any more: after `paid`, or after `expired` /
  * `cancelled` only once the late window has closed (a late payment or a dispute may still come).
+ * The bytes are written by the protocol's one SSE writer (src/protocol/sse.ts).
  */
 import { ORDER_EVENT } from '../protocol/index.js';
+import { createSseWriter, formatSseEvent, sseResponse, type SseEvent } from '../protocol/sse.js';
 import type { OrderView } from '../protocol/index.js';
 import type { Checkout } from './checkout/index.js';
 import type { SessionRecord } from './sessions.js';
@@ -24,8 +26,13 @@ export function parseLastEventId(value: string | null): number | null {
   return Number(value.trim());
 }
 
+/** The `order` event carrying `view`, with its number as the id. */
+export function orderEvent(event: number, view: OrderView): SseEvent {
+  return { id: event, event: ORDER_EVENT, data: JSON.stringify(view) };
+}
+
 export function formatOrderEvent(event: number, view: OrderView): string {
-  return `id: ${event}\nevent: ${ORDER_EVENT}\ndata: ${JSON.stringify(view)}\n\n`;
+  return formatSseEvent(orderEvent(event, view));
 }
 
 export class EventStreams {
@@ -46,44 +53,29 @@ export class EventStreams {
 
   /** A `text/event-stream` response for session `sid`, resuming after `lastEventId` when given. */
   stream(sid: string, lastEventId: number | null, headers: Record<string, string>, signal?: AbortSignal): Response {
-    const encoder = new TextEncoder();
     const { core, options } = this;
     const open = this.open;
     let lastSent = lastEventId ?? 0;
-    let closed = false;
     let unsubscribe: (() => Promise<void>) | null = null;
     let heartbeat: ReturnType<typeof setInterval> | undefined;
     let lifetime: ReturnType<typeof setTimeout> | undefined;
-    let controllerRef: ReadableStreamDefaultController<Uint8Array> | null = null;
 
-    const cleanup = () => {
-      if (closed) return;
-      closed = true;
-      open.delete(finish);
-      clearInterval(heartbeat);
-      clearTimeout(lifetime);
-      signal?.removeEventListener('abort', finish);
-      const u = unsubscribe;
-      unsubscribe = null;
-      if (u) void u().catch(() => undefined);
-    };
+    const writer = createSseWriter({
+      ...(signal && { signal }),
+      retryMs: options.retryMs ?? 3000,
+      preamble: 'paydesk',
+      onClose: () => {
+        open.delete(finish);
+        clearInterval(heartbeat);
+        clearTimeout(lifetime);
+        const u = unsubscribe;
+        unsubscribe = null;
+        if (u) void u().catch(() => undefined);
+      },
+    });
     function finish(): void {
-      if (closed) return;
-      cleanup();
-      try {
-        controllerRef?.close();
-      } catch {
-        // already closed or cancelled
-      }
+      writer.close();
     }
-    const send = (text: string) => {
-      if (closed || !controllerRef) return;
-      try {
-        controllerRef.enqueue(encoder.encode(text));
-      } catch {
-        cleanup();
-      }
-    };
     /** Nothing more can happen to the session: paid, or ended with the late window closed. */
     const settled = (status: OrderView['status'], rec?: SessionRecord | null) => {
       if (status === 'paid') return true;
@@ -92,72 +84,56 @@ export class EventStreams {
       return endedAt !== null && core.cfg.now() - endedAt > core.cfg.lateWindowMs;
     };
     const push = (event: number, view: OrderView) => {
-      if (closed || event <= lastSent) return;
+      if (writer.closed || event <= lastSent) return;
       lastSent = event;
-      send(formatOrderEvent(event, view));
+      writer.send(orderEvent(event, view));
       if (settled(view.status)) finish();
     };
 
-    const body = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        controllerRef = controller;
-        open.add(finish);
-        signal?.addEventListener('abort', finish);
-        send(`retry: ${options.retryMs ?? 3000}\n: paydesk\n\n`);
-        try {
-          const u = await core.cfg.store.subscribe(sessionChannel(sid), (message) => {
-            try {
-              const m = JSON.parse(message) as SessionEventMessage;
-              if (typeof m.event === 'number' && m.view) push(m.event, m.view);
-            } catch {
-              // not ours
-            }
-          });
-          if (closed) {
-            void u().catch(() => undefined);
-            return;
+    const run = async () => {
+      try {
+        const u = await core.cfg.store.subscribe(sessionChannel(sid), (message) => {
+          try {
+            const m = JSON.parse(message) as SessionEventMessage;
+            if (typeof m.event === 'number' && m.view) push(m.event, m.view);
+          } catch {
+            // not ours
           }
-          unsubscribe = u;
-          // Read after subscribing, so no change falls between the two.
-          const rec = await core.repo.get(sid);
-          if (!rec) return finish();
-          if (lastEventId !== null && lastEventId > rec.event) lastSent = 0; // an id from elsewhere: start over
-          if (rec.event > lastSent) push(rec.event, rec.view);
-          if (settled(rec.view.status, rec)) return finish();
-          if (closed) return;
-          if (core.status.needsRefresh(rec)) void core.track(core.status.refreshIfNeeded(rec, false));
-          heartbeat = setInterval(() => {
-            send(': heartbeat\n\n');
-            void core.track(
-              core.repo.get(sid).then((cur) => {
-                if (!cur) return finish();
-                if (cur.event > lastSent) push(cur.event, cur.view); // a missed message never stalls a stream
-                if (!closed && settled(cur.view.status, cur)) return finish();
-                if (!closed && core.status.needsRefresh(cur)) return core.status.refreshIfNeeded(cur, false).then(() => undefined);
-                return undefined;
-              }),
-            );
-          }, options.heartbeatMs);
-          lifetime = setTimeout(finish, options.maxMs);
-        } catch (err) {
-          core.cfg.log.error('event stream failed', { session: sid, err });
-          finish();
+        });
+        if (writer.closed) {
+          void u().catch(() => undefined);
+          return;
         }
-      },
-      cancel() {
-        cleanup();
-      },
-    });
-
-    return new Response(body, {
-      status: 200,
-      headers: {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-accel-buffering': 'no',
-        'x-content-type-options': 'nosniff',
-        ...headers,
-      },
-    });
+        unsubscribe = u;
+        // Read after subscribing, so no change falls between the two.
+        const rec = await core.repo.get(sid);
+        if (!rec) return finish();
+        if (lastEventId !== null && lastEventId > rec.event) lastSent = 0; // an id from elsewhere: start over
+        if (rec.event > lastSent) push(rec.event, rec.view);
+        if (settled(rec.view.status, rec)) return finish();
+        if (writer.closed) return;
+        if (core.status.needsRefresh(rec)) void core.track(core.status.refreshIfNeeded(rec, false));
+        heartbeat = setInterval(() => {
+          writer.comment('heartbeat');
+          void core.track(
+            core.repo.get(sid).then((cur) => {
+              if (!cur) return finish();
+              if (cur.event > lastSent) push(cur.event, cur.view); // a missed message never stalls a stream
+              if (!writer.closed && settled(cur.view.status, cur)) return finish();
+              if (!writer.closed && core.status.needsRefresh(cur)) return core.status.refreshIfNeeded(cur, false).then(() => undefined);
+              return undefined;
+            }),
+          );
+        }, options.heartbeatMs);
+        lifetime = setTimeout(finish, options.maxMs);
+      } catch (err) {
+        core.cfg.log.error('event stream failed', { session: sid, err });
+        finish();
+      }
+    };
+    if (writer.closed) return sseResponse(writer, headers);
+    open.add(finish);
+    void run();
+    return sseResponse(writer, headers);
   }
 }

@@ -69,6 +69,15 @@ function uploadRefusal(err: UploadError): SandboxHttpError {
 }
 
 export function registerApiRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void {
+  // In the document's order (`/order/search-by-client-order-id` before `/order/:id`).
+  registerFormRoutes(app, ctx);
+  registerDisputeRoutes(app, ctx);
+  registerFinanceRoutes(app);
+  registerOrderRoutes(app, ctx);
+}
+
+/** The hosted form's sessions: list and create. */
+function registerFormRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void {
   const { engine } = ctx;
 
   // 1. List form sessions: envelope at the top level.
@@ -105,6 +114,12 @@ export function registerApiRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void 
     const session = engine.sessions.create(t, body, { baseUrl });
     return c.json({ success: true, message: OK, form_data: formDataJson(session, formUrl(baseUrl, session.id)) }, 201);
   });
+
+}
+
+/** Disputes: list, and the shopper's appeal with receipts. */
+function registerDisputeRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void {
+  const { engine } = ctx;
 
   // 3. List disputes: envelope inside `data`.
   app.get('/api/v1/disputes/search', (c) => {
@@ -144,6 +159,10 @@ export function registerApiRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void 
     }
   });
 
+}
+
+/** The terminal's money: transactions, payment methods, balance. */
+function registerFinanceRoutes(app: Hono<SandboxEnv>): void {
   // 4. List transactions: envelope at the top level, size default 20.
   app.get('/api/v1/finance/transactions', (c) => {
     const q = parseQuery(c, TransactionsQuerySchema);
@@ -168,6 +187,12 @@ export function registerApiRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void 
 
   // 6. Balance.
   app.get('/api/v1/finance/balance', (c) => c.json({ success: true, message: OK, deposit: balanceJson(c.get('terminal')) }));
+
+}
+
+/** Orders (H2H): create, list, find by client order id, one by id. */
+function registerOrderRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void {
+  const { engine } = ctx;
 
   // 7. Create order (H2H).
   const createOrder = async (c: SandboxContext) => {

@@ -72,7 +72,13 @@ export function terminalJson(t: Terminal) {
 }
 
 export function registerControlRoutes(app: Hono<SandboxEnv>, ctx: AppContext): void {
-  const { engine, clock } = ctx;
+  registerOrderControls(app, ctx);
+  registerTerminalControls(app, ctx);
+}
+
+/** What happens to one order, dispute or form session: paid, cancelled, expired, disputed, decided. */
+function registerOrderControls(app: Hono<SandboxEnv>, ctx: AppContext): void {
+  const { engine } = ctx;
 
   // complete: Unpaid → Completed; with {"late": true} also an order that had ended CanceledByTimeout/CanceledByService.
   app.post('/sandbox/orders/:id/complete', async (c) => {
@@ -154,6 +160,12 @@ export function registerControlRoutes(app: Hono<SandboxEnv>, ctx: AppContext): v
   };
   app.post('/sandbox/sessions/:id/confirm', sessionAction('confirm'));
   app.post('/sandbox/sessions/:id/cancel', sessionAction('cancel'));
+
+}
+
+/** The whole sandbox's clock, and the terminal's balance, webhook log, settings, reset and bulk seed. */
+function registerTerminalControls(app: Hono<SandboxEnv>, ctx: AppContext): void {
+  const { engine, clock } = ctx;
 
   const clockJson = () => ({ success: true, message: 'Success', now: isoMillis(clock.now()), offset_seconds: clock.offsetMs / 1000 });
   app.get('/sandbox/clock', (c) => c.json(clockJson()));

@@ -393,6 +393,25 @@ describe('server-sent events', () => {
     await t.close();
   });
 
+  test('after 15 s of quiet a keep-alive comment goes out, and an expiry nobody announced is sent then', async (ctx) => {
+    ctx.mock.timers.enable({ apis: ['setTimeout'] });
+    const t = makeSandbox({ seed: false });
+    const id = (await t.post('/api/v1/form/create', form({ button_name: 'SberPay' }))).json.form_data.session_id;
+    const res = await t.sandbox.app.request(`/pay/api/sessions/${id}/events`);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    const read = async () => decoder.decode((await reader.read()).value);
+    assert.match(await read(), /^id: 1\nevent: order\ndata: .*"status":"pending"/);
+    t.time.now += 24 * 3600_000; // the order is past its time, but no sweep runs
+    ctx.mock.timers.tick(14_999);
+    const next = read();
+    ctx.mock.timers.tick(1);
+    assert.equal(await next, ': keep-alive\n\n');
+    assert.match(await read(), /^id: 2\nevent: order\ndata: .*"status":"expired"/);
+    await reader.cancel();
+    await t.close();
+  });
+
   test('an unknown session answers 404', async () => {
     const t = makeSandbox({ seed: false });
     const r = await t.get('/pay/api/sessions/nope/events', null);
