@@ -109,8 +109,8 @@ export interface ViewHost extends TickHost, ReceiptHost, FooterHost {
   readonly machine: MachineState;
   readonly m: Messages;
   readonly redirectUrl: string | null;
-  /** Seconds until the redirect after "paid". */
-  readonly redirectIn: number;
+  /** The clock (live.ts), once loaded: seconds until the redirect after "paid". */
+  readonly tick?: { readonly redirectIn: number } | undefined;
   /** Form mode: sizes the frame of the payment page (once its code is there). */
   readonly frame: { height: number; onLoad(e: Event): void; show(url: string): void } | null;
   /** The copy button showing "Copied", or ''. */

@@ -6,7 +6,7 @@ import type { CheckoutEnv } from './env.js';
 import { emit } from './events.js';
 import { errorText, type MessageOverrides } from './i18n/index.js';
 import { isFinalError, isOpen, type MachineState } from './machine.js';
-import { actions, alert, badge, button, center, spinner } from './parts.js';
+import { actions, button, center, failed, spinner } from './parts.js';
 import { styles } from './paydesk-checkout.styles.js';
 import { Steps } from './steps.js';
 
@@ -117,9 +117,8 @@ export class PaydeskCheckout extends LitElement {
   env: Partial<CheckoutEnv> = {};
 
   private readonly _c = new Steps(this);
-  /** The step of the last render, and whether this render moves to another one. */
+  /** The step of the last render. */
   private _shown?: string;
-  private _moved?: boolean;
   private _started?: boolean;
   private _hadFocus?: boolean;
 
@@ -177,8 +176,9 @@ export class PaydeskCheckout extends LitElement {
     const c = this._c;
     c.refresh();
     const shown = this._shown;
-    this._moved = !!shown && shown !== (this._shown = c.machine.name);
-    if (this._moved) {
+    const name = (this._shown = c.machine.name);
+    // Another step: the heading is announced, and gets the focus if the element had it (`updated`).
+    if (shown && shown !== name) {
       this._hadFocus = this.matches(':focus-within');
       c.said = c.lang.hold ? '' : this._heading();
       c.tick?.stepChanged();
@@ -191,7 +191,7 @@ export class PaydeskCheckout extends LitElement {
 
   protected override updated(): void {
     if (!this._started && this.state === 'idle' && (this.orderRef || this.session)) this.start();
-    if (this._hadFocus && this._moved) {
+    if (this._hadFocus) {
       this._hadFocus = false;
       this.renderRoot.querySelector('h2')?.focus();
     }
@@ -251,7 +251,7 @@ export class PaydeskCheckout extends LitElement {
         // Refused for good: start again (choose another method); a failed create may also choose again.
         const renew = canCreate && !isFinalError(error) && (retryable ? op === 'create' : op);
         return [
-          center(badge(false, alert), html`<p>${errorText(m, code)}</p>`),
+          failed(errorText(m, code)),
           retryable || renew
             ? actions(
                 retryable ? button(m.retry, () => c.send({ type: 'retry' })) : nothing,

@@ -6,7 +6,7 @@
  * the clock (live.ts), the bank sheet, the receipt upload, the form frame and the QR encoder. It is
  * the host every controller and view gets (hosts.ts), so none of them reaches into the element.
  */
-import { adoptStyles, html, type CSSResult, type LitElement, type ReactiveController } from 'lit';
+import { adoptStyles, type CSSResult, type LitElement, type ReactiveController } from 'lit';
 import type { OrderView } from '../protocol/index.js';
 import { ApiError, type Api } from './api.js';
 import { withDefaults, type CheckoutEnv } from './env.js';
@@ -16,7 +16,7 @@ import type { Messages } from './i18n/index.js';
 import { LanguageController } from './language.js';
 import { LazyController, type Loaded } from './lazy.js';
 import { initialState, transition, type Effect, type MachineEvent } from './machine.js';
-import { actions, alert, badge, button, center, spinner } from './parts.js';
+import { actions, button, center, failed, spinner } from './parts.js';
 import { SessionController } from './session.js';
 import { safeHttpUrl } from './url.js';
 
@@ -97,9 +97,6 @@ export class Steps implements ViewHost, ReactiveController {
   /** Where "paid" returns the shopper; none inside the payment page's frame (the page's element does it). */
   get redirectUrl(): string | null {
     return this.embedded ? null : safeHttpUrl(this.machine.order?.redirect_url);
-  }
-  get redirectIn(): number {
-    return this.tick?.redirectIn ?? 0;
   }
   get base(): string {
     return this.req.endpoint;
@@ -237,6 +234,6 @@ export class Steps implements ViewHost, ReactiveController {
       lang.retry();
       this.el.requestUpdate();
     };
-    return [center(badge(false, alert), html`<p>${this.m.errors.network}</p>`), actions(button(this.m.retry, retry))];
+    return [failed(this.m.errors.network), actions(button(this.m.retry, retry))];
   }
 }

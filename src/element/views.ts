@@ -162,7 +162,7 @@ export function contextOf(host: ViewHost, order: OrderView): ViewContext {
     receipt: canDispute(s) ? () => open(host, 'receipt') : null,
     renew: s.canCreate ? () => host.renew() : null,
     redirectUrl: host.redirectUrl,
-    redirectIn: host.redirectIn,
+    redirectIn: host.tick?.redirectIn ?? 0,
   };
 }
 
