@@ -11,14 +11,12 @@
  * after {@link FALLBACK_MS}, the https payment link opens instead. Android's intent URLs carry their
  * own fallback.
  */
-import { css, html, nothing, svg, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import type { CheckoutEnv } from './paydesk-checkout.js';
+import { css, html, nothing, svg, type ReactiveController, type TemplateResult } from 'lit';
 import { bankByButtonName } from '../provider/facts.js';
 import { bankLinks, findBanks, memberIdOf, normalise, parseBanks, type BankLink, type SbpBank } from './bank-links.js';
-import type { Messages } from './i18n/index.js';
+import type { SheetHost } from './hosts.js';
 import { fill } from './i18n/text.js';
 import { safeIntl } from './i18n/plural.js';
-import type { MachineState } from './machine.js';
 import { center, spinner } from './parts.js';
 import { nameIn, viewStyles } from './views.js';
 import { paymentLinkOf } from './requisites.js';
@@ -57,18 +55,6 @@ export const styles = [viewStyles, css`
 
 const close = html`<svg viewBox="0 0 24 24" aria-hidden="true">${svg`<path d="M6 6l12 12M18 6L6 18"/>`}</svg>`;
 
-/** What the sheet needs from the element. */
-export interface SheetHost extends ReactiveControllerHost, HTMLElement {
-  readonly renderRoot: HTMLElement | DocumentFragment;
-  readonly machine: MachineState;
-  readonly env$: CheckoutEnv;
-  readonly m: Messages;
-  readonly language: string;
-  bank: string;
-  buttonName: string;
-  wait(work: Promise<unknown>): void;
-}
-
 /** The first letter of a bank's name, its legal prefixes aside (АКБ, КБ, Банк…). */
 export function monogram(name: string): string {
   const bare = name.replace(/^(?:(?:АКБ|КБ|АБ|АИКБ|УКБ|ИКБР|НКО|ПНКО|СКБ|КБЭР|AKB|KB|AB|AIKB|UKB|IKBR|NKO|PNKO|SKB|KBER|Bank|Банк|БАНК|банк)\s+)+/u, '');
@@ -87,7 +73,7 @@ export class BankSheetController implements ReactiveController {
   private focused = false;
 
   constructor(private readonly host: SheetHost) {
-    host.addController(this);
+    host.el.addController(this);
   }
 
   hostConnected(): void {}
@@ -113,7 +99,7 @@ export class BankSheetController implements ReactiveController {
   }
 
   private get dialog(): HTMLDialogElement | null {
-    return this.host.renderRoot.querySelector('dialog');
+    return this.host.el.renderRoot.querySelector('dialog');
   }
 
   /** Opens the sheet (loading the bank table for an SBP link). */
@@ -124,7 +110,7 @@ export class BankSheetController implements ReactiveController {
     this.query = '';
     this.lastId = this.readLast();
     if (!this.table) this.load();
-    this.host.requestUpdate();
+    this.host.el.requestUpdate();
   }
 
   close(): void {
@@ -139,7 +125,7 @@ export class BankSheetController implements ReactiveController {
       import('./bank-table.js').then(
         (t) => void (this.table = { banks: parseBanks(t.BANKS, t.POPULAR_COUNT), snapshot: t.SNAPSHOT }),
         () => void (this.failed = true),
-      ).then(() => this.host.requestUpdate()),
+      ).then(() => this.host.el.requestUpdate()),
     );
   }
 
@@ -155,7 +141,7 @@ export class BankSheetController implements ReactiveController {
   private readonly closed = (): void => {
     if (!this.isOpen) return;
     this.isOpen = false;
-    this.host.requestUpdate();
+    this.host.el.requestUpdate();
     this.opener?.focus();
   };
 
@@ -185,7 +171,7 @@ export class BankSheetController implements ReactiveController {
   /** The sheet's entries and the table's date, computed again only when what they come from changed. */
   private memoised(): { entries: (BankLink & { search: string })[]; date: string } {
     const h = this.host;
-    const deps = [h.machine.order, this.table, h.env$.platform, h.bank, h.buttonName, this.lastId, h.language];
+    const deps = [h.machine.order, this.table, h.env$.platform, h.el.bank, h.el.buttonName, this.lastId, h.language];
     if (!this.memo || deps.some((d, i) => d !== this.memo!.deps[i])) {
       const table = this.table;
       const date = table
@@ -204,7 +190,7 @@ export class BankSheetController implements ReactiveController {
     const h = this.host;
     const order = h.machine.order;
     if (!order) return [];
-    const only = paymentLinkOf(order) ? (memberIdOf(h.bank) ?? bankByButtonName(h.buttonName)?.memberId ?? null) : null;
+    const only = paymentLinkOf(order) ? (memberIdOf(h.el.bank) ?? bankByButtonName(h.el.buttonName)?.memberId ?? null) : null;
     const links = bankLinks(order, h.env$.platform, this.table?.banks ?? [], only);
     const search = new Map((this.table?.banks ?? []).map((b) => [b.id, b.search]));
     const last = this.lastId;
@@ -273,7 +259,7 @@ export class BankSheetController implements ReactiveController {
       all.length >= SEARCH_FROM
         ? html`<label class="search">${m.searchLabel}<input type="search" autocomplete="off" spellcheck="false" .value=${this.query} @input=${(e: Event) => {
             this.query = (e.target as HTMLInputElement).value;
-            h.requestUpdate();
+            h.el.requestUpdate();
           }}></label>`
         : nothing
     }</div>${

@@ -6,10 +6,9 @@
  * its bank-specific methods fold into one. Loaded with `import()` in parallel with `GET /methods`.
  */
 import { css, html, nothing, type TemplateResult } from 'lit';
-import { compareAmounts, subtractAmounts } from '../money/index.js';
+import { compareAmounts, formatMoney, subtractAmounts } from '../money/index.js';
 import { BANKS } from '../provider/facts.js';
 import type { PaymentMethodView } from '../protocol/index.js';
-import { formatAmount } from './format.js';
 import type { Messages } from './i18n/index.js';
 import { fill } from './i18n/text.js';
 import type { Selection } from './machine.js';
@@ -17,7 +16,7 @@ import { bankNameIn, viewStyles, WAY_KINDS, wayHint, wayName, type ViewHost, typ
 
 export type { WayKind } from './views.js';
 
-/** What the view needs from the element. @internal */
+/** What the view needs from the element. */
 export interface ChooseContext {
   m: Messages;
   lang: string;
@@ -112,7 +111,7 @@ export function view(host: ViewHost): TemplateResult {
 export function list(c: ChooseContext): TemplateResult {
   const { m } = c;
   const price = amountToPay(c);
-  const money = (amount: string) => formatAmount(amount, price?.currency ?? 'RUB', c.lang);
+  const money = (amount: string) => formatMoney(amount, price?.currency ?? 'RUB', c.lang);
   const fee = (method: PaymentMethodView) =>
     /[1-9]/.test(method.fee) ? html`<span class="fee">${fill(m.feeLine, { fee: money(method.fee), total: money(method.total) })}</span>` : nothing;
   const pick = (method: PaymentMethodView) => () => c.pick({ payment_method_id: method.id });

@@ -48,7 +48,7 @@ function closed(c: ViewContext, name: string): unknown {
     // Final once the check is decided and the money was not found (`outcome: "unconfirmed"`; a server
     // that does not say the outcome closes a dispute only when it is decided).
     const open = !d || (d.outcome !== 'unconfirmed' && d.status !== 'closed');
-    const support = open ? null : (safeHttpUrl(order.support_url) ?? safeHttpUrl(c.host.machine.known?.support) ?? safeHttpUrl(c.host.supportUrl));
+    const support = open ? null : (safeHttpUrl(order.support_url) ?? safeHttpUrl(c.host.machine.known?.support) ?? safeHttpUrl(c.host.el.supportUrl));
     const renew = !open && order.status !== 'pending' ? c.renew : null;
     return block(
       center(open ? spinner : badge(false, icons.alert), html`<p>${open ? m.disputeText : m.disputeClosedText}</p>`, html`<p class="amount">${amountOf(c)}</p>`),

@@ -6,17 +6,9 @@
  * the element shows it once one of them is there.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Messages } from './i18n/index.js';
+import type { FooterHost } from './hosts.js';
 import { isOpen, type MachineState } from './machine.js';
 import { safeHttpUrl } from './url.js';
-
-export interface FooterHost {
-  readonly machine: MachineState;
-  readonly m: Messages;
-  readonly supportUrl: string;
-  readonly embedded: boolean;
-  readonly redirectUrl: string | null;
-}
 
 /** The order is open (pay, confirming): the return link is shown (provider-api.md, `return_url`). */
 export function isOrderOpen(s: MachineState): boolean {
@@ -28,7 +20,7 @@ const FINAL = ['expired', 'cancelled', 'dispute', 'gone', 'paid', 'error'];
 export function footer(host: FooterHost): TemplateResult | typeof nothing {
   const s = host.machine;
   if (host.embedded) return nothing;
-  const support = safeHttpUrl(s.order?.support_url) ?? safeHttpUrl(s.known?.support) ?? safeHttpUrl(host.supportUrl);
+  const support = safeHttpUrl(s.order?.support_url) ?? safeHttpUrl(s.known?.support) ?? safeHttpUrl(host.el.supportUrl);
   const final = FINAL.includes(s.name) && !(s.name === 'paid' && host.redirectUrl);
   const back = isOrderOpen(s) || final ? (safeHttpUrl(s.order?.return_url) ?? safeHttpUrl(s.known?.back)) : null;
   return support || back

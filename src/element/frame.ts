@@ -14,17 +14,14 @@
  *
  * Loaded on demand: the outer part when a form is shown, the inner part when the element runs in a frame.
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController } from 'lit';
+import type { FrameHost } from './hosts.js';
 
 const TAG = 'paydesk';
 export const HELLO = { [TAG]: 'host', v: 1 } as const;
 /** Bounds of a frame height a message may set (CSS pixels). */
 export const MIN_HEIGHT = 120;
 export const MAX_HEIGHT = 20_000;
-
-export interface FrameHost extends ReactiveControllerHost, HTMLElement {
-  readonly renderRoot: HTMLElement | DocumentFragment;
-}
 
 /** The window whose `message` events are heard and whose `parent` is the embedding page. */
 const win = (): Window | undefined => globalThis.window;
@@ -49,7 +46,7 @@ export class FormFrameController implements ReactiveController {
   private frame: HTMLIFrameElement | null = null;
 
   constructor(private readonly host: FrameHost) {
-    host.addController(this);
+    host.el.addController(this);
   }
 
   hostConnected(): void {
@@ -84,14 +81,14 @@ export class FormFrameController implements ReactiveController {
   }
 
   private readonly onMessage = (e: MessageEvent): void => {
-    const frame = this.host.renderRoot.querySelector('iframe');
+    const frame = this.host.el.renderRoot.querySelector('iframe');
     if (!frame || !this.origin || e.origin !== this.origin || e.source === null || e.source !== frame.contentWindow) return;
     this.frame = frame;
     if (isReady(e.data)) return this.hello();
     const height = heightOf(e.data);
     if (height !== null && height !== this.height) {
       this.height = height;
-      this.host.requestUpdate();
+      this.host.el.requestUpdate();
     }
   };
 }
@@ -105,7 +102,7 @@ export class FramedController implements ReactiveController {
   private sent = 0;
 
   constructor(private readonly host: FrameHost) {
-    host.addController(this);
+    host.el.addController(this);
   }
 
   private get parent(): Window | null {
@@ -142,7 +139,7 @@ export class FramedController implements ReactiveController {
     this.sent = 0;
     if (!this.embedded) {
       this.embedded = true;
-      this.host.requestUpdate();
+      this.host.el.requestUpdate();
     }
     this.observe();
     this.report();
@@ -151,7 +148,7 @@ export class FramedController implements ReactiveController {
   private observe(): void {
     if (this.observer || typeof ResizeObserver === 'undefined') return;
     this.observer = new ResizeObserver(() => this.report());
-    this.observer.observe(this.host);
+    this.observer.observe(this.host.el);
   }
 
   /** Posts the height the page needs to show the element whole (its bottom edge and the margin below). */
@@ -161,7 +158,7 @@ export class FramedController implements ReactiveController {
     const w = win()!;
     const body = w.document.body;
     const below = body ? parseFloat(w.getComputedStyle(body).marginBottom) || 0 : 0;
-    const height = Math.ceil(this.host.getBoundingClientRect().bottom + w.scrollY + below);
+    const height = Math.ceil(this.host.el.getBoundingClientRect().bottom + w.scrollY + below);
     if (height === this.sent || height < MIN_HEIGHT) return;
     this.sent = height;
     parent.postMessage({ [TAG]: 'height', height }, this.target);

@@ -2,7 +2,9 @@
  * `paydesk/element`: the `<paydesk-checkout>` class and its types, without registering anything.
  * Import `paydesk` (or call `define()`) to register the tag.
  */
-export { PaydeskCheckout, type CheckoutEnv, type PaydeskLanguage, type PaydeskLocale, type Theme } from './paydesk-checkout.js';
+export { PaydeskCheckout } from './paydesk-checkout.js';
+export type { CheckoutEnv } from './env.js';
+export type { PaydeskLanguage, PaydeskLocale, Theme } from './config.js';
 export { define, TAG } from './define.js';
 export type {
   CheckoutState,

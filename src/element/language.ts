@@ -8,18 +8,12 @@
  * loaded.
  */
 import type { ReactiveController } from 'lit';
-import type { CheckoutEnv } from './paydesk-checkout.js';
-import { loadLanguage, messagesFor, missingTables, resolveLanguage, type MessageOverrides, type Messages } from './i18n/index.js';
-import type { LazyHost } from './lazy.js';
+import type { LanguageHost } from './hosts.js';
+import type { MessageOverrides } from './i18n/index.js';
+import { loadLanguage, messagesFor, missingTables, resolveLanguage, type Messages } from './i18n/index.js';
 
 /** How long the text waits for the shopper's language table before showing the fallback. */
 export const LANGUAGE_WAIT_MS = 3000;
-
-export interface LanguageHost extends LazyHost, HTMLElement {
-  locale: string;
-  messages: MessageOverrides | null;
-  readonly env$: CheckoutEnv;
-}
 
 export class LanguageController implements ReactiveController {
   /** The language asked for (`locale`, else the nearest `lang`, else the browser's). */
@@ -38,14 +32,14 @@ export class LanguageController implements ReactiveController {
   private overrides?: MessageOverrides | null;
 
   constructor(private readonly host: LanguageHost) {
-    host.addController(this);
+    host.el.addController(this);
   }
 
   hostConnected(): void {}
 
   /** Before each render (the host calls it first): the language of now, its tables asked for, the messages merged. */
   refresh(): void {
-    const h = this.host;
+    const h = this.host.el;
     const tag = (this.tag = h.locale || nearestLang(h) || navigator.language || 'en');
     const table = resolveLanguage(tag);
     this.lang = tag.toLowerCase().startsWith(table) ? tag : table;
@@ -85,7 +79,7 @@ export class LanguageController implements ReactiveController {
         clock.clearTimeout(timer);
         if (this.hold === tag) this.hold = '';
         this.tick++;
-        this.host.requestUpdate();
+        this.host.el.requestUpdate();
         resolve();
       };
     });

@@ -2,18 +2,14 @@
  * Code loaded on demand, as a reactive controller (after `@lit/task`'s model, cut to what the element
  * needs): each module has a status (`initial` → `pending` → `complete` | `error`); a load runs once;
  * a failed one stays failed until `retry()`; the host re-renders when one arrives, and its
- * `updateComplete` waits for the loads under way (see `PaydeskCheckout.getUpdateComplete`).
+ * `updateComplete` waits for the loads under way (see `PaydeskCheckout.getUpdateComplete`, steps.ts `wait`).
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController } from 'lit';
+import type { LazyHost } from './hosts.js';
 
 export type Loaders = Readonly<Record<string, () => Promise<object>>>;
 export type Loaded<L extends Loaders> = { [K in keyof L]: Awaited<ReturnType<L[K]>> };
 export type LazyStatus = 'initial' | 'pending' | 'complete' | 'error';
-
-export interface LazyHost extends ReactiveControllerHost {
-  /** `updateComplete` also waits for `work`. */
-  wait(work: Promise<unknown>): void;
-}
 
 export class LazyController<L extends Loaders> implements ReactiveController {
   private readonly done: Partial<Loaded<L>> = {};
@@ -25,7 +21,7 @@ export class LazyController<L extends Loaders> implements ReactiveController {
     /** Called with each module as it arrives (before the update it causes). */
     private readonly arrived: <K extends keyof L>(name: K, module: Loaded<L>[K]) => void,
   ) {
-    host.addController(this);
+    host.el.addController(this);
   }
 
   hostConnected(): void {}
@@ -51,7 +47,7 @@ export class LazyController<L extends Loaders> implements ReactiveController {
           this.arrived(name, module as Loaded<L>[typeof name]);
         },
         () => void this.status.set(name, 'error'),
-      ).then(() => this.host.requestUpdate()),
+      ).then(() => this.host.el.requestUpdate()),
     );
   }
 
@@ -59,6 +55,6 @@ export class LazyController<L extends Loaders> implements ReactiveController {
   retry(name: keyof L): void {
     if (this.state(name) !== 'error') return;
     this.status.delete(name);
-    this.host.requestUpdate();
+    this.host.el.requestUpdate();
   }
 }

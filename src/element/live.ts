@@ -8,14 +8,13 @@
  * Loaded on demand with the pay view; {@link LiveController} ties it to the element, and
  * {@link TickController} is the element's clock while an order is paid (both need an order).
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController } from 'lit';
 import { ApiError, parseOrderAnswer, toErrorInfo, type Api, type ErrorInfo, type OrderAnswer } from './api.js';
 import { remainingMs, type Clock } from './countdown.js';
 import { emit } from './events.js';
-import type { Messages } from './i18n/index.js';
+import type { LiveHost, TickHost } from './hosts.js';
 import { plural } from './i18n/plural.js';
-import { isOpen, isWatching, type MachineEvent, type MachineState } from './machine.js';
-import type { CheckoutEnv } from './paydesk-checkout.js';
+import { isOpen, isWatching, type MachineState } from './machine.js';
 
 /** An SSE `order` payload: a bare OrderView, or `{order, server_time}`. */
 export function parseOrderEvent(data: string): OrderAnswer {
@@ -225,19 +224,12 @@ export function isEnded(s: MachineState): boolean {
 }
 
 
-export interface LiveHost extends ReactiveControllerHost, HTMLElement {
-  readonly machine: MachineState;
-  readonly env$: CheckoutEnv;
-  api(): Api;
-  send(event: MachineEvent): void;
-}
-
 /** Keeps one {@link LiveStatus} open for the session while the machine watches it (`isWatching`). */
 export class LiveController implements ReactiveController {
   private live: LiveStatus | null = null;
 
   constructor(private readonly host: LiveHost) {
-    host.addController(this);
+    host.el.addController(this);
   }
 
   hostConnected(): void {
@@ -257,7 +249,7 @@ export class LiveController implements ReactiveController {
   sync(): void {
     const h = this.host;
     const s = h.machine;
-    if (h.isConnected && isWatching(s)) {
+    if (h.el.isConnected && isWatching(s)) {
       if (this.live?.session === s.session) return;
       this.live?.stop();
       (this.live = new LiveStatus({
@@ -289,19 +281,6 @@ export class LiveController implements ReactiveController {
  */
 export const REDIRECT_MS = 5000;
 
-export interface TickHost extends ReactiveControllerHost, HTMLElement {
-  readonly machine: MachineState;
-  readonly env$: CheckoutEnv;
-  /** Where "paid" returns the shopper (a safe URL), or null (none, or the checkout is embedded in a frame). */
-  readonly redirectUrl: string | null;
-  readonly m: Messages;
-  readonly language: string;
-  send(event: MachineEvent): void;
-  announce(text: string): void;
-  /** Asks the server for the status (and its time) now. */
-  recheck(): void;
-}
-
 export class TickController implements ReactiveController {
   /** Monotonic time of the redirect after "paid". */
   redirectAt = 0;
@@ -310,7 +289,7 @@ export class TickController implements ReactiveController {
   private readonly last = { wall: 0, mono: 0, left: Infinity };
 
   constructor(private readonly host: TickHost) {
-    host.addController(this);
+    host.el.addController(this);
   }
 
   hostConnected(): void {
@@ -331,7 +310,7 @@ export class TickController implements ReactiveController {
     const h = this.host;
     const { name } = h.machine;
     this.redirectAt = name !== 'paid' ? 0 : this.redirectAt || h.env$.clock.mono() + REDIRECT_MS;
-    if (h.isConnected && (isOpen(name) || (name === 'paid' && h.redirectUrl))) {
+    if (h.el.isConnected && (isOpen(name) || (name === 'paid' && h.redirectUrl))) {
       if (this.timer === null) this.tick();
     } else this.stop();
   }
@@ -357,13 +336,13 @@ export class TickController implements ReactiveController {
     if (last.mono && clocksDiverged(wall - last.wall, mono - last.mono)) h.recheck();
     last.wall = wall;
     last.mono = mono;
-    h.requestUpdate();
+    h.el.requestUpdate();
     let next = 1000;
     if (name === 'paid') {
       const left = this.redirectAt - mono;
       const url = h.redirectUrl;
       if (left <= 0 && url && order) {
-        if (emit(h, 'paydesk-redirect', { url, order }, true)) h.env$.navigate(url);
+        if (emit(h.el, 'paydesk-redirect', { url, order }, true)) h.env$.navigate(url);
         return;
       }
       next = msToNextSecond(left);

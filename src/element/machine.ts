@@ -5,6 +5,7 @@
  *
  *   idle → loading (methods) → choose → searching → pay ⇄ confirming → paid | expired | cancelled
  *   idle → searching (preselected) ;  idle → loading (resume a session) → pay | confirming | …
+ *   searching (preselected) → loading (methods) → choose: the preselected method is not offered
  *   confirming | expired | cancelled → dispute (a receipt was sent) → paid (late) | dispute (closed)
  *   expired | cancelled → paid (a late payment; they stay watched)
  *   a resumed or watched session the server no longer knows → gone (never a silent new order)
@@ -155,6 +156,8 @@ export function isWatching(s: MachineState): boolean {
 }
 
 const emit = (event: EmitName): Effect => ({ type: 'emit', event });
+/** Forget this element's stored session or attempt (never another tab's newer one). */
+const forget = (s: MachineState): Effect => ({ type: 'forget', mine: { session: s.session, key: s.key } });
 const stay = (state: MachineState): Step => ({ state, effects: [] });
 
 /** A new order attempt: forget the old order (its flags too) and create with `selection`. */
@@ -196,8 +199,7 @@ function fail(s: MachineState, error: ErrorInfo, op: Operation | null): Step {
 
 /** The session is gone: say so (with what is known of the order), forget it, never make a new order by itself. */
 function gone(s: MachineState, error: ErrorInfo): Step {
-  const forget: Effect = { type: 'forget', mine: { session: s.session, key: s.key } };
-  return { state: { ...s, name: 'gone', error, op: null, localExpiry: false }, effects: [forget, emit('error'), emit('status')] };
+  return { state: { ...s, name: 'gone', error, op: null, localExpiry: false }, effects: [forget(s), emit('error'), emit('status')] };
 }
 
 const sameOrder = (a: OrderView, b: OrderView) =>
@@ -290,6 +292,13 @@ export function transition(s: MachineState, e: MachineEvent): Step {
       const goneCode = GONE_CODES.includes(e.error.code);
       const resuming = s.name === 'loading' && s.op === 'resume';
       if (goneCode && (resuming || isWatching(s))) return gone(s, e.error);
+      // The preselected method is not offered for this order (a terminal without it, another currency): the shopper chooses.
+      // The refused attempt is forgotten, so the shopper's choice is not joined to it (claim.ts).
+      if (s.name === 'searching' && e.error.code === 'method_unavailable' && s.selection === s.preselected) {
+        const step = fetchMethods(s);
+        step.effects.unshift(forget(s));
+        return step;
+      }
       if (s.name === 'loading' || s.name === 'searching') return fail(s, e.error, s.op);
       if (isOpen(s.name) && !e.error.retryable) return fail(s, e.error, 'resume');
       if (s.name === 'idle') return fail(s, e.error, null);
@@ -314,18 +323,17 @@ export function transition(s: MachineState, e: MachineEvent): Step {
     case 'renew': {
       if (!s.canCreate) return stay(s);
       const clean: MachineState = { ...s, session: null, order: null, known: null, localExpiry: false };
-      const forget: Effect = { type: 'forget', mine: { session: s.session, key: s.key } };
       const ended = s.name === 'expired' || s.name === 'cancelled' || (s.name === 'dispute' && s.order?.status !== 'pending');
       if (ended || s.name === 'gone') {
         const step = s.selection && s.name !== 'gone' ? create(clean, s.selection, e.key) : fresh(clean, e.key);
-        step.effects.unshift(forget);
+        step.effects.unshift(forget(s));
         return step;
       }
       if (s.name === 'error') {
         if (isFinalError(s.error)) return stay(s);
         // The attempt was refused for good (method, limits, bank…): choose again, with a new key.
         const step = fetchMethods({ ...clean, key: e.key, selection: null });
-        step.effects.unshift(forget);
+        step.effects.unshift(forget(s));
         return step;
       }
       return stay(s);

@@ -11,5 +11,7 @@ export const spinner = html`<div class="spinner" aria-hidden="true"></div>`;
 /** A centred block: a mark (spinner or badge) and the lines under it. */
 export const center = (...lines: unknown[]) => html`<div class="center">${lines}</div>`;
 export const badge = (ok: boolean, mark: TemplateResult) => html`<div class="badge ${ok ? 'ok' : 'bad'}">${mark}</div>`;
+/** A step that failed: the alert badge and what went wrong. */
+export const failed = (text: string) => center(badge(false, alert), html`<p>${text}</p>`);
 export const actions = (...buttons: unknown[]) => html`<div part="actions">${buttons}</div>`;
 export const button = (text: string, click: () => void, cls = 'primary') => html`<button class=${cls} @click=${click}>${text}</button>`;

@@ -8,7 +8,8 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { OrderView } from '../protocol/index.js';
 import { remainingMs, type Clock, type TimeSync } from './countdown.js';
-import { formatAmount, formatCountdown } from './format.js';
+import { formatMoney } from '../money/index.js';
+import { formatCountdown } from './format.js';
 import type { Messages } from './i18n/index.js';
 import { fill } from './i18n/text.js';
 import { safeIntl } from './i18n/plural.js';
@@ -83,14 +84,27 @@ const openForm = (m: Messages, url: string) => html`<a class="btn" href=${url} t
  */
 export function formUrl(host: ViewHost): string | null {
   const order = host.machine.order;
-  const url = host.mode === 'form' && order && !order.requisites ? safeHttpUrl(order.form_url) : null;
+  const url = host.el.mode === 'form' && order && !order.requisites ? safeHttpUrl(order.form_url) : null;
   if (!url) return null;
   const u = new URL(url);
+  const { theme } = host.el;
   if (!u.searchParams.has('lang')) u.searchParams.set('lang', host.language);
-  if (!u.searchParams.has('theme')) u.searchParams.set('theme', host.theme === 'light' || host.theme === 'dark' ? host.theme : 'auto');
+  if (!u.searchParams.has('theme')) u.searchParams.set('theme', theme === 'light' || theme === 'dark' ? theme : 'auto');
   // Framed in this card: the page may drop its own chrome (the sandbox's does), so there is one card.
   u.searchParams.set('embed', '1');
   return u.href;
+}
+
+/** After each render: the QR encoder is loaded when a QR is first shown; the canvas stays hidden until it is drawn. */
+export function painted(host: ViewHost): void {
+  const canvas = host.el.renderRoot.querySelector('canvas');
+  const text = canvas?.dataset.qr;
+  const qr = host.code.get('qr');
+  if (canvas && text && canvas.dataset.text !== text) {
+    if (qr) {
+      if (qr.drawQr(canvas, text)) canvas.dataset.text = text;
+    } else host.code.load('qr');
+  }
 }
 
 /**
@@ -126,7 +140,7 @@ function amountBox(c: ViewContext): TemplateResult {
     copyButton(c, 'amount', m.amountLabel, order.amount)
   }</div><span class="muted">${requested ? '' : `${m.amountExact} `}${payBy(c)}</span></div>${
     requested
-      ? html`<p class="warn">${icons.alert}<span>${fill(m.amountChanged, { amount, requested: formatAmount(requested, order.currency, c.lang) })}</span></p>`
+      ? html`<p class="warn">${icons.alert}<span>${fill(m.amountChanged, { amount, requested: formatMoney(requested, order.currency, c.lang) })}</span></p>`
       : nothing
   }`;
 }

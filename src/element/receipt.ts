@@ -6,7 +6,7 @@
  * `multipart/form-data` with the upload's progress shown (XMLHttpRequest: `fetch` reports no upload
  * progress). The answer's order (its dispute open) goes to the machine, which shows the check.
  */
-import { css, html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { css, html, nothing, type ReactiveController, type TemplateResult } from 'lit';
 import {
   DISPUTE_COMMENT_FIELD,
   DISPUTE_FILE_TYPES,
@@ -18,12 +18,10 @@ import {
   PROTOCOL_HEADER,
 } from '../protocol/index.js';
 import { errorOfAnswer, GONE_CODES, parseOrderAnswer, sessionPath, type ErrorInfo } from './api.js';
-import type { Messages } from './i18n/index.js';
+import type { ReceiptHost } from './hosts.js';
 import { errorText, fill } from './i18n/text.js';
 import { plural, safeIntl } from './i18n/plural.js';
-import type { MachineEvent, MachineState } from './machine.js';
 import { canDispute, viewStyles } from './views.js';
-import type { CheckoutEnv } from './paydesk-checkout.js';
 
 export const styles = [viewStyles, css`
 .receipt{display:grid;gap:calc(var(--_s)*2)}
@@ -75,18 +73,6 @@ export function formatSize(bytes: number, lang: string): string {
   return safeIntl(() => unit(lang), () => unit('en')).format(bytes / (bytes < 1024 * 1024 ? 1024 : 1024 * 1024));
 }
 
-export interface ReceiptHost extends ReactiveControllerHost, HTMLElement {
-  readonly machine: MachineState;
-  readonly env$: CheckoutEnv;
-  readonly m: Messages;
-  readonly language: string;
-  /** The token endpoint (normalised). */
-  readonly base: string;
-  send(event: MachineEvent): void;
-  recheck(): void;
-  announce(text: string): void;
-}
-
 export class ReceiptController implements ReactiveController {
   open = false;
   files: File[] = [];
@@ -100,7 +86,7 @@ export class ReceiptController implements ReactiveController {
   private over = false;
 
   constructor(private readonly host: ReceiptHost) {
-    host.addController(this);
+    host.el.addController(this);
   }
 
   hostConnected(): void {}
@@ -116,7 +102,7 @@ export class ReceiptController implements ReactiveController {
 
   show(): void {
     this.open = true;
-    this.host.requestUpdate();
+    this.host.el.requestUpdate();
   }
 
   /** Closes the form (an upload under way is abandoned; the files are forgotten). */
@@ -125,7 +111,7 @@ export class ReceiptController implements ReactiveController {
     this.xhr?.abort();
     this.xhr = null;
     Object.assign(this, { open: false, files: [], comment: '', problems: [], progress: null, error: null });
-    this.host.requestUpdate();
+    this.host.el.requestUpdate();
   }
 
   /** Adds files (from a picker or a drop); they are checked at once. */
@@ -143,7 +129,7 @@ export class ReceiptController implements ReactiveController {
   private check(): void {
     this.problems = this.files.length ? fileProblems(this.files) : [];
     this.error = null;
-    this.host.requestUpdate();
+    this.host.el.requestUpdate();
   }
 
   /** Sends the receipts, unless something is wrong with them. */
@@ -152,7 +138,7 @@ export class ReceiptController implements ReactiveController {
     const { session } = h.machine;
     this.problems = fileProblems(this.files);
     this.error = null;
-    if (this.problems.length || !session || this.progress !== null) return h.requestUpdate();
+    if (this.problems.length || !session || this.progress !== null) return h.el.requestUpdate();
     const XHR = h.env$.XMLHttpRequest ?? globalThis.XMLHttpRequest;
     if (!XHR) return this.fail({ code: 'network', message: 'XMLHttpRequest is not available', retryable: true });
     const body = new FormData();
@@ -166,13 +152,13 @@ export class ReceiptController implements ReactiveController {
     xhr.upload.onprogress = (e) => {
       if (!e.lengthComputable || this.xhr !== xhr) return;
       this.progress = Math.min(100, Math.floor((e.loaded / Math.max(1, e.total)) * 100));
-      h.requestUpdate();
+      h.el.requestUpdate();
     };
     xhr.onload = () => this.answered(xhr);
     xhr.onerror = () => this.xhr === xhr && this.fail({ code: 'network', message: 'network error', retryable: true });
     xhr.ontimeout = () => this.xhr === xhr && this.fail({ code: 'timeout', message: 'the upload took too long', retryable: true });
     this.progress = 0;
-    h.requestUpdate();
+    h.el.requestUpdate();
     xhr.send(body);
   }
 
@@ -208,7 +194,7 @@ export class ReceiptController implements ReactiveController {
     if (error.code === 'dispute_open') h.recheck(); // one is open already: the status shows it
     this.error = error.code;
     h.announce(errorText(h.m, error.code));
-    h.requestUpdate();
+    h.el.requestUpdate();
   }
 
   private problemText(p: FileProblem): string {
@@ -240,7 +226,7 @@ export class ReceiptController implements ReactiveController {
       e.preventDefault();
       if (this.over !== over) {
         this.over = over;
-        this.host.requestUpdate();
+        this.host.el.requestUpdate();
       }
     };
     const messages = [...this.problems.map((p) => this.problemText(p)), ...(this.error ? [errorText(m, this.error)] : [])];

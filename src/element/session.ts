@@ -8,24 +8,14 @@
  *   - a create first claims the attempt in storage (claim.ts): another tab's session is followed,
  *     another tab's attempt is joined (same key and request: the server answers the same session).
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController } from 'lit';
 import type { IntegrationMode, OrderView } from '../protocol/index.js';
 import { createApi, toErrorInfo, type Api } from './api.js';
 import { claimCreate, defaultLocks, withBank, type Locks } from './claim.js';
-import type { CheckoutEnv } from './paydesk-checkout.js';
-import type { Effect, MachineEvent, MachineState } from './machine.js';
+import type { SessionHost } from './hosts.js';
+import type { Effect } from './machine.js';
 import { ENDED_MS, forgetCheckout, loadCheckout, PAID_MS, saveCheckout, storageKey, type StoredCheckout } from './storage.js';
 import { normaliseEndpoint, safeHttpUrl } from './url.js';
-
-export interface SessionHost extends ReactiveControllerHost, HTMLElement {
-  endpoint: string;
-  orderRef: string;
-  mode: string;
-  bank: string;
-  readonly machine: MachineState;
-  readonly env$: CheckoutEnv;
-  send(event: MachineEvent): void;
-}
 
 export class SessionController implements ReactiveController {
   /** Number of the request under way: answers of older ones are stale. */
@@ -35,16 +25,16 @@ export class SessionController implements ReactiveController {
   private pending?: Effect | null;
 
   constructor(private readonly host: SessionHost) {
-    host.addController(this);
+    host.el.addController(this);
   }
 
   /** The token endpoint, normalised ('' when unusable). */
   get endpoint(): string {
-    return normaliseEndpoint(this.host.endpoint) ?? '';
+    return normaliseEndpoint(this.host.el.endpoint) ?? '';
   }
 
   get key(): string {
-    return storageKey(this.endpoint, this.host.orderRef);
+    return storageKey(this.endpoint, this.host.el.orderRef);
   }
 
   api(): Api {
@@ -56,7 +46,7 @@ export class SessionController implements ReactiveController {
    * showed, even when another tab has made a newer one for the same ref since), else the shared one.
    */
   stored(): StoredCheckout | null {
-    const { env$, orderRef } = this.host;
+    const { env$, el: { orderRef } } = this.host;
     const now = env$.clock.now();
     const stored = orderRef ? (loadCheckout(env$.tabStorage, this.key, now) ?? loadCheckout(env$.storage, this.key, now)) : null;
     // This tab shows it from now on: a reload of this tab resumes it, whatever another tab makes next.
@@ -73,7 +63,7 @@ export class SessionController implements ReactiveController {
   hostConnected(): void {
     // A page's first Web Locks call waits tens of ms for the browser (its storage bucket): made at
     // once, it runs during the first render instead of between the create's claim and its request.
-    if (this.host.orderRef) void this.locks()?.query?.().catch(() => {});
+    if (this.host.el.orderRef) void this.locks()?.query?.().catch(() => {});
     const fx = this.pending;
     this.pending = null;
     if (fx) this.run(fx); // a request cut off by a disconnect runs again (same idempotency key)
@@ -95,31 +85,31 @@ export class SessionController implements ReactiveController {
   /** Runs a request or storage effect of the machine; false for any other effect. */
   run(fx: Effect): boolean {
     const h = this.host;
+    const { orderRef, bank, mode } = h.el;
     const { clock, storage } = h.env$;
     const time = () => ({ mono: clock.mono(), wall: clock.now() });
     switch (fx.type) {
       case 'fetchMethods':
         this.request(fx, (signal) =>
           this.api()
-            .methods(h.orderRef, signal)
+            .methods(orderRef, signal)
             .then((list) => {
               // A preselected bank limits the methods to its own, where it has any.
-              const only = list.methods.filter((m) => m.bank === h.bank);
+              const only = list.methods.filter((m) => m.bank === bank);
               h.send({ type: 'methods', ...list, methods: only.length > 0 ? only : list.methods });
             }),
         );
         return true;
       case 'create':
         this.request(fx, async (signal) => {
-          const claim = await claimCreate(storage, this.key, { key: fx.key, selection: withBank(fx.selection, h.bank) }, () => clock.now(), this.locks(), (ms) => new Promise((r) => clock.setTimeout(r, ms)));
+          const claim = await claimCreate(storage, this.key, { key: fx.key, selection: withBank(fx.selection, bank) }, () => clock.now(), this.locks(), (ms) => new Promise((r) => clock.setTimeout(r, ms)));
           if (signal.aborted) return;
           if ('session' in claim) {
             // Another tab's order, followed: this tab's from now on (as in `stored`).
             saveCheckout(h.env$.tabStorage, this.key, claim);
             return h.send({ type: 'adopt', session: claim.session });
           }
-          const mode = h.mode ? { mode: h.mode as IntegrationMode } : {};
-          const r = await this.api().create({ order_ref: h.orderRef, ...claim.selection, ...mode }, claim.key, signal);
+          const r = await this.api().create({ order_ref: orderRef, ...claim.selection, ...(mode ? { mode: mode as IntegrationMode } : {}) }, claim.key, signal);
           h.send({ type: 'created', ...r, ...time(), selection: claim.selection, key: claim.key });
         });
         return true;
@@ -129,10 +119,10 @@ export class SessionController implements ReactiveController {
       }
       case 'store':
         // The tab's record and the shared one (which a second tab resumes).
-        if (h.orderRef) for (const s of [h.env$.tabStorage, storage]) saveCheckout(s, this.key, record(fx.session, fx.paid, h.machine.order, clock.now()));
+        if (orderRef) for (const s of [h.env$.tabStorage, storage]) saveCheckout(s, this.key, record(fx.session, fx.paid, h.machine.order, clock.now()));
         return true;
       case 'forget':
-        if (h.orderRef) for (const s of [h.env$.tabStorage, storage]) forgetCheckout(s, this.key, fx.mine);
+        if (orderRef) for (const s of [h.env$.tabStorage, storage]) forgetCheckout(s, this.key, fx.mine);
         return true;
     }
     return false;

@@ -8,15 +8,13 @@ import { css, html, nothing, svg, type TemplateResult } from 'lit';
 import { bankByCustomerBank } from '../provider/facts.js';
 import type { OrderView } from '../protocol/index.js';
 import { serverNow } from './countdown.js';
-import { formatAmount } from './format.js';
+import { formatMoney } from '../money/index.js';
 import type { Messages } from './i18n/index.js';
 import { fill } from './i18n/text.js';
-import type { MachineEvent, MachineState } from './machine.js';
+import type { MachineState } from './machine.js';
 import { alert, icon } from './parts.js';
-import type { CheckoutEnv } from './paydesk-checkout.js';
+import type { ViewHost } from './hosts.js';
 import type { Platform } from './platform.js';
-import type { BankSheetController, SheetHost } from './banks.js';
-import type { ReceiptController, ReceiptHost } from './receipt.js';
 
 /**
  * The rules of the markup every view shares (lists, links, definition terms, the footer, the "ok"
@@ -40,41 +38,9 @@ export const icons = {
   copy: icon(svg`<rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V5a2 2 0 0 1 2-2h8"/>`),
 };
 
-/** What the views read from the element and ask of it. @internal */
-export interface ViewHost extends SheetHost, ReceiptHost {
-  readonly machine: MachineState;
-  readonly m: Messages;
-  /** The language tag used with `Intl`. */
-  readonly language: string;
-  readonly env$: CheckoutEnv;
-  readonly mode: string;
-  readonly theme: string;
-  /** Where "paid" returns the shopper (none inside the payment page's frame), and in how many seconds. */
-  readonly redirectUrl: string | null;
-  readonly redirectIn: number;
-  /** The `support-url` attribute (the order's own `support_url` comes first). */
-  readonly supportUrl: string;
-  /** Inside the provider's payment page in the shop's frame: the shop's element shows the links. */
-  readonly embedded: boolean;
-  /** Form mode: sizes the frame of the payment page (once its code is there). */
-  readonly frame: { height: number; onLoad(e: Event): void; show(url: string): void } | null;
-  /** The copy button showing "Copied", or ''. */
-  copied: string;
-  copyTimer: unknown;
-  send(event: MachineEvent): void;
-  announce(text: string): void;
-  requestUpdate(): void;
-  sheet: BankSheetController | null;
-  receipt: ReceiptController | null;
-  /** The module `name` (loaded now if need be). */
-  need(name: 'banks'): Promise<typeof import('./banks.js')>;
-  need(name: 'receipt'): Promise<typeof import('./receipt.js')>;
-  wait(work: Promise<unknown>): void;
-  /** A new order (new requisites, a new payment). */
-  renew(): void;
-}
+export type { ViewHost } from './hosts.js';
 
-/** What the pay and closed views work with. @internal */
+/** What the pay and closed views work with. */
 export interface ViewContext {
   host: ViewHost;
   m: Messages;
@@ -122,7 +88,7 @@ export function open(host: ViewHost, what: 'banks' | 'receipt', opener: HTMLElem
     what === 'banks'
       ? host.need('banks').then((m) => (host.sheet ??= new m.BankSheetController(host)).open(opener))
       : host.need('receipt').then((m) => (host.receipt ??= new m.ReceiptController(host)).show());
-  host.wait(opened.catch(() => host.requestUpdate()));
+  host.wait(opened.catch(() => host.el.requestUpdate()));
 }
 
 /** Ways to pay by `method_type` (provider-notes.md: method types seen); anything else goes by its own name. */
@@ -164,12 +130,12 @@ export async function copyTo(host: ViewHost, id: string, label: string, text: st
     await env.copy(text);
     host.copied = id;
     host.announce(fill(host.m.copiedAnnounce, { what: label }));
-    host.requestUpdate();
+    host.el.requestUpdate();
     env.clock.clearTimeout(host.copyTimer);
     host.copyTimer = env.clock.setTimeout(() => {
       host.copyTimer = null;
       host.copied = '';
-      host.requestUpdate();
+      host.el.requestUpdate();
     }, COPIED_MS);
   } catch {
     host.announce(host.m.copyFailed);
@@ -196,7 +162,7 @@ export function contextOf(host: ViewHost, order: OrderView): ViewContext {
     receipt: canDispute(s) ? () => open(host, 'receipt') : null,
     renew: s.canCreate ? () => host.renew() : null,
     redirectUrl: host.redirectUrl,
-    redirectIn: host.redirectIn,
+    redirectIn: host.tick?.redirectIn ?? 0,
   };
 }
 
@@ -221,4 +187,4 @@ export function orderNumber(c: CopyContext, number: string | null | undefined): 
 }
 
 /** The order's amount in the shopper's language. */
-export const amountOf = (c: Pick<ViewContext, 'order' | 'lang'>): string => formatAmount(c.order.amount, c.order.currency, c.lang);
+export const amountOf = (c: Pick<ViewContext, 'order' | 'lang'>): string => formatMoney(c.order.amount, c.order.currency, c.lang);

@@ -7,7 +7,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { byText, mount, type Harness } from './helpers/mount.js';
 import { FakeEndpoint } from './helpers/fake-endpoint.js';
 import { orderView } from './helpers/orders.js';
-import { formatAmount } from '../../src/element/format.js';
+import { formatMoney } from '../../src/money/index.js';
 import type { PaydeskCheckout } from '../../src/element/index.js';
 
 type FormWindow = Window & { paydeskReady?: boolean; navigatedTo?: string };
@@ -57,7 +57,7 @@ describe('form mode: the payment page in a frame', () => {
   it('one amount: the page inside the frame shows what to pay, the shop’s element around it shows no amount of its own', async () => {
     const { h, inner } = await formMode();
     const order = h.el.order!;
-    const amount = formatAmount(order.amount, order.currency, 'en');
+    const amount = formatMoney(order.amount, order.currency, 'en');
     await waitUntil(() => inner()!.shadowRoot!.textContent!.includes(amount), `the page shows ${amount}`, { timeout: 6000 });
     expect(h.root.textContent).to.not.include(amount, 'the shop’s element repeats no amount');
     h.el.remove();

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatAmount, formatCountdown } from '../../../src/element/format.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { formatCountdown } from '../../../src/element/format.js';
 import { changedFrom, copyValue, formatAccount, russianPhoneDigits } from '../../../src/element/requisites.js';
 import { formatMoney } from '../../../src/money/index.js';
 
@@ -45,26 +46,28 @@ describe('amounts for people', () => {
   const norm = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
 
   test('in the locale, with the currency and two fractional digits', () => {
-    assert.equal(norm(formatAmount('1500', 'RUB', 'ru')), '1 500,00 ₽');
-    assert.equal(norm(formatAmount('1500.5', 'RUB', 'en')), 'RUB 1,500.50');
+    assert.equal(norm(formatMoney('1500', 'RUB', 'ru')), '1 500,00 ₽');
+    assert.equal(norm(formatMoney('1500.5', 'RUB', 'en')), 'RUB 1,500.50');
   });
 
-  test('the same text as formatMoney of src/money', () => {
-    for (const amount of ['0', '0.01', '1500', '1500.5', '99999999999.99', '1234567.891', '0.005', '2.675']) {
-      for (const locale of ['en', 'ru', 'kk']) assert.equal(formatAmount(amount, 'RUB', locale), formatMoney(amount, 'RUB', locale), `${amount} ${locale}`);
-    }
+  test('the views format amounts with formatMoney of src/money alone (issue 22: one formatter)', () => {
+    const dir = new URL('../../../src/element/', import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    const users = files.filter((f) => readFileSync(new URL(f, dir), 'utf8').includes('formatMoney('));
+    assert.deepEqual(users.sort(), ['choose-view.ts', 'pay-view.ts', 'views.ts']);
+    for (const f of files) assert.doesNotMatch(readFileSync(new URL(f, dir), 'utf8'), /formatAmount|style: 'currency'/, f);
   });
 
   test('digits beyond kopecks are rounded half-up on the string, exactly', () => {
-    assert.equal(formatAmount('2.675', 'RUB', 'en'), formatAmount('2.68', 'RUB', 'en'));
-    assert.equal(formatAmount('0.994999999', 'RUB', 'en'), formatAmount('0.99', 'RUB', 'en'));
-    assert.equal(formatAmount('9999999999999.995', 'RUB', 'en'), formatAmount('10000000000000.00', 'RUB', 'en'));
-    assert.equal(formatAmount('0.005', 'RUB', 'en'), formatAmount('0.01', 'RUB', 'en'));
+    assert.equal(formatMoney('2.675', 'RUB', 'en'), formatMoney('2.68', 'RUB', 'en'));
+    assert.equal(formatMoney('0.994999999', 'RUB', 'en'), formatMoney('0.99', 'RUB', 'en'));
+    assert.equal(formatMoney('9999999999999.995', 'RUB', 'en'), formatMoney('10000000000000.00', 'RUB', 'en'));
+    assert.equal(formatMoney('0.005', 'RUB', 'en'), formatMoney('0.01', 'RUB', 'en'));
   });
 
   test('a locale or currency Intl refuses falls back to plain English digits', () => {
-    assert.equal(formatAmount('1500', 'RUB', 'not a locale!'), '1,500.00');
-    assert.equal(formatAmount('1500', 'R U B', 'ru'), '1,500.00');
+    assert.equal(formatMoney('1500', 'RUB', 'not a locale!'), '1,500.00');
+    assert.equal(formatMoney('1500', 'R U B', 'ru'), '1,500.00');
   });
 });
 
@@ -119,33 +122,33 @@ describe('amounts in other currencies (issue 20)', () => {
   };
 
   test('sums and tenge show no minor units in uz, kk, ru and en; roubles and euros keep theirs', () => {
-    assert.equal(norm(formatAmount('150000.00', 'UZS', 'uz')), '150 000 soʻm');
-    assert.equal(norm(formatAmount('150000', 'UZS', 'ru')), '150 000 UZS');
-    assert.equal(norm(formatAmount('150000.00', 'UZS', 'en')), 'UZS 150,000');
-    assert.equal(norm(formatAmount('25000.00', 'KZT', 'kk')), '25 000 ₸');
-    assert.equal(norm(formatAmount('25000.00', 'KZT', 'ru')), '25 000 KZT');
-    assert.equal(norm(formatAmount('25000.00', 'KZT', 'en')), 'KZT 25,000');
-    assert.equal(norm(formatAmount('1500.00', 'RUB', 'ru')), '1 500,00 ₽');
-    assert.equal(norm(formatAmount('1500.00', 'EUR', 'en')), '€1,500.00');
+    assert.equal(norm(formatMoney('150000.00', 'UZS', 'uz')), '150 000 soʻm');
+    assert.equal(norm(formatMoney('150000', 'UZS', 'ru')), '150 000 UZS');
+    assert.equal(norm(formatMoney('150000.00', 'UZS', 'en')), 'UZS 150,000');
+    assert.equal(norm(formatMoney('25000.00', 'KZT', 'kk')), '25 000 ₸');
+    assert.equal(norm(formatMoney('25000.00', 'KZT', 'ru')), '25 000 KZT');
+    assert.equal(norm(formatMoney('25000.00', 'KZT', 'en')), 'KZT 25,000');
+    assert.equal(norm(formatMoney('1500.00', 'RUB', 'ru')), '1 500,00 ₽');
+    assert.equal(norm(formatMoney('1500.00', 'EUR', 'en')), '€1,500.00');
     assert.equal(norm(formatMoney('150000.00', 'UZS', 'uz')), '150 000 soʻm');
   });
 
   test('a sum that does carry tiyin keeps them (the shopper must send it exactly), rounded half-up', () => {
-    assert.equal(norm(formatAmount('150000.50', 'UZS', 'uz')), '150 000,50 soʻm');
-    assert.equal(norm(formatAmount('150000.005', 'UZS', 'en')), 'UZS 150,000.01');
-    assert.equal(norm(formatAmount('150000.004', 'UZS', 'en')), 'UZS 150,000');
+    assert.equal(norm(formatMoney('150000.50', 'UZS', 'uz')), '150 000,50 soʻm');
+    assert.equal(norm(formatMoney('150000.005', 'UZS', 'en')), 'UZS 150,000.01');
+    assert.equal(norm(formatMoney('150000.004', 'UZS', 'en')), 'UZS 150,000');
   });
 
   test('a browser Intl that lacks uz (formats it as English) is detected: our own separators and sign', () => {
     swapIntl(withoutUz, () => {
       assert.equal(norm(new Intl.NumberFormat('uz', { style: 'currency', currency: 'UZS' }).format(150000)), 'UZS 150,000.00', 'the fake is English');
-      assert.equal(norm(formatAmount('150000.00', 'UZS', 'uz')), '150 000 soʻm');
-      assert.equal(norm(formatAmount('1234567.50', 'UZS', 'uz-Latn-UZ')), '1 234 567,50 soʻm');
-      assert.equal(norm(formatAmount('1500.00', 'RUB', 'uz')), '1 500,00 ₽');
-      assert.equal(norm(formatAmount('99.00', 'KZT', 'uz')), '99 ₸');
+      assert.equal(norm(formatMoney('150000.00', 'UZS', 'uz')), '150 000 soʻm');
+      assert.equal(norm(formatMoney('1234567.50', 'UZS', 'uz-Latn-UZ')), '1 234 567,50 soʻm');
+      assert.equal(norm(formatMoney('1500.00', 'RUB', 'uz')), '1 500,00 ₽');
+      assert.equal(norm(formatMoney('99.00', 'KZT', 'uz')), '99 ₸');
       // Languages the fake knows are Intl's own.
-      assert.equal(norm(formatAmount('25000.00', 'KZT', 'kk')), '25 000 ₸');
-      assert.equal(norm(formatAmount('150000.00', 'UZS', 'en')), 'UZS 150,000');
+      assert.equal(norm(formatMoney('25000.00', 'KZT', 'kk')), '25 000 ₸');
+      assert.equal(norm(formatMoney('150000.00', 'UZS', 'en')), 'UZS 150,000');
     });
   });
 });

@@ -286,6 +286,23 @@ describe('checkout state machine: failures and retries', () => {
     }
   });
 
+  test('a preselected method the order does not offer (method_unavailable) falls back to the method list, no error step (issue 20)', () => {
+    const refused = run([start({ preselected: { method_type: 'BankCard' } }), failure('method_unavailable', false)]);
+    assert.equal(refused.state.name, 'loading');
+    assert.equal(refused.state.op, 'methods');
+    assert.equal(refused.state.error, null);
+    assert.deepEqual(types(refused.effects), ['forget', 'fetchMethods', 'emit']);
+    assert.deepEqual(refused.effects[0], { type: 'forget', mine: { session: null, key: 'k1' } }, 'the refused attempt is not joined by the next create');
+    const listed = transition(refused.state, { type: 'methods', methods: METHODS });
+    assert.equal(listed.state.name, 'choose');
+    const chosen = transition(listed.state, { type: 'choose', selection: { payment_method_id: 'm-sbp' }, key: 'k2' });
+    assert.deepEqual(chosen.effects[0], { type: 'create', selection: { payment_method_id: 'm-sbp' }, key: 'k2' });
+    // The shopper's own choice refused is an error, not a loop back to the list.
+    assert.equal(transition(chosen.state, failure('method_unavailable', false)).state.name, 'error');
+    // Any other refusal of a preselected method is still an error.
+    assert.equal(run([start({ preselected: { method_type: 'BankCard' } }), failure('limit_exceeded', false)]).state.name, 'error');
+  });
+
   test('starting over after a refused create offers the methods again with a new key', () => {
     const failed = run([start({ preselected: { payment_method_id: 'gone' } }), failure('payment_method_not_found', false)]);
     const renewed = transition(failed.state, { type: 'renew', key: 'k3' });

@@ -52,11 +52,11 @@ describe('element source', () => {
     assert.match(footer, /const support = safeHttpUrl\(/);
     assert.match(footer, /\? \(safeHttpUrl\(s\.order\?\.return_url\) \?\? safeHttpUrl\(s\.known\?\.back\)\)/);
     const pay = code.find((f) => f.name === 'pay-view.ts')!.text;
-    assert.match(pay, /const url = host\.mode === 'form' && order && !order\.requisites \? safeHttpUrl\(order\.form_url\) : null;/);
+    assert.match(pay, /const url = host\.el\.mode === 'form' && order && !order\.requisites \? safeHttpUrl\(order\.form_url\) : null;/);
     assert.match(pay, /const formUrl = c\.embedded \? null : safeHttpUrl\(order\.form_url\);/);
     assert.match(code.find((f) => f.name === 'requisites.ts')!.text, /return safeHttpUrl\(order\.payment_link\) \?\? \(req\?\.kind === 'link' \? safeHttpUrl\(req\.holder_account\) : null\);/);
-    const host = code.find((f) => f.name === 'paydesk-checkout.ts')!.text;
-    assert.match(host, /return this\.embedded \? null : safeHttpUrl\(this\._s\.order\?\.redirect_url\);/);
+    const steps = code.find((f) => f.name === 'steps.ts')!.text;
+    assert.match(steps, /return this\.embedded \? null : safeHttpUrl\(this\.machine\.order\?\.redirect_url\);/);
   });
 
   test('the form frame takes messages only from its own window and origin', () => {
