@@ -162,19 +162,23 @@ describe('code integrity of the CDN files (Chromium, strict CSP)', () => {
         tampered.set(file, `globalThis.__tampered = (globalThis.__tampered || 0) + 1;\n${await readFile(join(cdn, file), 'utf8')}`);
         served.clear();
         const { page: p } = await open(kind);
-        const errors = await p.waitForFunction(() => {
-          const list = (window as unknown as { __errors: { code: string }[] }).__errors;
-          return list.length > 0 && list;
-        }, null, { timeout: 20_000 });
+        // Whichever comes first: an error event, or the requisites (which a changed chunk must never reach).
+        await p.waitForFunction(
+          () =>
+            (window as unknown as { __errors: unknown[] }).__errors.length > 0 ||
+            !!document.querySelector('paydesk-checkout')?.shadowRoot?.querySelector('[part~="requisites"]'),
+          null,
+          { timeout: 20_000 },
+        );
+        assert.ok(served.has(file), `the changed ${file} was served`);
+        assert.equal(await p.evaluate(() => (globalThis as { __tampered?: number }).__tampered), undefined, 'the changed code did not run');
         const widget = p.locator('paydesk-checkout');
         await p.waitForFunction(() => (document.querySelector('paydesk-checkout') as unknown as { state: string }).state === 'error');
-        assert.ok(served.has(file), `the changed ${file} was served`);
         assert.deepEqual(
-          ((await errors.jsonValue()) as { code: string }[]).map((e) => e.code),
+          (await p.evaluate(() => (window as unknown as { __errors: { code: string }[] }).__errors)).map((e) => e.code),
           ['integrity'],
           'one paydesk-error, code "integrity"',
         );
-        assert.equal(await p.evaluate(() => (globalThis as { __tampered?: number }).__tampered), undefined, 'the changed code did not run');
         assert.equal(await widget.locator('[part~="requisites"]').count(), 0, 'no requisites');
         assert.equal(await widget.locator('[part~="amount"]').count(), 0);
         assert.notEqual((await widget.locator('[part="base"] p').first().innerText()).trim(), '', 'the error step says why');
