@@ -447,7 +447,7 @@ export function buildMerchantApp(parts: MerchantAppParts): Hono {
   // the SRI values, the chunks and the classic script's classic/ folder (its copies of the chunks).
   // /chunks/… serves the chunks of /paydesk.js when that is the built file.
   const cdnFile = async (c: Context, file: string) => {
-    if (!/^(paydesk(\.iife)?\.js(\.map)?|paydesk\.sri\.json|(classic\/)?chunks\/[A-Za-z0-9_-]+\.js(\.map)?|classic\/paydesk\.js)$/.test(file)) {
+    if (!/^(paydesk(\.iife)?\.js(\.map)?|paydesk\.sri\.json|(classic\/)?chunks\/[A-Za-z0-9_-]+\.js(\.map)?|classic\/paydesk-[0-9a-f]{8}\.js)$/.test(file)) {
       return errorJson(c, 404, 'not_found', 'No such file.');
     }
     const body = await readFile(join(CDN_DIR, file)).catch(() => null);
