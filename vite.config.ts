@@ -3,28 +3,31 @@
  * `tsc -p tsconfig.build.json` (the npm build):
  *
  * 1. `PAYDESK_CDN_FORMAT=es`, from src/cdn.ts:
- *      dist/cdn/paydesk.js            ES module that registers <paydesk-checkout>: Lit, the element, the
- *                                     offline English messages
- *      dist/cdn/chunks/pay-view.js    the requisites and what the views share (the chunk a first paint needs)
- *      dist/cdn/chunks/<name>.js      the other steps (method choice, closed order, live status), what few
- *                                     shoppers need (bank sheet and its table, receipt upload, form frame,
- *                                     QR encoder) and the bundler's runtime helpers
- *      dist/cdn/chunks/<lang>.js      the language tables, English and Russian included, one each
+ *      dist/cdn/paydesk.js                   ES module that registers <paydesk-checkout>: Lit, the element,
+ *                                            the offline English messages, the digests of every chunk
+ *      dist/cdn/chunks/pay-view-<hash>.js    the requisites and what the views share (the chunk a first paint needs)
+ *      dist/cdn/chunks/<name>-<hash>.js      the other steps (method choice, closed order, live status), what
+ *                                            few shoppers need (bank sheet and its table, receipt upload, form
+ *                                            frame, QR encoder) and the bundler's runtime helpers
+ *      dist/cdn/chunks/<lang>-<hash>.js      the language tables, English and Russian included, one each
  * 2. `PAYDESK_CDN_FORMAT=iife`, from the ES build's output:
- *      dist/cdn/paydesk.iife.js       the same module as a classic script (global `Paydesk`)
- *      dist/cdn/classic/chunks/*.js   copies of the chunks it loads that import shared code, which they
- *      dist/cdn/classic/paydesk.js    take from classic/paydesk.js: it hands out the classic script's
- *                                     own modules (one Lit, one element, never a second copy)
+ *      dist/cdn/paydesk.iife.js              the same module as a classic script (global `Paydesk`)
+ *      dist/cdn/classic/chunks/*-<hash>.js   copies of the chunks it loads that import shared code, which
+ *      dist/cdn/classic/paydesk-<hash>.js    they take from classic/paydesk-<hash>.js: it hands out the classic
+ *                                            script's own modules (one Lit, one element, never a second copy)
+ * <hash> is a hash of the file's content: a long cache never mixes two builds.
+ *
+ * Code integrity (`integrityLoads`, src/element/integrity.ts): every chunk is loaded through a check
+ * against the sha384 digest its entry carries; a changed chunk never runs.
  *
  * No waterfall: what the first painted requisites need is fetched in the first round trip after the
  * script runs, in parallel with the session request. paydesk.js has no static import (the modules it
  * shares with chunks stay in it: `preserveEntrySignatures: 'allow-extension'` and the `initial`
- * group); the requisites and what the views share are one chunk (the `pay-view` group); and every `import()`
- * in the output also imports, in the same round trip, the chunks its target imports statically
- * (`parallelImports`, what Vite's modulepreload does in an app), so a chunk never reveals another
- * one round trip later. The classic script loads the chunks that import nothing (most language tables,
- * the form frame) from chunks/ like the ES module, and the others from classic/ together with
- * classic/paydesk.js.
+ * group); the requisites and what the views share are one chunk (the `pay-view` group); and every
+ * chunk is asked for together with the chunks it imports statically (the entry's digests list them;
+ * what Vite's modulepreload does in an app), so a chunk never reveals another one round trip later.
+ * The classic script loads the chunks that import nothing (most language tables, the form frame) from
+ * chunks/ like the ES module, and the others from classic/ together with classic/paydesk-<hash>.js.
  *
  * The language tables: the element loads them with `import('./kk.js')`, each a chunk (English too, as
  * in the npm build), fetched in parallel with the first request while the element shows its spinner;

@@ -60,7 +60,14 @@ export function chunk<T>(f: (load: (name: string) => Promise<unknown>) => T): T 
 function load(key: string): Promise<unknown> {
   const m = manifest;
   if (!m?.files[key]) return Promise.reject(new IntegrityError(key));
-  const url = (k: string) => new URL(m.urls?.[k] ?? k, m.base).href;
+  // The classic script's text inlined or eval'ed: no URL to load from (the element says it has no connection).
+  let base: URL;
+  try {
+    base = new URL(m.base);
+  } catch {
+    return Promise.reject(new Error(`paydesk: the script's URL is unknown; cannot load ${key}`));
+  }
+  const url = (k: string) => new URL(m.urls?.[k] ?? k, base).href;
   const needed = new Set<string>();
   const visit = (k: string): void => {
     if (needed.has(k) || !m.files[k]) return;
@@ -88,19 +95,30 @@ function load(key: string): Promise<unknown> {
 }
 
 function preload(href: string, integrity: string): Promise<void> {
+  const link = document.createElement('link');
+  // A browser without modulepreload (Safari before 17) would never fire the link's events: there the
+  // bytes are fetched and compared first, and the import() that follows most likely gets them from the
+  // HTTP cache (a check, not a guarantee: README, "Code integrity").
+  if (!link.relList?.supports?.('modulepreload')) {
+    return verdict(href, integrity).then((e) => {
+      if (e) throw e;
+    });
+  }
   return new Promise<void>((resolve, reject) => {
-    const link = document.createElement('link');
     link.rel = 'modulepreload';
     link.integrity = integrity;
     link.href = href;
     link.onload = () => resolve();
-    link.onerror = () => void verdict(href, integrity).then(reject, reject);
+    link.onerror = () => void verdict(href, integrity).then((e) => reject(e ?? new Error(`paydesk: ${href} could not be loaded`)), reject);
     document.head.append(link);
   });
 }
 
-/** Why a preload failed: an {@link IntegrityError} when the bytes are not the digest's, else an Error. */
-async function verdict(href: string, integrity: string): Promise<Error> {
+/**
+ * The file fetched again and compared with its digest: an {@link IntegrityError} when its bytes are
+ * not the digest's, an Error when it cannot be fetched, null when it matches.
+ */
+async function verdict(href: string, integrity: string): Promise<Error | null> {
   let bytes: ArrayBuffer;
   try {
     const response = await fetch(href, { credentials: 'same-origin' });
@@ -109,10 +127,9 @@ async function verdict(href: string, integrity: string): Promise<Error> {
   } catch {
     return new Error(`paydesk: ${href} could not be fetched`);
   }
-  // Without SubtleCrypto (a page that is not a secure context) the bytes cannot be compared: the
-  // preload refused them, and fetched they were, so they are taken as changed.
+  // Without SubtleCrypto (a page that is not a secure context) the bytes cannot be compared: they are
+  // taken as changed (a preload refused them, or there is no other check).
   if (!globalThis.crypto?.subtle) return new IntegrityError(href);
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', bytes));
-  const sri = `sha384-${btoa(String.fromCharCode(...digest))}`;
-  return sri === integrity ? new Error(`paydesk: ${href} could not be loaded`) : new IntegrityError(href);
+  return `sha384-${btoa(String.fromCharCode(...digest))}` === integrity ? null : new IntegrityError(href);
 }
