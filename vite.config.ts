@@ -3,28 +3,31 @@
  * `tsc -p tsconfig.build.json` (the npm build):
  *
  * 1. `PAYDESK_CDN_FORMAT=es`, from src/cdn.ts:
- *      dist/cdn/paydesk.js            ES module that registers <paydesk-checkout>: Lit, the element, the
- *                                     offline English messages
- *      dist/cdn/chunks/pay-view.js    the requisites and what the views share (the chunk a first paint needs)
- *      dist/cdn/chunks/<name>.js      the other steps (method choice, closed order, live status), what few
- *                                     shoppers need (bank sheet and its table, receipt upload, form frame,
- *                                     QR encoder) and the bundler's runtime helpers
- *      dist/cdn/chunks/<lang>.js      the language tables, English and Russian included, one each
+ *      dist/cdn/paydesk.js                   ES module that registers <paydesk-checkout>: Lit, the element,
+ *                                            the offline English messages, the digests of every chunk
+ *      dist/cdn/chunks/pay-view-<hash>.js    the requisites and what the views share (the chunk a first paint needs)
+ *      dist/cdn/chunks/<name>-<hash>.js      the other steps (method choice, closed order, live status), what
+ *                                            few shoppers need (bank sheet and its table, receipt upload, form
+ *                                            frame, QR encoder) and the bundler's runtime helpers
+ *      dist/cdn/chunks/<lang>-<hash>.js      the language tables, English and Russian included, one each
  * 2. `PAYDESK_CDN_FORMAT=iife`, from the ES build's output:
- *      dist/cdn/paydesk.iife.js       the same module as a classic script (global `Paydesk`)
- *      dist/cdn/classic/chunks/*.js   copies of the chunks it loads that import shared code, which they
- *      dist/cdn/classic/paydesk.js    take from classic/paydesk.js: it hands out the classic script's
- *                                     own modules (one Lit, one element, never a second copy)
+ *      dist/cdn/paydesk.iife.js              the same module as a classic script (global `Paydesk`)
+ *      dist/cdn/classic/chunks/*-<hash>.js   copies of the chunks it loads that import shared code, which
+ *      dist/cdn/classic/paydesk-<hash>.js    they take from classic/paydesk-<hash>.js: it hands out the classic
+ *                                            script's own modules (one Lit, one element, never a second copy)
+ * <hash> is a hash of the file's content: a long cache never mixes two builds.
+ *
+ * Code integrity (`integrityLoads`, src/element/integrity.ts): every chunk is loaded through a check
+ * against the sha384 digest its entry carries; a changed chunk never runs.
  *
  * No waterfall: what the first painted requisites need is fetched in the first round trip after the
  * script runs, in parallel with the session request. paydesk.js has no static import (the modules it
  * shares with chunks stay in it: `preserveEntrySignatures: 'allow-extension'` and the `initial`
- * group); the requisites and what the views share are one chunk (the `pay-view` group); and every `import()`
- * in the output also imports, in the same round trip, the chunks its target imports statically
- * (`parallelImports`, what Vite's modulepreload does in an app), so a chunk never reveals another
- * one round trip later. The classic script loads the chunks that import nothing (most language tables,
- * the form frame) from chunks/ like the ES module, and the others from classic/ together with
- * classic/paydesk.js.
+ * group); the requisites and what the views share are one chunk (the `pay-view` group); and every
+ * chunk is asked for together with the chunks it imports statically (the entry's digests list them;
+ * what Vite's modulepreload does in an app), so a chunk never reveals another one round trip later.
+ * The classic script loads the chunks that import nothing (most language tables, the form frame) from
+ * chunks/ like the ES module, and the others from classic/ together with classic/paydesk-<hash>.js.
  *
  * The language tables: the element loads them with `import('./kk.js')`, each a chunk (English too, as
  * in the npm build), fetched in parallel with the first request while the element shows its spinner;
@@ -63,6 +66,8 @@ interface DynamicImport {
   start: number;
   end: number;
   specifier: string;
+  /** The first parameter of the nearest arrow function around it, if any. */
+  param?: string;
 }
 
 type Node = { type: string; start: number; end: number; [k: string]: unknown };
@@ -70,10 +75,11 @@ type Node = { type: string; start: number; end: number; [k: string]: unknown };
 /** Every `import('…')` with a constant specifier in a parsed program. */
 function dynamicImports(program: unknown): DynamicImport[] {
   const found: DynamicImport[] = [];
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+  const visit = (node: unknown, param?: string): void => {
+    if (Array.isArray(node)) return node.forEach((n) => visit(n, param));
     if (!node || typeof node !== 'object') return;
     const n = node as Node;
+    if (n.type === 'ArrowFunctionExpression') param = (n.params as { name?: string }[])[0]?.name;
     if (n.type === 'ImportExpression') {
       const source = n.source as Node & { value?: unknown; quasis?: { value: { cooked: string } }[]; expressions?: unknown[] };
       const specifier =
@@ -82,9 +88,9 @@ function dynamicImports(program: unknown): DynamicImport[] {
           : source.type === 'TemplateLiteral' && source.expressions?.length === 0
             ? source.quasis![0]!.value.cooked
             : null;
-      if (specifier !== null) found.push({ start: n.start, end: n.end, specifier });
+      if (specifier !== null) found.push({ start: n.start, end: n.end, specifier, ...(param ? { param } : {}) });
     }
-    for (const [key, value] of Object.entries(n)) if (key !== 'type' && value && typeof value === 'object') visit(value);
+    for (const [key, value] of Object.entries(n)) if (key !== 'type' && value && typeof value === 'object') visit(value, param);
   };
   visit(program);
   return found;
@@ -96,34 +102,70 @@ function relativeSpecifier(from: string, to: string): string {
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
+/** The loader of the CDN files (src/element/integrity.ts): checks each chunk against its digest. */
+const LOADER = join(root, 'src', 'element', 'integrity.ts');
+/** The name the loader has in the modules that load chunks. */
+const LOADER_NAME = '__paydeskChunk';
+/** The parameter of the arrow function the loader calls with its `load(name)`. */
+const LOAD_PARAM = '__paydeskLoad';
+/** The function appended to the entry with the digests (the loader calls it). */
+const MANIFEST_FN = '__paydeskIntegrity';
+/** Marks where the ES entry's function starts (the classic script replaces it with its own). */
+const MANIFEST_MARK = '\n/*paydesk:integrity*/';
+
+/** `sha384-<base64>` of a text as UTF-8 (what a browser checks a file's bytes against). */
+const sri = (text: string) => `sha384-${createHash('sha384').update(text).digest('base64')}`;
+
 /**
- * ES build: every `import('./chunks/x.js')` of the output becomes
- * `Promise.all([import('./chunks/x.js'), import('./chunks/y.js'), …]).then((m) => m[0])`, y… being
- * the chunks x imports statically (and they, and so on) that the importing chunk has not loaded
- * already. A browser finds a chunk's static imports only once the chunk has arrived: this asks for
- * them all at once instead, as Vite's modulepreload does in an app.
+ * ES build, code integrity (src/element/integrity.ts, DESIGN.md "Code integrity"):
+ *   - transform: every `import('./x.js')` of the sources becomes `chunk((load) => import('./x.js'))`,
+ *     `chunk` being the loader (Rolldown still sees the `import()` and makes x a chunk);
+ *   - renderChunk: that `import("./chunks/x-<hash>.js")` becomes `load("chunks/x-<hash>.js")`: the
+ *     loader's own, which checks the chunk and what it imports before it imports it;
+ *   - generateBundle: once every chunk is final, the entry gets `__paydeskIntegrity()`, which returns
+ *     the digest of every chunk and the chunks each imports statically. The loader asks for a chunk and
+ *     all it imports at once (`<link rel="modulepreload" integrity>` each), as Vite's modulepreload
+ *     does in an app: a chunk never reveals another one round trip later.
+ * Chunk names carry a hash of their content (`chunkFileNames`), so a long cache never mixes versions.
  */
-function parallelImports(): Plugin {
+function integrityLoads(): Plugin {
   return {
-    name: 'paydesk-parallel-imports',
+    name: 'paydesk-integrity-loads',
+    transform(code, id) {
+      if (!/[\\/]src[\\/].*\.ts$/.test(id) || id === LOADER || !code.includes('import(')) return null;
+      const imports = dynamicImports(this.parse(code));
+      if (imports.length === 0) return null;
+      let out = code;
+      for (const imp of imports.sort((a, b) => b.start - a.start)) {
+        out = `${out.slice(0, imp.start)}${LOADER_NAME}((${LOAD_PARAM}) => ${out.slice(imp.start, imp.end)})${out.slice(imp.end)}`;
+      }
+      // The import declaration stands last (it is hoisted): no line moves, only the columns after an
+      // import() on its own line (the map of the sources stays near enough: `map: null`).
+      return { code: `${out}\nimport { chunk as ${LOADER_NAME} } from ${JSON.stringify(LOADER)};\n`, map: null };
+    },
     renderChunk(code, chunk, _options, meta) {
-      const closure = (file: string, into: Set<string>): Set<string> => {
-        for (const dep of meta.chunks[file]?.imports ?? []) {
-          if (!into.has(dep)) closure(dep, into.add(dep));
-        }
-        return into;
-      };
-      const loaded = closure(chunk.fileName, new Set([chunk.fileName]));
       const out = meta.magicString!;
       for (const imp of dynamicImports(this.parse(code))) {
         const target = posix.join(posix.dirname(chunk.fileName), imp.specifier);
         if (!meta.chunks[target]) this.error(`paydesk: ${chunk.fileName} imports ${imp.specifier}, which is not a chunk of this build`);
-        const deps = [...closure(target, new Set())].filter((d) => !loaded.has(d));
-        if (deps.length === 0) continue;
-        const all = [code.slice(imp.start, imp.end), ...deps.map((d) => `import(${JSON.stringify(relativeSpecifier(chunk.fileName, d))})`)];
-        out.update(imp.start, imp.end, `Promise.all([${all.join(',')}]).then((m) => m[0])`);
+        if (!imp.param?.startsWith(LOAD_PARAM)) this.error(`paydesk: ${chunk.fileName} imports ${imp.specifier} outside the loader`);
+        out.update(imp.start, imp.end, `${imp.param}(${JSON.stringify(target)})`);
       }
       return out;
+    },
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const entry = chunks.find((c) => c.isEntry);
+      if (!entry || chunks.filter((c) => c.isEntry).length !== 1) this.error('paydesk: expected one entry');
+      const files: Record<string, string[]> = {};
+      for (const c of chunks) {
+        if (c === entry) continue;
+        if (/\bimport\s*\(\s*["'`]/.test(c.code)) this.error(`paydesk: ${c.fileName} has an import() the loader does not check`);
+        files[c.fileName] = [sri(c.code), ...c.imports.filter((f) => f !== entry.fileName)];
+      }
+      if (/\bimport\s*\(\s*["'`]/.test(entry.code)) this.error(`paydesk: ${entry.fileName} has an import() the loader does not check`);
+      if (!entry.code.includes(MANIFEST_FN)) this.error(`paydesk: ${entry.fileName} does not call ${MANIFEST_FN} (src/element/integrity.ts)`);
+      entry.code = `${entry.code.replace(/\n*$/, '')}${MANIFEST_MARK}function ${MANIFEST_FN}(){return{base:import.meta.url,files:${JSON.stringify(files)}}}\n`;
     },
   };
 }
@@ -177,8 +219,89 @@ function asciiTemplates(): Plugin {
 
 /** The classic script's entry: dist/cdn/paydesk.js, its modules handed out to its chunks. */
 const CLASSIC_ENTRY = '\0paydesk-classic-entry';
-/** A function defined in the classic script's intro, before any module code runs (see `classicScript`). */
-const CLASSIC_IMPORT_FN = '__paydeskImport';
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** The fields of one source-map segment (VLQ). */
+function decodeSegment(text: string): number[] {
+  const out: number[] = [];
+  let value = 0;
+  let shift = 0;
+  for (const ch of text) {
+    const digit = BASE64.indexOf(ch);
+    value += (digit & 31) << shift;
+    if (digit & 32) shift += 5;
+    else {
+      out.push(value & 1 ? -(value >>> 1) : value >>> 1);
+      value = shift = 0;
+    }
+  }
+  return out;
+}
+function encodeSegment(fields: number[]): string {
+  let out = '';
+  for (const field of fields) {
+    let v = field < 0 ? (-field << 1) | 1 : field << 1;
+    do {
+      const digit = v & 31;
+      v >>>= 5;
+      out += BASE64[v > 0 ? digit | 32 : digit];
+    } while (v > 0);
+  }
+  return out;
+}
+
+/**
+ * `code` with the texts at `edits` replaced, and its source map's generated columns moved to match
+ * (the sources' positions are untouched).
+ */
+function editWithMap(code: string, map: string, edits: { start: number; end: number; text: string }[]): { code: string; map: string } {
+  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const e of sorted) {
+    out += code.slice(at, e.start) + e.text;
+    at = e.end;
+  }
+  out += code.slice(at);
+  // Line and column of each edit in the original.
+  const lineStarts = [0];
+  for (let i = code.indexOf('\n'); i >= 0; i = code.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const where = (offset: number) => {
+    let line = 0;
+    while (line + 1 < lineStarts.length && lineStarts[line + 1]! <= offset) line++;
+    return { line, col: offset - lineStarts[line]! };
+  };
+  const m = JSON.parse(map) as { mappings: string };
+  const lines = m.mappings.split(';');
+  const byLine = new Map<number, { col: number; end: number; delta: number }[]>();
+  for (const e of sorted) {
+    const { line, col } = where(e.start);
+    if (where(e.end).line !== line) throw new Error('paydesk: an edit spans lines');
+    byLine.set(line, [...(byLine.get(line) ?? []), { col, end: col + e.end - e.start, delta: e.text.length - (e.end - e.start) }]);
+  }
+  for (const [line, lineEdits] of byLine) {
+    if (!lines[line]) continue;
+    let prevOld = 0;
+    let prevNew = 0;
+    lines[line] = lines[line]!
+      .split(',')
+      .map((segment) => {
+        const fields = decodeSegment(segment);
+        const col = prevOld + fields[0]!;
+        prevOld = col;
+        const moved = col + lineEdits.filter((e) => e.end <= col).reduce((sum, e) => sum + e.delta, 0);
+        fields[0] = moved - prevNew;
+        prevNew = moved;
+        return encodeSegment(fields);
+      })
+      .join(',');
+  }
+  m.mappings = lines.join(';');
+  return { code: out, map: JSON.stringify(m) };
+}
+
+/** The hash in a content-hashed name: 8 hex digits of sha256, as the ES build's `[hash:8]` (hex). */
+const nameHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 8);
 
 /**
  * IIFE build: the ES module dist/cdn/paydesk.js (built first) as a classic script.
@@ -186,27 +309,16 @@ const CLASSIC_IMPORT_FN = '__paydeskImport';
  *   - its exports (the public ones and those its chunks import) go to
  *     `globalThis[Symbol.for('paydesk.classic.<hash of paydesk.js>')]`; its public ones also to the
  *     global `Paydesk`;
- *   - its `import('./chunks/x.js')` calls become `__paydeskImport('x.js')`, which loads, beside the
- *     script (its URL read from `document.currentScript` when it runs), `chunks/x.js` when x imports
- *     nothing (the language tables), else `classic/chunks/x.js` and, in the same round trip,
- *     `classic/paydesk.js`;
- *   - classic/chunks/ holds copies of the chunks that import anything (their maps beside them), whose
- *     `../paydesk.js` is classic/paydesk.js: a module that exports what the script left in the
- *     global above (so one Lit, one element and one set of tables serve both), and throws if it is not
- *     there.
+ *   - the chunks that import nothing (most language tables, the form frame) it loads from chunks/, as
+ *     the ES module does; the others from copies in classic/chunks/ whose `../paydesk.js` is
+ *     classic/paydesk-<hash>.js: a module that exports what the script left in the global above (so
+ *     one Lit, one element and one set of tables serve both), and throws if it is not there;
+ *   - its `__paydeskIntegrity()` (the ES module's digests) is replaced by the classic script's own: the
+ *     base is the script's URL (`document.currentScript`, read as the script runs), the copies'
+ *     digests and the chunk each stands for (`urls`). Every file it loads is checked (src/element/integrity.ts).
  */
 function classicScript(): Plugin {
   const esEntry = join(CDN_DIR, 'paydesk.js');
-  const chunkCode = new Map<string, string>();
-  const readChunk = (name: string): string => {
-    let code = chunkCode.get(name);
-    if (code === undefined) {
-      const file = join(CDN_DIR, CHUNK_DIR, name);
-      if (!existsSync(file)) throw new Error(`paydesk: dist/cdn/${CHUNK_DIR}/${name} is missing; build the ES module first (PAYDESK_CDN_FORMAT=es)`);
-      chunkCode.set(name, (code = readFileSync(file, 'utf8')));
-    }
-    return code;
-  };
   /** The exported values of a parsed module (`export { a as b }` and `export const b`; no types). */
   const exportsOf = (program: unknown): string[] =>
     ((program as { body: Node[] }).body ?? [])
@@ -217,22 +329,18 @@ function classicScript(): Plugin {
           .map((sp) => sp.exported.name),
         ...(((n.declaration as { declarations?: { id: { name: string } }[] } | null)?.declarations ?? []).map((d) => d.id.name)),
       ]);
-  /** The chunks' imports other than ../paydesk.js, as names in chunks/. */
-  const importsOf = (name: string, parse: (code: string) => unknown): string[] => {
-    const code = readChunk(name);
-    return [...staticImports(code), ...dynamicImports(parse(code)).map((i) => i.specifier)]
-      .filter((spec) => spec !== '../paydesk.js')
-      .map((spec) => posix.join(CHUNK_DIR, spec).slice(CHUNK_DIR.length + 1));
-  };
-  const importsEntry = (name: string) => staticImports(readChunk(name)).includes('../paydesk.js');
-  let key = '';
-  let entryExports: string[] = [];
-  /** What src/element/index.ts exports: the classic script re-exports it, and paydesk.js must have it. */
+  /** The static import (and re-export) sources of a parsed module: their specifier and position. */
+  const importSources = (program: unknown) =>
+    ((program as { body: Node[] }).body ?? [])
+      .filter((n) => ['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration'].includes(n.type) && n.source)
+      .map((n) => {
+        const source = n.source as Node & { value: string };
+        return { start: source.start, end: source.end, specifier: source.value };
+      });
   let publicNames: string[] = [];
-  /** The chunks the classic script loads from classic/: those that import anything, and what they import. */
-  const copied = new Set<string>();
-  const CHUNK_ID = 'paydesk-chunk:';
-  /** The name of the shared modules in classic/paydesk.js. */
+  /** The files the classic script adds: classic/paydesk-<hash>.js, the copies and their maps. */
+  const emitted = new Map<string, string>();
+  /** The name of the shared modules in classic/paydesk-<hash>.js. */
   const SHARED = '__paydeskClassic';
   return {
     name: 'paydesk-classic-script',
@@ -240,31 +348,82 @@ function classicScript(): Plugin {
     resolveId(source) {
       return source === CLASSIC_ENTRY ? CLASSIC_ENTRY : null;
     },
-    resolveDynamicImport(specifier, importer) {
-      if (importer !== esEntry || typeof specifier !== 'string') return null;
-      const name = specifier.startsWith(`./${CHUNK_DIR}/`) ? specifier.slice(CHUNK_DIR.length + 3) : '';
-      if (!/^[\w-]+\.js$/.test(name)) this.error(`paydesk: dist/cdn/paydesk.js imports ${specifier}; expected ./${CHUNK_DIR}/<name>.js`);
-      if (importsOf(name, (c) => this.parse(c)).length > 0 || importsEntry(name)) {
-        const queue = [name];
-        while (queue.length) {
-          const next = queue.pop()!;
-          if (copied.has(next)) continue;
-          copied.add(next);
-          queue.push(...importsOf(next, (c) => this.parse(c)));
-        }
-      }
-      return { id: `${CHUNK_ID}${name}`, external: true };
-    },
     load(id) {
       if (id === esEntry) {
         if (!existsSync(esEntry)) this.error('paydesk: dist/cdn/paydesk.js is missing; build the ES module first (PAYDESK_CDN_FORMAT=es)');
         // That it stands alone (no static import) is checked after the build (scripts/build.mjs).
-        const code = readFileSync(esEntry, 'utf8');
-        entryExports = exportsOf(this.parse(code));
-        return { code, map: readFileSync(`${esEntry}.map`, 'utf8') };
+        const text = readFileSync(esEntry, 'utf8');
+        const mark = text.lastIndexOf(MANIFEST_MARK);
+        const manifestMatch = /^function \w+\(\)\{return\{base:import\.meta\.url,files:(\{.*\})\}\}\n$/.exec(text.slice(mark + MANIFEST_MARK.length));
+        if (mark < 0 || !manifestMatch) this.error(`paydesk: dist/cdn/paydesk.js does not end with its ${MANIFEST_FN}()`);
+        const esFiles = JSON.parse(manifestMatch[1]!) as Record<string, string[]>;
+        const code = text.slice(0, mark);
+        const entryExports = exportsOf(this.parse(code));
+        if (entryExports.includes(SHARED)) this.error(`paydesk: dist/cdn/paydesk.js exports ${SHARED}`);
+        const missing = publicNames.filter((n) => !entryExports.includes(n));
+        if (missing.length > 0) this.error(`paydesk: dist/cdn/paydesk.js does not export ${missing.join(', ')}`);
+
+        const key = `paydesk.classic.${createHash('sha256').update(text).digest('hex').slice(0, 12)}`;
+        const shared =
+          `// What paydesk.iife.js hands to its chunks in ${CLASSIC_DIR}/${CHUNK_DIR}/ (vite.config.ts, classicScript).\n` +
+          `const ${SHARED} = globalThis[Symbol.for(${JSON.stringify(key)})];\n` +
+          `if (!${SHARED}) throw new Error("paydesk: this module belongs to the paydesk.iife.js it was built with, which is not on this page");\n` +
+          `export const { ${entryExports.join(', ')} } = ${SHARED};\n`;
+        const sharedFile = `${CLASSIC_DIR}/paydesk-${nameHash(shared)}.js`;
+        emitted.clear();
+        emitted.set(sharedFile, shared);
+        const files: Record<string, string[]> = { [sharedFile]: [sri(shared)] };
+        const urls: Record<string, string> = {};
+
+        /** Chunk name (chunks/x-<hash>.js) → the file the classic script loads for it. */
+        const fileFor = (name: string): string => {
+          if (urls[name] ?? files[name]) return urls[name] ?? name;
+          const full = join(CDN_DIR, name);
+          if (!esFiles[name] || !existsSync(full)) this.error(`paydesk: dist/cdn/${name} is missing or not in paydesk.js's digests`);
+          const text = readFileSync(full, 'utf8');
+          const sources = importSources(this.parse(text));
+          if (sources.length === 0) {
+            files[name] = [sri(text)];
+            return name;
+          }
+          // A copy in classic/chunks/: ../paydesk.js is the classic script's module; a chunk that imports
+          // anything is a copy too; one that imports nothing is the ES module's own (../../chunks/…).
+          const deps: string[] = [];
+          const edits = sources.map(({ start, end, specifier }) => {
+            if (specifier === '../paydesk.js') {
+              deps.push(sharedFile);
+              return { start, end, text: JSON.stringify(`../${posix.basename(sharedFile)}`) };
+            }
+            const dep = posix.join(posix.dirname(name), specifier);
+            deps.push(dep);
+            const target = fileFor(dep);
+            return { start, end, text: JSON.stringify(relativeSpecifier(`${CLASSIC_DIR}/${name}`, target)) };
+          });
+          const comment = /\n\/\/# sourceMappingURL=[^\n]*\n?$/.exec(text);
+          const body = comment ? text.slice(0, comment.index) : text;
+          const map = JSON.parse(readFileSync(`${full}.map`, 'utf8')) as { sources: string[]; file?: string };
+          // One directory deeper than the original.
+          map.sources = map.sources.map((s) => (/^[a-z]+:/i.test(s) || s.startsWith('/') ? s : `../${s}`));
+          const edited = editWithMap(body, JSON.stringify(map), edits);
+          const file = `${CLASSIC_DIR}/${name.replace(/-[0-9a-f]{8}\.js$/, '')}-${nameHash(edited.code)}.js`;
+          const copy = `${edited.code}\n//# sourceMappingURL=${posix.basename(file)}.map\n`;
+          emitted.set(file, copy);
+          const copyMap = JSON.parse(edited.map) as { file?: string };
+          copyMap.file = posix.basename(file);
+          emitted.set(`${file}.map`, JSON.stringify(copyMap));
+          files[name] = [sri(copy), ...deps];
+          urls[name] = file;
+          return file;
+        };
+        for (const name of Object.keys(esFiles)) fileFor(name);
+
+        const manifest =
+          `function ${MANIFEST_FN}(){return{base:typeof document<"u"&&document.currentScript&&document.currentScript.src||"",` +
+          `files:${JSON.stringify(files)},urls:${JSON.stringify(urls)}}}\n`;
+        return { code: `${code}\n${manifest}`, map: readFileSync(`${esEntry}.map`, 'utf8') };
       }
       if (id !== CLASSIC_ENTRY) return null;
-      key = `paydesk.classic.${createHash('sha256').update(readFileSync(esEntry)).digest('hex').slice(0, 12)}`;
+      const key = `paydesk.classic.${createHash('sha256').update(readFileSync(esEntry)).digest('hex').slice(0, 12)}`;
       publicNames = exportsOf(this.parse(readFileSync(join(root, 'src', 'element', 'index.ts'), 'utf8'), { lang: 'ts' }));
       if (publicNames.length === 0) this.error('paydesk: src/element/index.ts exports nothing');
       const from = JSON.stringify(esEntry);
@@ -274,56 +433,16 @@ function classicScript(): Plugin {
         `export { ${publicNames.join(', ')} } from ${from};`
       );
     },
-    renderChunk(code, _chunk, _options, meta) {
-      const out = meta.magicString!;
-      let rewritten = 0;
-      for (const imp of dynamicImports(this.parse(code))) {
-        if (!imp.specifier.startsWith(CHUNK_ID)) continue;
-        const name = imp.specifier.slice(CHUNK_ID.length);
-        out.update(imp.start, imp.end, `${CLASSIC_IMPORT_FN}(${JSON.stringify(name)},${copied.has(name) ? 1 : 0})`);
-        rewritten++;
-      }
-      if (rewritten === 0) this.error('paydesk: no import() of a chunk in the classic script');
-      return out;
+    renderChunk(code) {
+      if (/\bimport\s*\(\s*["'`]/.test(code)) this.error('paydesk: the classic script has an import() the loader does not check');
+      if (!code.includes('modulepreload')) this.error('paydesk: the classic script has no loader (src/element/integrity.ts)');
+      return null;
     },
     generateBundle() {
-      if (entryExports.includes(SHARED)) this.error(`paydesk: dist/cdn/paydesk.js exports ${SHARED}`);
-      const missing = publicNames.filter((n) => !entryExports.includes(n));
-      if (missing.length > 0) this.error(`paydesk: dist/cdn/paydesk.js does not export ${missing.join(', ')}`);
-      const map = (name: string) => {
-        const m = JSON.parse(readFileSync(join(CDN_DIR, CHUNK_DIR, `${name}.map`), 'utf8')) as { sources: string[] };
-        // One directory deeper than the original.
-        m.sources = m.sources.map((s) => (/^[a-z]+:/i.test(s) || s.startsWith('/') ? s : `../${s}`));
-        return JSON.stringify(m);
-      };
-      for (const name of [...copied].sort()) {
-        this.emitFile({ type: 'asset', fileName: `${CLASSIC_DIR}/${CHUNK_DIR}/${name}`, source: readChunk(name) });
-        if (existsSync(join(CDN_DIR, CHUNK_DIR, `${name}.map`))) this.emitFile({ type: 'asset', fileName: `${CLASSIC_DIR}/${CHUNK_DIR}/${name}.map`, source: map(name) });
-      }
-      this.emitFile({
-        type: 'asset',
-        fileName: `${CLASSIC_DIR}/paydesk.js`,
-        source:
-          `// What paydesk.iife.js hands to its chunks in ${CLASSIC_DIR}/${CHUNK_DIR}/ (vite.config.ts, classicScript).\n` +
-          `const ${SHARED} = globalThis[Symbol.for(${JSON.stringify(key)})];\n` +
-          `if (!${SHARED}) throw new Error("paydesk: this module belongs to the paydesk.iife.js it was built with, which is not on this page");\n` +
-          `export const { ${entryExports.join(', ')} } = ${SHARED};\n`,
-      });
+      for (const [fileName, source] of emitted) this.emitFile({ type: 'asset', fileName, source });
     },
   };
 }
-
-/**
- * The classic script's intro: `__paydeskImport(name, shared)` imports `chunks/<name>` (shared 0) or
- * `classic/chunks/<name>` with `classic/paydesk.js` (shared 1) from beside the script, whose URL it
- * reads from `document.currentScript` as the script starts; it rejects when that URL is unknown.
- */
-const CLASSIC_INTRO =
-  `var ${CLASSIC_IMPORT_FN}=(function(b){return function(n,s){` +
-  `if(!b)return Promise.reject(new Error("paydesk: the script's URL is unknown; cannot load "+n));` +
-  `var u=function(p){return new URL(p,b).href};` +
-  `return s?Promise.all([import(u("${CLASSIC_DIR}/${CHUNK_DIR}/"+n)),import(u("${CLASSIC_DIR}/paydesk.js"))]).then(function(m){return m[0]}):import(u("${CHUNK_DIR}/"+n))` +
-  `}})(typeof document<"u"&&document.currentScript&&document.currentScript.src||"");`;
 
 /** What both builds share. */
 const common = { emptyOutDir: false, sourcemap: true, target: 'es2021', minify: true, reportCompressedSize: false, outDir: 'dist/cdn' } as const;
@@ -335,7 +454,7 @@ const server = { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000' } }
 
 const es = defineConfig({
   define,
-  plugins: [asciiTemplates(), parallelImports()],
+  plugins: [asciiTemplates(), integrityLoads()],
   build: {
     ...common,
     lib: { entry: 'src/cdn.ts', formats: ['es'], fileName: () => 'paydesk.js' },
@@ -348,7 +467,8 @@ const es = defineConfig({
         // says): the ES files keep their text as it is (a Cyrillic table is half the gzip of its \u
         // escapes). The classic script built from them escapes everything (`iife` below).
         charset: 'utf8',
-        chunkFileNames: `${CHUNK_DIR}/[name].js`,
+        chunkFileNames: `${CHUNK_DIR}/[name]-[hash:8].js`,
+        hashCharacters: 'hex',
         codeSplitting: {
           groups: [
             // What paydesk.js imports statically stays in it (else rolldown may split shared modules into a
@@ -373,7 +493,7 @@ const iife = defineConfig({
     rolldownOptions: {
       ...rolldownCommon,
       input: CLASSIC_ENTRY,
-      output: { ...outputCommon, charset: 'ascii', intro: CLASSIC_INTRO },
+      output: { ...outputCommon, charset: 'ascii' },
     },
   },
   server,

@@ -4,7 +4,7 @@
  *   - the shop's pages and scripts on one origin, every answer gzip-compressed (level 9, as
  *     bench/sizes.ts counts sizes), each page with the same inline probe (see PROBE):
  *       /page/baseline?ref=R          one small external module script (/baseline.js) that POSTs /sessions and paints the account
- *       /page/es?ref=R&lang=L[&preload=1]   <script type="module" src="/cdn/paydesk.js"> (+ modulepreload of chunks/L.js)
+ *       /page/es?ref=R&lang=L[&preload=1]   <script type="module" src="/cdn/paydesk.js"> (+ modulepreload of chunks/L-<hash>.js)
  *       /page/iife?ref=R&lang=L       <script src="/cdn/paydesk.iife.js" defer>
  *       /vite/?lang=L                 the Vite + React example app, built with its token endpoint on the API origin
  *       /vite-baseline/               the same app without paydesk (bench/vite-baseline), built the same way
@@ -18,6 +18,7 @@
  * {"pageUrl", "apiUrl"}; ends on SIGTERM or when stdin closes. Loopback only.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,7 +103,11 @@ const pageServer = createServer((req, res) => {
     case '/baseline.js':
       return send(req, res, TYPES['.js']!, BASELINE_JS, 'baseline.js');
     case '/page/es': {
-      const preload = url.searchParams.has('preload') ? `<link rel="modulepreload" href="/cdn/chunks/${lang}.js">` : '';
+      // The chunk's name carries a hash of its content; a page's own preload gives its integrity value too
+      // (README, "Code integrity").
+      const sri = url.searchParams.has('preload') ? (JSON.parse(readFileSync(join(cdn, 'paydesk.sri.json'), 'utf8')) as Record<string, string>) : {};
+      const chunk = Object.keys(sri).find((f) => new RegExp(`^chunks/${lang}-[0-9a-f]{8}\\.js$`).test(f));
+      const preload = chunk ? `<link rel="modulepreload" href="/cdn/${chunk}" integrity="${sri[chunk]}">` : '';
       return send(req, res, TYPES['.html']!, page(`${preload}<script type="module" src="/cdn/paydesk.js"></script>`, element));
     }
     case '/page/iife':

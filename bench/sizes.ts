@@ -128,15 +128,17 @@ export async function measurePackageSizes(root: string): Promise<PackageSizes> {
   const litPackages = ['lit', 'lit-html', 'lit-element', '@lit/reactive-element'];
   const chunkDir = join(root, 'dist', 'cdn', 'chunks');
   const chunkFiles = (await readdir(chunkDir)).filter((f) => f.endsWith('.js')).sort();
-  const isLanguage = (f: string) => LANGUAGE_CHUNKS.includes(f.replace(/\.js$/, ''));
+  // Chunk names carry a hash of their content (`kk-<hash>.js`).
+  const chunkName = (f: string) => f.replace(/(-[0-9a-f]{8})?\.js$/, '');
+  const isLanguage = (f: string) => LANGUAGE_CHUNKS.includes(chunkName(f));
   return {
     cdnIife: await measureFile(root, 'CDN classic script', 'dist/cdn/paydesk.iife.js'),
     cdnEs: await measureFile(root, 'CDN ES module', 'dist/cdn/paydesk.js'),
     languageChunks: await Promise.all(
-      chunkFiles.filter(isLanguage).map((f) => measureFile(root, `language chunk ${f.replace(/\.js$/, '')}`, `dist/cdn/chunks/${f}`)),
+      chunkFiles.filter(isLanguage).map((f) => measureFile(root, `language chunk ${chunkName(f)}`, `dist/cdn/chunks/${f}`)),
     ),
     otherChunks: await Promise.all(
-      chunkFiles.filter((f) => !isLanguage(f)).map((f) => measureFile(root, `lazy chunk ${f}`, `dist/cdn/chunks/${f}`)),
+      chunkFiles.filter((f) => !isLanguage(f)).map((f) => measureFile(root, `lazy chunk ${chunkName(f)}.js`, `dist/cdn/chunks/${f}`)),
     ),
     element: measureBytes(
       'element without Lit',

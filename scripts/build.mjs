@@ -6,7 +6,8 @@
  *      script (IIFE) and its copies of the chunks in classic/, each with a source map
  *   3. dist/cdn/paydesk.sri.json: sha384 integrity values of every CDN file
  *      (checks: paydesk.js imports nothing statically; the language chunks import nothing but paydesk.js;
- *      the IIFE is ASCII-only)
+ *      the IIFE is ASCII-only; both entries carry the digest of every file they load, and each digest is
+ *      that of the file written: src/element/integrity.ts)
  *   4. dist/custom-elements.json: `cem analyze --litelement`
  * Any failing step stops the build with a non-zero exit code and says which step failed.
  */
@@ -54,36 +55,65 @@ const fail = (message) => {
   console.error(`build failed: ${message}`);
   process.exit(1);
 };
-for (const f of ['paydesk.js', 'paydesk.iife.js', 'chunks/pay-view.js', 'classic/paydesk.js', 'classic/chunks/pay-view.js']) {
-  for (const needed of f === 'classic/paydesk.js' ? [f] : [f, `${f}.map`]) if (!existsSync(join(cdn, needed))) fail(`dist/cdn/${needed} was not written`);
+const chunks = readdirSync(join(cdn, 'chunks')).filter((f) => f.endsWith('.js')).sort();
+const classicChunks = readdirSync(join(cdn, 'classic', 'chunks')).filter((f) => f.endsWith('.js')).sort();
+const classicShared = readdirSync(join(cdn, 'classic')).filter((f) => f.endsWith('.js'));
+/** The chunk file of a name: `pay-view` → `pay-view-<hash>.js` (chunk names carry a hash of their content). */
+const hashed = (list, name) => list.find((f) => new RegExp(`^${name}-[0-9a-f]{8}\\.js$`).test(f));
+if (classicShared.length !== 1 || !/^paydesk-[0-9a-f]{8}\.js$/.test(classicShared[0])) fail(`dist/cdn/classic/ should hold one paydesk-<hash>.js, not ${classicShared.join(', ') || 'none'}`);
+for (const [list, dir] of [[chunks, 'chunks'], [classicChunks, 'classic/chunks']]) {
+  if (!hashed(list, 'pay-view')) fail(`dist/cdn/${dir}/pay-view-<hash>.js was not written`);
+  const unhashed = list.filter((f) => !/-[0-9a-f]{8}\.js$/.test(f));
+  if (unhashed.length > 0) fail(`dist/cdn/${dir}/${unhashed[0]} has no content hash in its name`);
+}
+for (const f of ['paydesk.js', 'paydesk.iife.js', `chunks/${hashed(chunks, 'pay-view')}`, `classic/chunks/${hashed(classicChunks, 'pay-view')}`]) {
+  for (const needed of [f, `${f}.map`]) if (!existsSync(join(cdn, needed))) fail(`dist/cdn/${needed} was not written`);
 }
 // A static import of paydesk.js would be one more round trip before the element runs (vite.config.ts).
 const esImports = staticImports(readFileSync(join(cdn, 'paydesk.js'), 'utf8'));
 if (esImports.length > 0) fail(`dist/cdn/paydesk.js imports ${esImports.join(', ')} statically; it must stand alone`);
-const chunks = readdirSync(join(cdn, 'chunks')).filter((f) => f.endsWith('.js')).sort();
 const languageLoader = readFileSync(join(root, 'src', 'element', 'i18n', 'index.ts'), 'utf8');
 // Every language table is a chunk (src/cdn.ts bundles none).
 const languages = new Set([...languageLoader.matchAll(/\bimport\(\s*['"]\.\/([a-z0-9-]+)\.js['"]\s*\)/g)].map((m) => `${m[1]}.js`));
 if (languages.size === 0) fail('no language imports found in src/element/i18n/index.ts');
-for (const f of languages) {
-  if (!chunks.includes(f)) fail(`dist/cdn/chunks/${f} was not written`);
+for (const language of languages) {
+  const f = hashed(chunks, language.replace(/\.js$/, ''));
+  if (!f) fail(`dist/cdn/chunks/${language.replace(/\.js$/, '')}-<hash>.js was not written`);
   // A table may take shared messages from paydesk.js (English spreads the offline ones); nothing else,
   // so that it is fetched in the same round trip as the element asks for it.
   const code = readFileSync(join(cdn, 'chunks', f), 'utf8');
   const imports = staticImports(code);
   const other = imports.filter((s) => s !== '../paydesk.js');
   if (other.length > 0 || /\bimport\s*\(/.test(code)) fail(`dist/cdn/chunks/${f} imports ${other.join(', ') || 'a module with import()'}; a table may import only ../paydesk.js`);
-  if (imports.length > 0 && !existsSync(join(cdn, 'classic', 'chunks', f))) fail(`dist/cdn/classic/chunks/${f} was not written; the classic script loads it from there`);
+  if (imports.length > 0 && !hashed(classicChunks, language.replace(/\.js$/, ''))) fail(`dist/cdn/classic/chunks/ has no copy of ${f}; the classic script loads it from there`);
 }
 // A classic script is decoded in the page's encoding unless served with a charset: keep it ASCII.
 const iife = readFileSync(join(cdn, 'paydesk.iife.js'));
 const nonAscii = iife.findIndex((b) => b > 0x7e || (b < 0x20 && b !== 0x0a && b !== 0x09 && b !== 0x0d));
 if (nonAscii >= 0) fail(`dist/cdn/paydesk.iife.js has a non-ASCII byte at offset ${nonAscii}`);
 if (/\bimport\.meta\b/.test(iife.toString('latin1'))) fail('dist/cdn/paydesk.iife.js uses import.meta, which a classic script has not');
-const classicChunks = readdirSync(join(cdn, 'classic', 'chunks')).filter((f) => f.endsWith('.js')).sort();
 
-const files = ['paydesk.js', 'paydesk.iife.js', ...chunks.map((f) => `chunks/${f}`), 'classic/paydesk.js', ...classicChunks.map((f) => `classic/chunks/${f}`)];
+const files = [
+  'paydesk.js',
+  'paydesk.iife.js',
+  ...chunks.map((f) => `chunks/${f}`),
+  ...classicShared.map((f) => `classic/${f}`),
+  ...classicChunks.map((f) => `classic/chunks/${f}`),
+];
 const integrity = Object.fromEntries(files.map((f) => [f, sri(join(cdn, f))]));
+// Code integrity: paydesk.js carries the digest of every chunk as written, and nothing else.
+const es = readFileSync(join(cdn, 'paydesk.js'), 'utf8');
+const esManifest = /\/\*paydesk:integrity\*\/function \w+\(\)\{return\{base:import\.meta\.url,files:(\{.*\})\}\}\n$/.exec(es);
+if (!esManifest) fail('dist/cdn/paydesk.js does not end with the digests of its chunks');
+const esDigests = JSON.parse(esManifest[1]);
+for (const f of chunks) if (esDigests[`chunks/${f}`]?.[0] !== integrity[`chunks/${f}`]) fail(`dist/cdn/paydesk.js does not carry the digest of chunks/${f} as written`);
+if (Object.keys(esDigests).length !== chunks.length) fail('dist/cdn/paydesk.js carries digests of files that were not written');
+// paydesk.iife.js: of what it loads instead of the ES chunks that import anything (copies in classic/).
+const iifeText = iife.toString('latin1');
+const classicLoads = [...classicShared.map((f) => `classic/${f}`), ...classicChunks.map((f) => `classic/chunks/${f}`)];
+for (const f of [...classicLoads, ...chunks.filter((f) => staticImports(readFileSync(join(cdn, 'chunks', f), 'utf8')).length === 0).map((f) => `chunks/${f}`)]) {
+  if (!iifeText.includes(integrity[f])) fail(`dist/cdn/paydesk.iife.js does not carry the digest of ${f} as written`);
+}
 writeFileSync(join(cdn, 'paydesk.sri.json'), `${JSON.stringify(integrity, null, 2)}\n`);
 if (!quiet) console.log(`✓ dist/cdn/paydesk.sri.json (sha384 of ${files.length} files)`);
 

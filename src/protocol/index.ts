@@ -211,6 +211,8 @@ export type PaydeskErrorCode =
   | 'unsupported_file'
   | 'bad_request'
   | 'provider_unavailable'
+  /** A chunk of the CDN files did not match its digest and was not run (DESIGN.md, "Code integrity"). */
+  | 'integrity'
   /** Anything else thrown. */
   | 'default';
 

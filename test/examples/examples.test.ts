@@ -63,6 +63,10 @@ function exampleStack(name: string, { server = true } = {}): Stack {
 }
 
 /** Before paying: the heading is the Kazakh table's (imported from `chunkUrl` to read it). */
+/** The installed package's Kazakh table: `chunks/kk-<hash>.js` (chunk names carry a hash of their content). */
+const kazakhChunk = async (dir: string) =>
+  `chunks/${(await readdir(join(dir, 'node_modules', 'paydesk', 'dist', 'cdn', 'chunks'))).find((f) => /^kk-[0-9a-f]{8}\.js$/.test(f))}`;
+
 const kazakhHeading = (chunkUrl: string) => async (page: Page) => {
   const title = await page.evaluate(async (url) => ((await import(url)) as { default: { payTitle: string } }).default.payTitle, chunkUrl);
   assert.ok(title, 'the Kazakh table has payTitle');
@@ -84,13 +88,14 @@ describe('examples/node-http: plain node:http server, the CDN ES module from the
 
   test('a lazily loaded language: ?lang=kk fetches the Kazakh table from chunks/ beside the module', async () => {
     // No waterfall: the create, the requisites' code and the table go out in one round trip.
-    const { page, requests, errors } = await buy(`${s.server.url}/?lang=kk&product=green-tea`, s.sandbox.url, kazakhHeading('/paydesk/chunks/kk.js'), [
+    const kk = `/paydesk/${await kazakhChunk(s.example.dir)}`;
+    const { page, requests, errors } = await buy(`${s.server.url}/?lang=kk&product=green-tea`, s.sandbox.url, kazakhHeading(kk), [
       /^POST \/.*\/sessions$/,
-      /^GET \/paydesk\/chunks\/pay-view\.js$/,
-      /^GET \/paydesk\/chunks\/kk\.js$/,
+      /^GET \/paydesk\/chunks\/pay-view-[0-9a-f]{8}\.js$/,
+      /^GET \/paydesk\/chunks\/kk-[0-9a-f]{8}\.js$/,
     ]);
     await elementPaid(page);
-    assert.ok(requests.includes('/paydesk/chunks/kk.js'), `kk.js was fetched: ${requests.join(' ')}`);
+    assert.ok(requests.includes(kk), `kk.js was fetched: ${requests.join(' ')}`);
     assert.deepEqual(errors, []);
     await page.context().close();
   });
@@ -120,14 +125,15 @@ describe('examples/express-script-tag: Express 5 middleware, the classic script 
   });
 
   test('a Kazakh page: the deferred classic script fetches chunks/kk.js from beside its own URL', async () => {
-    const { page, requests, errors } = await buy(`${s.server.url}/?lang=kk`, s.sandbox.url, kazakhHeading('/assets/paydesk/chunks/kk.js'), [
+    const kk = `/assets/paydesk/${await kazakhChunk(s.example.dir)}`;
+    const { page, requests, errors } = await buy(`${s.server.url}/?lang=kk`, s.sandbox.url, kazakhHeading(kk), [
       /^POST \/.*\/sessions$/,
-      /^GET \/assets\/paydesk\/classic\/chunks\/pay-view\.js$/,
-      /^GET \/assets\/paydesk\/classic\/paydesk\.js$/,
-      /^GET \/assets\/paydesk\/chunks\/kk\.js$/,
+      /^GET \/assets\/paydesk\/classic\/chunks\/pay-view-[0-9a-f]{8}\.js$/,
+      /^GET \/assets\/paydesk\/classic\/paydesk-[0-9a-f]{8}\.js$/,
+      /^GET \/assets\/paydesk\/chunks\/kk-[0-9a-f]{8}\.js$/,
     ]);
     await elementPaid(page);
-    assert.ok(requests.includes('/assets/paydesk/chunks/kk.js'), `kk.js was fetched: ${requests.join(' ')}`);
+    assert.ok(requests.includes(kk), `kk.js was fetched: ${requests.join(' ')}`);
     assert.deepEqual(errors, []);
     await page.context().close();
   });

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -308,23 +308,31 @@ describe('Chromium', () => {
     await page.close();
   });
 
+  /** The packaged chunk of a name in a folder of dist/cdn: `kk` → `kk-<hash>.js` (names carry a hash of their content). */
+  async function chunk(dir: string, name: string): Promise<string> {
+    const found = (await readdir(join(app, 'node_modules', 'paydesk', 'dist', 'cdn', dir))).find((f) => new RegExp(`^${name}-[0-9a-f]{8}\\.js$`).test(f));
+    assert.ok(found, `dist/cdn/${dir}/${name}-<hash>.js is in the tarball`);
+    return `/cdn/${dir}/${found}`;
+  }
+
   test('the IIFE fetches a language table from beside its own URL', async () => {
     const { page, errors, requests } = await open('/pages/iife-kk.html');
     await expectRequisites(page);
-    const kk = (await page.evaluate(async () => (await import('/cdn/chunks/kk.js' as string)) as { default: { payTitle?: string } })).default;
+    const kkFile = await chunk('chunks', 'kk');
+    const kk = (await page.evaluate(async (f) => (await import(f)) as { default: { payTitle?: string } }, kkFile)).default;
     assert.ok(kk.payTitle, 'the Kazakh table has payTitle');
     await page.locator('paydesk-checkout [part~="heading"]', { hasText: kk.payTitle }).first().waitFor({ timeout: 10_000 });
-    assert.equal(requests.get('/cdn/chunks/kk.js'), 200);
+    assert.equal(requests.get(kkFile), 200);
     assert.deepEqual(errors, []);
     await page.close();
   });
 
   for (const [name, path, together] of [
-    ['the CDN ES module', '/pages/importmap-ru.html', ['GET /cdn/chunks/pay-view.js', 'GET /cdn/chunks/ru.js']],
-    ['the classic script', '/pages/iife-ru.html', ['GET /cdn/classic/chunks/pay-view.js', 'GET /cdn/classic/paydesk.js', 'GET /cdn/chunks/ru.js']],
+    ['the CDN ES module', '/pages/importmap-ru.html', [['chunks', 'pay-view'], ['chunks', 'ru']]],
+    ['the classic script', '/pages/iife-ru.html', [['classic/chunks', 'pay-view'], ['classic', 'paydesk'], ['chunks', 'ru']]],
   ] as const) {
     test(`no waterfall, ${name}: the create, the requisites' code and the Russian table are asked for in one round trip`, async () => {
-      const held = [...together, 'POST /api/paydesk/sessions'];
+      const held = [...(await Promise.all(together.map(async ([dir, file]) => `GET ${await chunk(dir, file)}`))), 'POST /api/paydesk/sessions'];
       const page = await browser!.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
