@@ -25,7 +25,9 @@ onIntegrityFailure(({ message }) => {
   for (const el of connected) {
     if (el.state === 'error') continue;
     const error = { code: 'integrity', message, retryable: false } as const;
-    el.send({ type: 'failed', error });
+    // The element's steps controller is private to it; this entry is the element's own code (and the
+    // one place a failure outside any request reaches its machine), so it reaches in by name.
+    el['_c'].send({ type: 'failed', error });
     // The machine keeps a step that cannot fail (the method choice, a closed order): the event all the same.
     if ((el.state as string) !== 'error') emit(el, 'paydesk-error', error);
   }
