@@ -19,16 +19,10 @@ export type {
   ProviderTransport,
   RequestOptions,
 } from './types.js';
-export {
-  BACKOFF_BASE_MS,
-  BACKOFF_CAP_MS,
-  createProviderClient,
-  DEFAULT_LOOKUP_WINDOW_MS,
-  DEFAULT_MAX_RETRIES,
-  LOOKUP_FIRST_DELAY_MS,
-  DEFAULT_TIMEOUT_MS,
-  MAX_RETRY_AFTER_MS,
-} from './client.js';
+export { createProviderClient } from './client.js';
+export { DEFAULT_LOOKUP_WINDOW_MS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
+export { BACKOFF_BASE_MS, BACKOFF_CAP_MS, MAX_RETRY_AFTER_MS } from './transport.js';
+export { LOOKUP_FIRST_DELAY_MS } from './create-once.js';
 export { classifyProviderError, isProviderError, ProviderError } from './errors.js';
 export type { EndpointKind, ErrorClassification, ProviderErrorInit } from './errors.js';
 export { amountMatches, createdSince, latestCreated, LOOKUP_CLOCK_SLACK_MS, orderMatchesRequest, sessionMatchesRequest, UNIQUE_AMOUNT_SPREAD } from './matching.js';
