@@ -19,10 +19,8 @@ import type {
   KnownMethodType,
   MethodType,
   OrderSide,
-  OrderSideValue,
   OrderStatus,
   TransactionType,
-  TransactionTypeValue,
   UnknownValue,
   WebhookType,
 } from './facts.js';
@@ -473,7 +471,7 @@ export interface FormSession {
   ip_address: string | null;
   client_order_id: string;
   terminal_id: string;
-  order_side: OrderSideValue;
+  order_side: OrderSide | UnknownValue;
   /** Decimal string, e.g. `"1500.00"`. */
   amount: string;
   payment_method_type: MethodType | null;
@@ -501,7 +499,7 @@ export interface FormSession {
 /** The order data echoed by `createForm`. */
 export interface FormOrderData {
   client_order_id: string;
-  order_side: OrderSideValue;
+  order_side: OrderSide | UnknownValue;
   payment_method_id: string | null;
   /** Decimal string. */
   amount: string;
@@ -543,7 +541,7 @@ export interface Transaction {
   deposit_id: string;
   /** Decimal string. */
   amount: string;
-  transaction_type: TransactionTypeValue;
+  transaction_type: TransactionType | UnknownValue;
   created_at: string;
   terminal: TransactionTerminal;
   client_description: string;
@@ -552,7 +550,7 @@ export interface Transaction {
 
 /** A fee range of a payment method. */
 export interface FeeRange {
-  fee_side: OrderSideValue;
+  fee_side: OrderSide | UnknownValue;
   currency: string;
   min_amount: number;
   max_amount: number;
@@ -589,7 +587,7 @@ export interface Order {
   method_name: string;
   method_type: MethodType;
   initial_method_id: string;
-  order_side: OrderSideValue;
+  order_side: OrderSide | UnknownValue;
   /** Decimal string, e.g. `"1500.00"`. */
   amount: string;
   /** Decimal string. */
