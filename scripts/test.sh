@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm test: every part in order, stopping at the first one that fails.
 #   1. type check (the package, the type tests of test/types, the demo pages; after the build, the
-#      published .d.ts)  2. node tests  3. browser tests (Chromium)  4. end-to-end tests (Chromium)
+#      public API against api/*.api.md, and the published .d.ts)  2. node tests  3. browser tests
+#      (Chromium)  4. end-to-end tests (Chromium)
 #   5. examples: the packed tarball installed into each of examples/* and used in Chromium
 # Totals of each suite land in test-output/ and are summed by scripts/summarize.mjs.
 set -uo pipefail
@@ -36,6 +37,9 @@ npx tsc --noEmit -p demo/public || { echo "type check of the demo pages failed";
 
 step "build (npm run build: dist/ for the packaging, manifest and size tests)"
 node scripts/build.mjs --quiet || { echo "build failed"; finish 1; }
+
+step "public API (api/*.api.md: API Extractor's report of each entry of package.json \"exports\", from dist/*.d.ts; no @internal)"
+node scripts/api-report.mjs || { echo "the public API differs from api/*.api.md (see above; update with: npm run api:report)"; finish 1; }
 
 step "type check of the published .d.ts (test/types/published: paydesk/server and paydesk/provider, lib ES2022 only, no DOM)"
 npx tsc -p test/types/published || { echo "type check of the published declarations failed"; finish 1; }

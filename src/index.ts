@@ -1,9 +1,29 @@
 /**
  * `paydesk`: registers `<paydesk-checkout>` (safe to import twice, or next to another copy) and
- * re-exports the class, its events and types.
+ * re-exports the class, its events and types: the names of `paydesk/element`, listed (api/paydesk.api.md).
  */
 import { define } from './element/define.js';
 
 define();
 
-export * from './element/index.js';
+export { define, PaydeskCheckout, safeHttpUrl, TAG } from './element/index.js';
+export type {
+  CheckoutEnv,
+  CheckoutState,
+  MessageOverrides,
+  Messages,
+  OrderView,
+  PaydeskErrorDetail,
+  PaydeskEventMap,
+  PaydeskEventName,
+  PaydeskLanguage,
+  PaydeskLocale,
+  PaydeskOrderDetail,
+  PaydeskReadyDetail,
+  PaydeskRedirectDetail,
+  PaydeskSessionDetail,
+  PaydeskStatusDetail,
+  PaymentMethodView,
+  Plural,
+  Theme,
+} from './element/index.js';

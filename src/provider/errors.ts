@@ -13,21 +13,66 @@ import type { CreateOutcome, ProviderErrorCode } from './types.js';
 /** Which endpoint answered; the document's error tables differ per creation endpoint. */
 export type EndpointKind = 'order_create' | 'form_create' | 'dispute_create' | 'order_read' | 'read';
 
-export interface ProviderErrorInit {
+/**
+ * What a {@link ProviderError} may tell beyond its code and message: each field is present only when
+ * it is known. The one list of these fields: the error's properties, its init and `toJSON` follow it.
+ */
+export interface ProviderErrorDetails {
+  /** `invalid_request`: the request field at fault, e.g. `order_data.button_name`. */
+  field?: string;
+  /** `invalid_response`: the path of the unexpected value, e.g. `orders.items.0.amount`. */
+  path?: string;
+  /** Request id from the provider (`X-Request-Id` header or `request_id` in the body), when given. */
+  requestId?: string;
+  /** `rate_limited`: the wait the provider asked for (Retry-After), in milliseconds. */
+  retryAfterMs?: number;
+  /** e.g. `POST /api/v1/order/`. */
+  endpoint?: string;
+  /**
+   * `createForm` only: the answer of the create call was lost, but the lookup found the session it
+   * created. The form exists; do not create it again. Its `form_url` is not part of a session, so
+   * the client cannot rebuild the creation answer; resume with this session (see README).
+   */
+  formSession?: FormSession;
+  /**
+   * Creates only (`createOrder`, `createForm`, `createDispute`): whether the record may exist.
+   * `unknown` — the answer was lost and lookups did not find it: it may still appear, so look it up
+   * (or call the same create again on this client, which looks up first) before creating another;
+   * `not_created` — refused; `created` — it exists.
+   */
+  outcome?: CreateOutcome;
+}
+
+/** What a {@link ProviderError} is made of. */
+export interface ProviderErrorInit extends ProviderErrorDetails {
   code: ProviderErrorCode;
   message: string;
   status?: number | null;
   providerMessage?: string | null;
   retryable?: boolean;
-  field?: string;
-  path?: string;
-  requestId?: string;
-  retryAfterMs?: number;
-  endpoint?: string;
-  formSession?: FormSession;
-  outcome?: CreateOutcome;
   cause?: unknown;
 }
+
+/** The names of {@link ProviderErrorDetails}, in the order `toJSON` writes them (the compiler keeps it complete). */
+const DETAIL_KEYS = Object.keys({
+  field: true,
+  path: true,
+  requestId: true,
+  retryAfterMs: true,
+  endpoint: true,
+  formSession: true,
+  outcome: true,
+} satisfies Record<keyof ProviderErrorDetails, true>) as (keyof ProviderErrorDetails)[];
+
+/** The details an error (or an init) carries, only those present. */
+export function detailsOf(source: ProviderErrorDetails): ProviderErrorDetails {
+  const details: Record<string, unknown> = {};
+  for (const key of DETAIL_KEYS) if (source[key] !== undefined) details[key] = source[key];
+  return details as ProviderErrorDetails;
+}
+
+// The class's optional properties are its details (declaration merging: one list, above).
+export interface ProviderError extends Readonly<ProviderErrorDetails> {}
 
 /**
  * An error from the provider client. `code` is stable (switch on it); `message` is for people.
@@ -43,29 +88,6 @@ export class ProviderError extends Error {
   readonly providerMessage: string | null;
   /** True when the same call may succeed later (network, timeout, 429, 5xx, "no available traders"). */
   readonly retryable: boolean;
-  /** `invalid_request`: the request field at fault, e.g. `order_data.button_name`. */
-  readonly field?: string;
-  /** `invalid_response`: the path of the unexpected value, e.g. `orders.items.0.amount`. */
-  readonly path?: string;
-  /** Request id from the provider (`X-Request-Id` header or `request_id` in the body), when given. */
-  readonly requestId?: string;
-  /** `rate_limited`: the wait the provider asked for (Retry-After), in milliseconds. */
-  readonly retryAfterMs?: number;
-  /** e.g. `POST /api/v1/order/`. */
-  readonly endpoint?: string;
-  /**
-   * `createForm` only: the answer of the create call was lost, but the lookup found the session it
-   * created. The form exists; do not create it again. Its `form_url` is not part of a session, so
-   * the client cannot rebuild the creation answer; resume with this session (see README).
-   */
-  readonly formSession?: FormSession;
-  /**
-   * Creates only (`createOrder`, `createForm`, `createDispute`): whether the record may exist.
-   * `unknown` — the answer was lost and lookups did not find it: it may still appear, so look it up
-   * (or call the same create again on this client, which looks up first) before creating another;
-   * `not_created` — refused; `created` — it exists.
-   */
-  readonly outcome?: CreateOutcome;
 
   constructor(init: ProviderErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -73,13 +95,7 @@ export class ProviderError extends Error {
     this.status = init.status ?? null;
     this.providerMessage = init.providerMessage ?? null;
     this.retryable = init.retryable ?? false;
-    if (init.field !== undefined) this.field = init.field;
-    if (init.path !== undefined) this.path = init.path;
-    if (init.requestId !== undefined) this.requestId = init.requestId;
-    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
-    if (init.endpoint !== undefined) this.endpoint = init.endpoint;
-    if (init.formSession !== undefined) this.formSession = init.formSession;
-    if (init.outcome !== undefined) this.outcome = init.outcome;
+    Object.assign(this, detailsOf(init));
   }
 
   /** A log-friendly plain object (JSON.stringify of an Error drops `message`). */
@@ -91,15 +107,22 @@ export class ProviderError extends Error {
       status: this.status,
       providerMessage: this.providerMessage,
       retryable: this.retryable,
-      ...(this.field !== undefined && { field: this.field }),
-      ...(this.path !== undefined && { path: this.path }),
-      ...(this.requestId !== undefined && { requestId: this.requestId }),
-      ...(this.retryAfterMs !== undefined && { retryAfterMs: this.retryAfterMs }),
-      ...(this.endpoint !== undefined && { endpoint: this.endpoint }),
-      ...(this.formSession !== undefined && { formSession: this.formSession }),
-      ...(this.outcome !== undefined && { outcome: this.outcome }),
+      ...detailsOf(this),
     };
   }
+}
+
+/** The init of an error equal to `err` (all its fields and its cause), to make a changed copy. */
+export function initOf(err: ProviderError): ProviderErrorInit {
+  return {
+    code: err.code,
+    message: err.message,
+    status: err.status,
+    providerMessage: err.providerMessage,
+    retryable: err.retryable,
+    ...detailsOf(err),
+    ...(err.cause !== undefined && { cause: err.cause }),
+  };
 }
 
 // On the prototype (not an own enumerable field), so the stack header reads `ProviderError: …`.

@@ -68,8 +68,6 @@ export function orderOutcome(status: string): OrderOutcome {
 
 export const ORDER_SIDES = ['Buy', 'Sell'] as const;
 export type OrderSide = (typeof ORDER_SIDES)[number];
-/** A side as the provider sends it in an answer. */
-export type OrderSideValue = OrderSide | UnknownValue;
 
 /** `method_type` values seen; only `SBP` and `BankCard` are in the document itself. */
 export const METHOD_TYPES = ['BankCard', 'TransBankCard', 'SBP', 'TransSBP', 'BankAccount', 'NSPKLink'] as const;
@@ -84,8 +82,6 @@ export type CustomerBank = (typeof CUSTOMER_BANKS)[number];
 
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
-/** A transaction type as the provider sends it in an answer. */
-export type TransactionTypeValue = TransactionType | UnknownValue;
 
 export const ORDER_SORT_FIELDS = ['created_at', 'amount'] as const;
 export type OrderSortField = (typeof ORDER_SORT_FIELDS)[number];

@@ -1,35 +1,84 @@
 /**
- * `paydesk/provider`: the typed client of the provider API, its typed errors, the zod schemas and
- * types of every resource and request, and the provider facts the document leaves "not shown".
+ * `paydesk/provider`: the typed client of the provider API, its typed errors, the named types of
+ * every answer and request, and the provider's value lists (statuses, sides, method types, …).
+ *
+ * Every name here is public on purpose (api/paydesk-provider.api.md is the reviewed list). The zod
+ * schemas, the error classification, the matching rules and the provider facts behind them are
+ * internal: code of this repository imports them from their modules.
  */
-export * from './facts.js';
-export * from './schemas.js';
-export { eachItem } from './types.js';
+
+// The client: one method per endpoint; its options and the transport seam.
+export { createProviderClient } from './client.js';
 export type {
   AllPagesQuery,
-  CreateDisputeRequest,
-  CreateDisputeResponse,
-  CreateOutcome,
-  DisputeFileInput,
   ProviderClient,
   ProviderClientOptions,
-  ProviderErrorCode,
   ProviderHttpRequest,
   ProviderHttpResponse,
   ProviderTransport,
   RequestOptions,
 } from './types.js';
+
+// Errors: one class with a stable code; what a failed create says of its record.
+export { isProviderError, ProviderError } from './errors.js';
+export type { ProviderErrorDetails, ProviderErrorInit } from './errors.js';
+export type { CreateOutcome, ProviderErrorCode } from './types.js';
+
+// Answers: named, closed interfaces.
+export type {
+  Balance,
+  Dispute,
+  DisputeFile,
+  FeeRange,
+  FormData,
+  FormOrderData,
+  FormSession,
+  Order,
+  Page,
+  PaymentMethod,
+  Transaction,
+  TransactionTerminal,
+  WebhookEnvelope,
+} from './schemas.js';
+export type { CreateDisputeResponse } from './types.js';
+
+// Requests and list queries; money as decimal strings.
+export type {
+  CreateOrderRequest,
+  DecimalAmount,
+  DisputeSearchQuery,
+  FormCreateRequest,
+  FormSearchQuery,
+  OrderSearchQuery,
+  OrdersQuery,
+  PaymentMethodsQuery,
+  TransactionsQuery,
+} from './schemas.js';
+export { decimalAmount } from './schemas.js';
+export type { CreateDisputeRequest, DisputeFileInput } from './types.js';
+
+// The provider's values: literal unions open to values it adds later (UnknownValue), and their lists.
 export {
-  BACKOFF_BASE_MS,
-  BACKOFF_CAP_MS,
-  createProviderClient,
-  DEFAULT_LOOKUP_WINDOW_MS,
-  DEFAULT_MAX_RETRIES,
-  LOOKUP_FIRST_DELAY_MS,
-  DEFAULT_TIMEOUT_MS,
-  MAX_RETRY_AFTER_MS,
-} from './client.js';
-export { classifyProviderError, isProviderError, ProviderError } from './errors.js';
-export type { EndpointKind, ErrorClassification, ProviderErrorInit } from './errors.js';
-export { amountMatches, createdSince, latestCreated, LOOKUP_CLOCK_SLACK_MS, orderMatchesRequest, sessionMatchesRequest, UNIQUE_AMOUNT_SPREAD } from './matching.js';
-export { detectReceiptType } from '../protocol/receipts.js';
+  AGGREGATE_METHOD_IDS,
+  FORM_SESSION_STATES,
+  isKnown,
+  LEGACY_ORDER_STATUSES,
+  METHOD_TYPES,
+  ORDER_SIDES,
+  ORDER_STATUSES,
+  orderOutcome,
+  TRANSACTION_TYPES,
+  WEBHOOK_TYPES,
+} from './facts.js';
+export type {
+  FormSessionState,
+  KnownMethodType,
+  KnownOrderStatus,
+  MethodType,
+  OrderOutcome,
+  OrderSide,
+  OrderStatus,
+  TransactionType,
+  UnknownValue,
+  WebhookType,
+} from './facts.js';

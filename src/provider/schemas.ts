@@ -19,10 +19,8 @@ import type {
   KnownMethodType,
   MethodType,
   OrderSide,
-  OrderSideValue,
   OrderStatus,
   TransactionType,
-  TransactionTypeValue,
   UnknownValue,
   WebhookType,
 } from './facts.js';
@@ -473,7 +471,7 @@ export interface FormSession {
   ip_address: string | null;
   client_order_id: string;
   terminal_id: string;
-  order_side: OrderSideValue;
+  order_side: OrderSide | UnknownValue;
   /** Decimal string, e.g. `"1500.00"`. */
   amount: string;
   payment_method_type: MethodType | null;
@@ -501,7 +499,7 @@ export interface FormSession {
 /** The order data echoed by `createForm`. */
 export interface FormOrderData {
   client_order_id: string;
-  order_side: OrderSideValue;
+  order_side: OrderSide | UnknownValue;
   payment_method_id: string | null;
   /** Decimal string. */
   amount: string;
@@ -543,7 +541,7 @@ export interface Transaction {
   deposit_id: string;
   /** Decimal string. */
   amount: string;
-  transaction_type: TransactionTypeValue;
+  transaction_type: TransactionType | UnknownValue;
   created_at: string;
   terminal: TransactionTerminal;
   client_description: string;
@@ -552,7 +550,7 @@ export interface Transaction {
 
 /** A fee range of a payment method. */
 export interface FeeRange {
-  fee_side: OrderSideValue;
+  fee_side: OrderSide | UnknownValue;
   currency: string;
   min_amount: number;
   max_amount: number;
@@ -589,7 +587,7 @@ export interface Order {
   method_name: string;
   method_type: MethodType;
   initial_method_id: string;
-  order_side: OrderSideValue;
+  order_side: OrderSide | UnknownValue;
   /** Decimal string, e.g. `"1500.00"`. */
   amount: string;
   /** Decimal string. */
@@ -675,17 +673,119 @@ export function decimalAmount(value: string): DecimalAmount {
   return value as DecimalAmount;
 }
 
-/** `POST /api/v1/order/`, as a caller writes it. */
-export type CreateOrderRequest = Omit<z.input<typeof CreateOrderRequestSchema>, 'amount'> & { amount: DecimalAmount };
+// Requests and queries as a caller writes them, written out (for readers and the API report); the
+// compiler holds each to its schema's input (below), so the two cannot drift apart.
+
+/** `POST /api/v1/order/`, as a caller writes it (exactly one of `payment_method_id` and `method_type`). */
+export interface CreateOrderRequest {
+  client_order_id: string;
+  order_side: OrderSide;
+  amount: DecimalAmount;
+  payment_method_id?: string | null;
+  method_type?: KnownMethodType | null;
+  nspk_code?: string | null;
+  customer_name?: string | null;
+  /** Required for Sell: where the money goes. */
+  customer_account?: string | null;
+  /** The Sell destination under the name production payout modules send (provider-notes.md). */
+  customer_payment_account?: string | null;
+  user_id?: string | null;
+  webhook_url?: string | null;
+  unique_amount?: boolean | null;
+  /** Integration type `order_with_form` only (Buy). */
+  redirect_url?: string | null;
+  /** Integration type `order_with_form` only (Buy). */
+  support_url?: string | null;
+  /** Integration type `order_with_form` only (Buy). */
+  return_url?: string | null;
+  /** Integration type `order_with_form` only (Buy). */
+  customer_bank?: 'sberbank' | 'vtb' | 'tinkoff' | 'alfabank' | null;
+}
+
 /** `POST /api/v1/form/create`, as a caller writes it. */
-export type FormCreateRequest = Omit<z.input<typeof FormCreateRequestSchema>, 'order_data'> & {
-  order_data: Omit<z.input<typeof FormCreateRequestSchema>['order_data'], 'amount'> & { amount: DecimalAmount };
-};
-export type FormSearchQuery = z.input<typeof FormSearchQuerySchema>;
-export type DisputeSearchQuery = z.input<typeof DisputeSearchQuerySchema>;
-export type TransactionsQuery = z.input<typeof TransactionsQuerySchema>;
-export type OrdersQuery = z.input<typeof OrdersQuerySchema>;
-export type OrderSearchQuery = z.input<typeof OrderSearchQuerySchema>;
+export interface FormCreateRequest {
+  order_data: {
+    client_order_id: string;
+    /** `Buy` only: the form does not take Sell. */
+    order_side: OrderSide;
+    amount: DecimalAmount;
+    button_name?: 'AlfaPay' | 'SberPay' | 'TPay' | 'VTBPay' | null;
+    user_id?: string | null;
+    unique_amount?: boolean | null;
+    payment_method_id?: string | null;
+    customer_bank?: 'sberbank' | 'vtb' | 'tinkoff' | 'alfabank' | null;
+  };
+  redirect_url?: string | null;
+  support_url?: string | null;
+  return_url?: string | null;
+}
+
+/** `GET /api/v1/form/search`. */
+export interface FormSearchQuery {
+  page?: string | number;
+  size?: string | number;
+  order_id?: string;
+  client_order_id?: string;
+  session_id?: string;
+  state?: string;
+  currency?: string;
+  terminal_id?: string;
+}
+
+/** `GET /api/v1/disputes/search`; dates as ISO 8601 text (no zone: UTC) or a `Date`. */
+export interface DisputeSearchQuery {
+  page?: string | number;
+  size?: string | number;
+  order_id?: string;
+  dispute_id?: string;
+  processed?: boolean | 'true' | 'false';
+  start_date?: string | Date;
+  end_date?: string | Date;
+}
+
+/** `GET /api/v1/finance/transactions`; dates as ISO 8601 text (no zone: UTC) or a `Date`. */
+export interface TransactionsQuery {
+  page?: string | number;
+  size?: string | number;
+  transaction_type?: TransactionType;
+  start_date?: string | Date;
+  end_date?: string | Date;
+}
+
+/** `GET /api/v1/order/`; dates as ISO 8601 text (no zone: UTC) or a `Date`. */
+export interface OrdersQuery {
+  page?: string | number;
+  size?: string | number;
+  payment_method_id?: string;
+  order_side?: OrderSide;
+  status?: string;
+  sort_by?: 'created_at' | 'amount';
+  sort?: 'asc' | 'desc';
+  start_date?: string | Date;
+  end_date?: string | Date;
+}
+
+/** `GET /api/v1/order/search-by-client-order-id`: `id` is the client order id. */
+export interface OrderSearchQuery {
+  id: string;
+  size?: string | number;
+}
+
+/** True when A and B are assignable both ways and have the same keys (an optional field is not left out). */
+type Same<A, B> = [A, keyof A] extends [B, keyof B] ? ([B, keyof B] extends [A, keyof A] ? true : false) : false;
+type Holds<T extends true> = T;
+type WithDecimal<T> = Omit<T, 'amount'> & { amount: DecimalAmount };
+type FormInput = z.input<typeof FormCreateRequestSchema>;
+/** Each written-out request type is its schema's input (a compile error otherwise). */
+type RequestTypesMatchSchemas = [
+  Holds<Same<CreateOrderRequest, WithDecimal<z.input<typeof CreateOrderRequestSchema>>>>,
+  Holds<Same<FormCreateRequest, Omit<FormInput, 'order_data'> & { order_data: WithDecimal<FormInput['order_data']> }>>,
+  Holds<Same<FormSearchQuery, z.input<typeof FormSearchQuerySchema>>>,
+  Holds<Same<DisputeSearchQuery, z.input<typeof DisputeSearchQuerySchema>>>,
+  Holds<Same<TransactionsQuery, z.input<typeof TransactionsQuerySchema>>>,
+  Holds<Same<OrdersQuery, z.input<typeof OrdersQuerySchema>>>,
+  Holds<Same<OrderSearchQuery, z.input<typeof OrderSearchQuerySchema>>>,
+];
 
 /** Query of the payment method list, as a caller writes it. */
 export interface PaymentMethodsQuery {

@@ -26,7 +26,7 @@ import { WebhookDispatcher } from './webhooks.js';
 
 export { PRESET_KEYS, BLACKLISTED_CUSTOMER_ACCOUNTS, NO_TRADERS_FRACTION, DEFAULT_ANTI_FRAUD_PENDING_LIMIT } from './constants.js';
 export { signWebhook, SIGNATURE_HEADER, type WebhookDelivery, type WebhookAttempt } from './webhooks.js';
-export { methodJson, type MethodDef } from './payment-methods.js';
+export type { MethodDef } from './payment-methods.js';
 export { TERMINAL_CURRENCIES, type TerminalCurrency } from './currencies.js';
 export { cleanFileName, contentDisposition, detectReceiptType } from './receipts.js';
 export { SandboxStateError } from './state-file.js';

@@ -7,7 +7,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createProviderClient, LOOKUP_CLOCK_SLACK_MS, PROVIDER_MESSAGES, ProviderError } from '../../../src/provider/index.js';
+import { createProviderClient, ProviderError } from '../../../src/provider/index.js';
+import { PROVIDER_MESSAGES } from '../../../src/provider/facts.js';
+import { LOOKUP_CLOCK_SLACK_MS } from '../../../src/provider/matching.js';
 import type { Order, ProviderClientOptions } from '../../../src/provider/index.js';
 import {
   API_KEY,

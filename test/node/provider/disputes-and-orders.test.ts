@@ -6,7 +6,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { DISPUTE_MAX_FILE_BYTES } from '../../../src/protocol/index.js';
-import { PROVIDER_MESSAGES, ProviderError } from '../../../src/provider/index.js';
+import { ProviderError } from '../../../src/provider/index.js';
+import { PROVIDER_MESSAGES } from '../../../src/provider/facts.js';
 import type { CreateDisputeRequest } from '../../../src/provider/index.js';
 import { API_KEY, json, makeClient, order, providerError } from './fake-provider.js';
 

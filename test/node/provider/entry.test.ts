@@ -2,22 +2,39 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as provider from '../../../src/provider/index.js';
 
-test('paydesk/provider exports the client, its error, the facts and the schemas from one entry', () => {
+test('paydesk/provider exports the client, its error, the decimal check and the provider\'s value lists from one entry', () => {
   for (const name of [
     'createProviderClient',
     'ProviderError',
     'isProviderError',
-    'classifyProviderError',
+    'decimalAmount',
     'orderOutcome',
+    'isKnown',
+    'ORDER_STATUSES',
+    'METHOD_TYPES',
+    'AGGREGATE_METHOD_IDS',
+  ]) {
+    assert.ok(name in provider, `${name} is exported`);
+  }
+});
+
+test('paydesk/provider keeps its internals out: no schemas, error mapping, retry constants or checksum helpers', () => {
+  for (const name of [
+    'classifyProviderError',
     'PROVIDER_MESSAGES',
     'BANKS',
     'OrderSchema',
     'CreateOrderRequestSchema',
     'createOrderRuleViolations',
-    'formCreateRuleViolations',
+    'crc16ccitt',
+    'BACKOFF_BASE_MS',
+    'eachItem',
+    'detectReceiptType',
   ]) {
-    assert.ok(name in provider, `${name} is exported`);
+    assert.ok(!(name in provider), `${name} is not exported`);
   }
+  // The public list is chosen (api/paydesk-provider.api.md), and short.
+  assert.ok(Object.keys(provider).length <= 60);
 });
 
 test('isProviderError checks the class and, when given, the code', () => {

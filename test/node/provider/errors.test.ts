@@ -1,6 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyProviderError, PROVIDER_MESSAGES, ProviderError } from '../../../src/provider/index.js';
+import { ProviderError } from '../../../src/provider/index.js';
+import { classifyProviderError } from '../../../src/provider/errors.js';
+import { PROVIDER_MESSAGES } from '../../../src/provider/facts.js';
 import type { ProviderErrorCode } from '../../../src/provider/index.js';
 import { buyRequest, formRequest, json, makeClient, providerError } from './fake-provider.js';
 

@@ -1,7 +1,8 @@
 import { test, describe, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { BACKOFF_BASE_MS, BACKOFF_CAP_MS, createProviderClient, ProviderError } from '../../../src/provider/index.js';
+import { createProviderClient, ProviderError } from '../../../src/provider/index.js';
+import { BACKOFF_BASE_MS, BACKOFF_CAP_MS } from '../../../src/provider/transport.js';
 import { API_KEY, BASE_URL, balance, buyRequest, hangingFetch, instantSleep, json, makeClient, providerError } from './fake-provider.js';
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {

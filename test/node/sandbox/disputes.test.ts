@@ -7,7 +7,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
 import { DISPUTE_MAX_FILE_BYTES } from '../../../src/protocol/index.js';
-import { PROVIDER_MESSAGES } from '../../../src/provider/index.js';
+import { PROVIDER_MESSAGES } from '../../../src/provider/facts.js';
 import { HTML_PAGE, makePdf, makePng, receiptForm } from './receipt-files.js';
 import { KEY, buyOrder, makeSandbox, replyOf, sellOrder, type TestSandbox } from './helpers.js';
 

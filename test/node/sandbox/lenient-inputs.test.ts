@@ -5,7 +5,7 @@
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { AGGREGATE_METHOD_IDS, PROVIDER_MESSAGES } from '../../../src/provider/index.js';
+import { AGGREGATE_METHOD_IDS, PROVIDER_MESSAGES } from '../../../src/provider/facts.js';
 import { KEY, START, buyOrder, makeSandbox, methodId, sellOrder } from './helpers.js';
 
 /** A JSON body written as text, exactly as a PHP or Java client would put it on the wire. */
