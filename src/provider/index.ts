@@ -21,7 +21,7 @@ export type {
 
 // Errors: one class with a stable code; what a failed create says of its record.
 export { isProviderError, ProviderError } from './errors.js';
-export type { ProviderErrorDetails, ProviderErrorInit } from './errors.js';
+export type { ProviderErrorDetails } from './errors.js';
 export type { CreateOutcome, ProviderErrorCode } from './types.js';
 
 // Answers: named, closed interfaces.
@@ -37,7 +37,6 @@ export type {
   Page,
   PaymentMethod,
   Transaction,
-  TransactionTerminal,
   WebhookEnvelope,
 } from './schemas.js';
 export type { CreateDisputeResponse } from './types.js';
@@ -54,23 +53,24 @@ export type {
   PaymentMethodsQuery,
   TransactionsQuery,
 } from './schemas.js';
-export { decimalAmount } from './schemas.js';
+export { decimalAmount, parseIsoDateTime } from './schemas.js';
 export type { CreateDisputeRequest, DisputeFileInput } from './types.js';
 
 // The provider's values: literal unions open to values it adds later (UnknownValue), and their lists.
 export {
   AGGREGATE_METHOD_IDS,
+  BUTTON_NAMES,
   FORM_SESSION_STATES,
   isKnown,
-  LEGACY_ORDER_STATUSES,
+  knownStatus,
   METHOD_TYPES,
-  ORDER_SIDES,
   ORDER_STATUSES,
   orderOutcome,
+  requisitesKindOf,
   TRANSACTION_TYPES,
-  WEBHOOK_TYPES,
 } from './facts.js';
 export type {
+  ButtonName,
   FormSessionState,
   KnownMethodType,
   KnownOrderStatus,
