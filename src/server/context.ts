@@ -80,12 +80,12 @@ export function startServer(opts: ResolvedOptions): ServerContext {
  */
 async function authorize(opts: ResolvedOptions, core: Checkout, token: string): Promise<string> {
   const check = opts.tokens.authenticate(token);
-  if (!check.ok) throw new CheckoutError(401, 'session_invalid', 'This payment session is not valid. Please start again.');
+  if (!check.ok) throw new CheckoutError(401, 'session_invalid', 'The session token is not valid (bad signature or format); the widget starts a new session.');
   const at = opts.now();
   if (check.expiresAt > at) return check.sid;
   const found = await core.repo.read(check.sid);
   if (found && tokenUsableUntil(found.rec, check.expiresAt, core.cfg.lateWindowMs) > at) return check.sid;
-  throw new CheckoutError(401, 'session_expired', 'This payment session has expired. Please start again.');
+  throw new CheckoutError(401, 'session_expired', 'The session token has expired (lateWindowSeconds after its order ended); the widget starts a new session.');
 }
 
 function clientAddressOf(opts: ResolvedOptions, log: SafeLogger): (req: Request) => string | undefined {

@@ -142,7 +142,7 @@ export interface MethodSelection {
 }
 
 const unavailable = (what: string) =>
-  new CheckoutError(409, 'method_unavailable', `${what} is not available for this payment. Please choose another one.`);
+  new CheckoutError(409, 'method_unavailable', `${what} is not offered by the provider for this order (its amount, currency or terminal).`);
 
 /**
  * Chooses the method for a new order from the request and the listed offers, refusing (with no

@@ -61,7 +61,7 @@ export class RateLimiter {
     const { count, resetMs } = await this.store.increment(`rl:${key}`, windowMs);
     if (count > rule.limit) {
       const seconds = Math.max(1, Math.ceil(resetMs / 1000));
-      throw new CheckoutError(429, 'rate_limited', `Too many requests. Please try again in ${seconds} s.`, {
+      throw new CheckoutError(429, 'rate_limited', `Too many requests from this client or session; retry after ${seconds} s.`, {
         retryable: true,
         headers: { 'retry-after': String(seconds) },
       });

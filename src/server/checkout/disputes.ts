@@ -39,7 +39,7 @@ export class Disputes {
     if (!rec.provider_order_id) return notAllowed('This payment has no order yet: choose a payment method first.');
     if (rec.disputes.some(undecided)) return new CheckoutError(409, 'dispute_open', 'A receipt for this order is already being checked.');
     if (isEnded(rec.view.status) && (rec.ended_at === null || now - rec.ended_at > this.core.cfg.lateWindowMs)) {
-      return notAllowed('This order ended too long ago to send a receipt here. Please contact the shop.');
+      return notAllowed('The order ended more than lateWindowSeconds ago: a receipt is no longer taken here (the shopper is sent to support).');
     }
     return null;
   }

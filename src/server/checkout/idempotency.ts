@@ -84,7 +84,7 @@ export class IdempotentCreate {
           // that the cart belongs to whoever asks): the key alone is not a pass. null → 404, nothing out.
           await resolveOrder(this.core, input.order_ref, request);
           const record = await this.core.repo.get(rec.sid);
-          if (!record) throw new CheckoutError(404, 'session_not_found', 'This payment session has ended. Please start again.');
+          if (!record) throw new CheckoutError(404, 'session_not_found', 'The session this Idempotency-Key created is no longer stored (pruned after its retention).');
           return { record, token: this.core.cfg.tokens.sign(record.sid, rec.expires_at), replayed: true };
         }
         if (rec.state === 'uncertain' || rec.lease_until <= now()) {

@@ -24,7 +24,7 @@ export interface CheckedOrder {
 export const PRINTABLE = /^[^\u0000-\u001f\u007f]+$/;
 
 function orderError(message: string): CheckoutError {
-  return new CheckoutError(500, 'internal_error', 'This order cannot be paid right now. Please contact the shop.', {
+  return new CheckoutError(500, 'internal_error', 'resolveOrder answered something that cannot be used for an order; the server log names the field.', {
     cause: new Error(message),
   });
 }

@@ -58,7 +58,7 @@ export class StatusSync {
   /** The session for a read: refreshed from the provider first when stale or asked to. */
   async read(sid: string, forceRefresh: boolean): Promise<{ rec: SessionRecord; viewJson: string }> {
     const cached = await this.core.repo.read(sid);
-    if (!cached) throw new CheckoutError(404, 'session_not_found', 'This payment session was not found. Please start again.');
+    if (!cached) throw new CheckoutError(404, 'session_not_found', 'No session is stored for this token (pruned after its retention, or another store).');
     const rec = cached.rec;
     if (!this.needsRefresh(rec, forceRefresh)) {
       this.hooks.ensure(rec, null);

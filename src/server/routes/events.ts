@@ -7,7 +7,7 @@ export async function eventsRoute(ctx: ServerContext, req: Request, token: strin
   const sid = await ctx.authorize(token);
   await ctx.limiter.hit(ctx.opts.limits.perSession, `s:${sid}`);
   const rec = await ctx.core.repo.get(sid);
-  if (!rec) throw new CheckoutError(404, 'session_not_found', 'This payment session was not found. Please start again.');
+  if (!rec) throw new CheckoutError(404, 'session_not_found', 'No session is stored for this token (pruned after its retention, or another store).');
   const lastEventId = parseLastEventId(req.headers.get('last-event-id'));
   return ctx.streams.stream(sid, lastEventId, cors, req.signal);
 }
