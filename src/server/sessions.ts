@@ -124,6 +124,8 @@ export interface SessionRecord {
   hooks: Record<HookKind, HookState>;
   /** Status changes as this server saw them, oldest first (at most {@link MAX_HISTORY}). */
   history: HistoryEntry[];
+  /** With OpenTelemetry: the order's trace (its create span, `traceId-spanId-flags`; telemetry.ts). */
+  trace?: string;
 }
 
 export const MAX_HISTORY = 30;

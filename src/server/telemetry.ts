@@ -28,6 +28,8 @@ interface SessionRecord {
   view: { status: string; late: boolean };
   payment: { late: boolean; at: number } | null;
   flags: ReadonlyArray<{ reason: string }>;
+  /** The order's trace: its create span's context (`traceId-spanId-flags`), see {@link orderTrace}. */
+  trace?: string;
 }
 type SyncSource = string;
 type ReconcileReport = Record<'checked' | 'paid' | 'late_paid' | 'closed' | 'flagged' | 'errors' | 'provider_calls', number>;
@@ -38,7 +40,16 @@ type ReconcileReport = Record<'checked' | 'paid' | 'late_paid' | 'closed' | 'fla
 type AttributeValue = string | number | boolean;
 type Attributes = Record<string, AttributeValue>;
 
+interface SpanContext {
+  traceId: string;
+  spanId: string;
+  traceFlags: number;
+  isRemote?: boolean;
+}
 interface ApiSpan {
+  spanContext(): SpanContext;
+  /** API 1.9+; older APIs link at the start only. */
+  addLink?(link: { context: SpanContext }): unknown;
   setAttribute(key: string, value: AttributeValue): unknown;
   recordException(exception: { name?: string; message?: string; code?: string | number; stack?: string } | string): void;
   setStatus(status: { code: number; message?: string }): unknown;
@@ -46,7 +57,7 @@ interface ApiSpan {
   end(): void;
 }
 interface ApiTracer {
-  startSpan(name: string, options?: { attributes?: Attributes }, context?: unknown): ApiSpan;
+  startSpan(name: string, options?: { attributes?: Attributes; links?: Array<{ context: SpanContext }> }, context?: unknown): ApiSpan;
 }
 interface ApiInstrument {
   add?(value: number, attributes?: Attributes): void;
@@ -61,6 +72,7 @@ interface Api {
     getTracer(name: string, version?: string): ApiTracer;
     setSpan(context: unknown, span: ApiSpan): unknown;
     getSpan(context: unknown): ApiSpan | undefined;
+    setSpanContext(context: unknown, spanContext: SpanContext): unknown;
   };
   context: { active(): unknown; with<T>(context: unknown, fn: () => T): T };
   metrics: { getMeterProvider(): { getMeter(name: string, version?: string): ApiMeter } };
@@ -258,12 +270,18 @@ function inSpan<V>(
   run: () => Promise<V>,
   describe?: (value: V) => Attributes | undefined,
   withStack = false,
+  order?: SessionRecord,
 ): Promise<V> {
-  if (loaded === undefined) return load().then(() => inSpan(name, attributes, run, describe, withStack));
+  if (loaded === undefined) return load().then(() => inSpan(name, attributes, run, describe, withStack, order));
   if (loaded === null) return run();
   const { api, tracer } = loaded;
-  const parent = api.context.active();
-  const span = tracer.startSpan(name, { attributes }, parent);
+  const active = api.context.active();
+  // In an order's trace (under its create span) when the order has one, linked to what is running
+  // now (the webhook delivery or the sweep that brought the news).
+  const own = spanContextOf(order?.trace);
+  const cause = own && api.trace.getSpan(active)?.spanContext();
+  const parent = own ? api.trace.setSpanContext(active, own) : active;
+  const span = tracer.startSpan(name, { attributes, ...(cause && validSpan(cause) && { links: [{ context: cause }] }) }, parent);
   const inContext = () => api.context.with(api.trace.setSpan(parent, span), run);
   if (!span.isRecording()) {
     span.end();
@@ -287,6 +305,33 @@ async function recorded<V>(span: ApiSpan, run: () => Promise<V>, describe: ((val
   } finally {
     span.end();
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One trace per order: its create span's context is kept with the session; the paid hook runs in
+// that trace, and every webhook delivery or sweep that changes the order links to it.
+
+const validSpan = (c: SpanContext) => /^[0-9a-f]{32}$/.test(c.traceId) && !/^0+$/.test(c.traceId) && /^[0-9a-f]{16}$/.test(c.spanId) && !/^0+$/.test(c.spanId);
+
+/** The running span's context as `traceId-spanId-flags` (kept with a new session as its order's trace), or undefined. */
+export function orderTrace(): string | undefined {
+  if (!loaded) return undefined;
+  const c = loaded.api.trace.getSpan(loaded.api.context.active())?.spanContext();
+  return c && validSpan(c) ? `${c.traceId}-${c.spanId}-${c.traceFlags & 0xff}` : undefined;
+}
+
+function spanContextOf(trace: string | undefined): SpanContext | null {
+  const m = typeof trace === 'string' ? /^([0-9a-f]{32})-([0-9a-f]{16})-(\d{1,3})$/.exec(trace) : null;
+  return m ? { traceId: m[1]!, spanId: m[2]!, traceFlags: Number(m[3]) & 0xff, isRemote: true } : null;
+}
+
+/** The running span (a webhook delivery, a sweep) links to the order it changed. */
+function linkToOrder(rec: SessionRecord): void {
+  if (!loaded) return;
+  const own = spanContextOf(rec.trace);
+  const span = loaded.api.trace.getSpan(loaded.api.context.active());
+  if (!own || !span?.isRecording() || span.spanContext().spanId === own.spanId) return;
+  span.addLink?.({ context: own });
 }
 
 /** `paydesk.session.create` around a session's creation; counts `paydesk.sessions.created` (not a replay). */
@@ -332,7 +377,7 @@ export function inReconcile<T extends { report: ReconcileReport }>(run: () => Pr
 /** `paydesk.hook.order_paid` around the merchant's onOrderPaid. */
 export function inPaidHook(rec: SessionRecord, run: () => void | Promise<void>): Promise<void> {
   const attributes = { ...orderAttributes(rec.provider_order_id, rec.client_order_id), 'paydesk.late': rec.payment?.late ?? false };
-  return inSpan(SPAN.paidHook, attributes, async () => run(), undefined, true);
+  return inSpan(SPAN.paidHook, attributes, async () => run(), undefined, true, rec);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -343,6 +388,7 @@ export function inPaidHook(rec: SessionRecord, run: () => void | Promise<void>):
  * (`paydesk.orders.paid`, `late`) when it became paid, and each new flag (`paydesk.orders.flagged`, `reason`).
  */
 export function noteSessionChange(before: SessionRecord, after: SessionRecord): void {
+  linkToOrder(after);
   const paid = before.view.status !== 'paid' && after.view.status === 'paid';
   const flags = after.flags.length > before.flags.length ? after.flags.slice(before.flags.length) : [];
   if (!paid && flags.length === 0) return;

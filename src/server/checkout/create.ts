@@ -26,6 +26,7 @@ import { amountAcceptable, orderProblem } from './matching.js';
 import type { Offers } from './offers.js';
 import { resolveOrder } from './resolve.js';
 import type { CheckedOrder } from './resolve.js';
+import { orderTrace } from '../telemetry.js';
 import { clearUncertain, holdCreateLease, inFlightUntil, markUncertain, provesNotCreated, readUncertain } from './create-once.js';
 
 // The create-once rule (lease, unknown outcomes, in-flight guard: create-once.ts) is shared with every order the server creates.
@@ -368,6 +369,8 @@ export class Creator {
       hooks: { paid: freshHook(), closed: freshHook(), flagged: freshHook() },
       history: [{ at: now, status: p.view.status, provider_status: p.view.provider_status, via: 'create' }],
     };
+    const trace = orderTrace();
+    if (trace) record.trace = trace;
     await this.core.repo.create(record);
     cfg.log.info('session created', {
       session: record.sid,

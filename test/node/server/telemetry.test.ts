@@ -171,8 +171,12 @@ describe('OpenTelemetry with an SDK registered', () => {
     assert.equal(hook.attributes['paydesk.order_id'], order.id);
     assert.equal(hook.attributes['paydesk.client_order_id'], order.client_order_id);
     assert.equal(hook.attributes['paydesk.late'], false);
-    // The hook ran because of the webhook: its span is in the webhook's trace.
-    assert.equal(hook.spanContext().traceId, webhook.spanContext().traceId);
+    // One trace per order: the hook runs under the order's create span, linked to the webhook that
+    // brought the news; the webhook's span links to the order it changed.
+    assert.equal(hook.spanContext().traceId, create.spanContext().traceId);
+    assert.equal(hook.parentSpanContext?.spanId, create.spanContext().spanId);
+    assert.deepEqual(hook.links.map((l) => l.context.spanId), [webhook.spanContext().spanId]);
+    assert.ok(webhook.links.some((l) => l.context.spanId === create.spanContext().spanId && l.context.traceId === create.spanContext().traceId), 'the webhook span links to the order');
 
     await w.handler.reconcile();
     const sweep = only('paydesk.reconcile');
