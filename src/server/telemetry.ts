@@ -16,6 +16,7 @@ import { providerTime } from '../provider/matching.js';
 import type { Order } from '../provider/schemas.js';
 import { CheckoutError } from './errors.js';
 import type { FlagReason } from './options.js';
+import type { Api, ApiInstrument, ApiMeter, ApiSpan, ApiTracer, Attributes, AttributeValue, SpanContext } from './telemetry-api.js';
 
 /**
  * What telemetry reads of a session record, by shape: sessions.ts and the sweep report here, so
@@ -33,50 +34,6 @@ interface SessionRecord {
 }
 type SyncSource = string;
 type ReconcileReport = Record<'checked' | 'paid' | 'late_paid' | 'closed' | 'flagged' | 'errors' | 'provider_calls', number>;
-
-// ---------------------------------------------------------------------------------------------
-// The parts of @opentelemetry/api used here (1.3+), structurally.
-
-type AttributeValue = string | number | boolean;
-type Attributes = Record<string, AttributeValue>;
-
-interface SpanContext {
-  traceId: string;
-  spanId: string;
-  traceFlags: number;
-  isRemote?: boolean;
-}
-interface ApiSpan {
-  spanContext(): SpanContext;
-  /** API 1.9+; older APIs link at the start only. */
-  addLink?(link: { context: SpanContext }): unknown;
-  setAttribute(key: string, value: AttributeValue): unknown;
-  recordException(exception: { name?: string; message?: string; code?: string | number; stack?: string } | string): void;
-  setStatus(status: { code: number; message?: string }): unknown;
-  isRecording(): boolean;
-  end(): void;
-}
-interface ApiTracer {
-  startSpan(name: string, options?: { attributes?: Attributes; links?: Array<{ context: SpanContext }> }, context?: unknown): ApiSpan;
-}
-interface ApiInstrument {
-  add?(value: number, attributes?: Attributes): void;
-  record?(value: number, attributes?: Attributes): void;
-}
-interface ApiMeter {
-  createCounter(name: string, options?: { description?: string; unit?: string }): ApiInstrument;
-  createHistogram(name: string, options?: { description?: string; unit?: string }): ApiInstrument;
-}
-interface Api {
-  trace: {
-    getTracer(name: string, version?: string): ApiTracer;
-    setSpan(context: unknown, span: ApiSpan): unknown;
-    getSpan(context: unknown): ApiSpan | undefined;
-    setSpanContext(context: unknown, spanContext: SpanContext): unknown;
-  };
-  context: { active(): unknown; with<T>(context: unknown, fn: () => T): T };
-  metrics: { getMeterProvider(): { getMeter(name: string, version?: string): ApiMeter } };
-}
 
 /** `SpanStatusCode.ERROR` (a constant of the API since 1.0). */
 const STATUS_ERROR = 2;
