@@ -1,7 +1,7 @@
 /**
  * The storefront's sandbox bar: complete / expire / dispute the order of a session this browser
  * holds, and accept or reject its open dispute. "dispute" opens one per order: while one is open it
- * answers that one.
+ * answers that one. After "accept" or "reject" the server sweeps at once (as its next sweep would).
  *
  *   POST /demo/api/sandbox/{complete|expire|dispute|accept|reject} {"session", "endpoint"?}
  */
@@ -71,7 +71,13 @@ export function registerSandboxBar(app: Hono, options: SandboxBarOptions): void 
     if (!orderId) {
       return errorJson(c, 409, 'no_order_yet', 'There is no order yet: pick a payment method on the hosted form first.', true);
     }
-    return act(c, action, orderId, sandboxCaller(sandbox.url, sandbox.keys[endpoint]!));
+    const res = await act(c, action, orderId, sandboxCaller(sandbox.url, sandbox.keys[endpoint]!));
+    // A decided dispute reaches the shop through the server's sweep (every minute): the bar runs one
+    // now, so a seller sees its outcome at once (an expired order paid late, say), as the next sweep would.
+    if ((action === 'accept' || action === 'reject') && res.ok) {
+      await handlers[endpoint]!.reconcile().catch((err: unknown) => console.error('[sandbox bar] the sweep after a decided dispute failed', err));
+    }
+    return res;
   });
 }
 

@@ -114,7 +114,10 @@ export async function waitForWidgetState(page: Page, state: string, selector = W
   await waitUntil(async () => {
     seen = await widgetState(page, selector);
     return seen === state;
-  }, `widget state "${state}" (last seen "${String(seen)}")`);
+  }, `widget state "${state}"`).catch((err: unknown) => {
+    // The label above is written before the wait: the state last seen is known only now.
+    throw new Error(`${err instanceof Error ? err.message : String(err)} (last seen "${String(seen)}" at ${page.url()})`);
+  });
 }
 
 /** The order the widget shows. */
