@@ -8,12 +8,11 @@ import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createProviderClient } from '../../../src/provider/index.js';
 import type { Order } from '../../../src/provider/index.js';
-import { createSandbox } from '../../../src/sandbox/index.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { CheckoutError, createCheckoutHandler } from '../../../src/server/index.js';
 import type { CheckoutHandler, CheckoutHandlerOptions } from '../../../src/server/index.js';
 import type { OrderView } from '../../../src/protocol/index.js';
-import { createRequest, SseReader } from './fake-provider.js';
+import { createRequest, SseReader, sandboxDeliveringTo } from './fake-provider.js';
 
 const KEY = 'merchant_integration_key_0123456789';
 const PROVIDER = 'http://sandbox.test';
@@ -36,14 +35,7 @@ after(async () => {
 /** The shop: every order_ref but `missing` is a 1500.00 order whose client_order_id the shop gives. */
 function world(options: Partial<CheckoutHandlerOptions> = {}): World {
   const w = { resolved: [] } as unknown as World;
-  w.sandbox = createSandbox({
-    apiKey: KEY,
-    seed: false,
-    sweepIntervalMs: 0,
-    webhookUrl: `${ENDPOINT}/webhooks`,
-    webhookRetryDelaysMs: [],
-    fetch: (input, init) => w.handler(new Request(input, init)),
-  });
+  w.sandbox = sandboxDeliveringTo(KEY, ENDPOINT, () => w.handler);
   const client = createProviderClient({ baseUrl: PROVIDER, apiKey: KEY, fetch: (i, init) => w.sandbox.fetch(new Request(i, init)), maxRetries: 0 });
   w.handler = createCheckoutHandler({
     provider: { client, apiKey: KEY },

@@ -26,6 +26,7 @@ import type { OrderStatus } from '../../../src/provider/facts.js';
 import { eachItem, type AllPagesQuery, type CreateDisputeRequest, type CreateDisputeResponse, type ProviderClient } from '../../../src/provider/types.js';
 import { ProviderError } from '../../../src/provider/errors.js';
 import { createCheckoutHandler } from '../../../src/server/index.js';
+import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import type { CheckoutHandler, CheckoutHandlerOptions, ResolvedOrder } from '../../../src/server/index.js';
 import { signWebhookPayload } from '../../../src/server/webhooks.js';
 
@@ -541,4 +542,19 @@ export class SseReader {
   async cancel(): Promise<void> {
     await this.reader.cancel();
   }
+}
+
+/**
+ * A sandbox in this process whose webhooks go straight into the handler `handler()` returns (made
+ * after the sandbox, as a test's world makes them): no seed, no own sweep, one delivery attempt.
+ */
+export function sandboxDeliveringTo(apiKey: string, endpoint: string, handler: () => CheckoutHandler): Sandbox {
+  return createSandbox({
+    apiKey,
+    seed: false,
+    sweepIntervalMs: 0,
+    webhookUrl: `${endpoint}/webhooks`,
+    webhookRetryDelaysMs: [],
+    fetch: (input, init) => handler()(new Request(input, init)),
+  });
 }

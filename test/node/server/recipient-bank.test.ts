@@ -8,13 +8,12 @@ import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createProviderClient } from '../../../src/provider/index.js';
 import type { Order } from '../../../src/provider/index.js';
-import { createSandbox } from '../../../src/sandbox/index.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { createCheckoutHandler, orderToView } from '../../../src/server/index.js';
 import type { CheckoutHandler } from '../../../src/server/index.js';
 import { parseOrderView, type OrderView } from '../../../src/protocol/index.js';
 import { bankOfMethodName, recipientBankName } from '../../../src/provider/recipient-bank.js';
-import { createRequest } from './fake-provider.js';
+import { createRequest, sandboxDeliveringTo } from './fake-provider.js';
 
 const KEY = 'merchant_integration_key_0123456789';
 const PROVIDER = 'http://sandbox.test';
@@ -31,14 +30,7 @@ after(async () => {
 
 function world() {
   const w = {} as { handler: CheckoutHandler; sandbox: Sandbox };
-  w.sandbox = createSandbox({
-    apiKey: KEY,
-    seed: false,
-    sweepIntervalMs: 0,
-    webhookUrl: `${ENDPOINT}/webhooks`,
-    webhookRetryDelaysMs: [],
-    fetch: (input, init) => w.handler(new Request(input, init)),
-  });
+  w.sandbox = sandboxDeliveringTo(KEY, ENDPOINT, () => w.handler);
   const client = createProviderClient({ baseUrl: PROVIDER, apiKey: KEY, fetch: (i, init) => w.sandbox.fetch(new Request(i, init)), timeoutMs: 500, maxRetries: 0 });
   w.handler = createCheckoutHandler({
     provider: { client, apiKey: KEY },

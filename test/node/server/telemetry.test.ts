@@ -17,14 +17,13 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { AggregationTemporality, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { DataPoint, Histogram } from '@opentelemetry/sdk-metrics';
 import { createProviderClient } from '../../../src/provider/index.js';
-import { createSandbox } from '../../../src/sandbox/index.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { createCheckoutHandler } from '../../../src/server/index.js';
 import type { CheckoutHandler, CheckoutHandlerOptions, FlaggedOrderEvent, OrderEvent } from '../../../src/server/index.js';
 import { sessionKey } from '../../../src/server/sessions.js';
 import { setTelemetryLoader } from '../../../src/server/telemetry.js';
 import type { OrderView } from '../../../src/protocol/index.js';
-import { createRequest } from './fake-provider.js';
+import { createRequest, sandboxDeliveringTo } from './fake-provider.js';
 
 const KEY = 'merchant_otel_key_0123456789abcdef';
 const PROVIDER = 'http://sandbox.test';
@@ -75,14 +74,7 @@ after(async () => {
 
 function world(options: Partial<CheckoutHandlerOptions> = {}): World {
   const w = { paid: [], flagged: [], rewrite: null, down: false } as unknown as World;
-  w.sandbox = createSandbox({
-    apiKey: KEY,
-    seed: false,
-    sweepIntervalMs: 0,
-    webhookUrl: `${ENDPOINT}/webhooks`,
-    webhookRetryDelaysMs: [],
-    fetch: (input, init) => w.handler(new Request(input, init)),
-  });
+  w.sandbox = sandboxDeliveringTo(KEY, ENDPOINT, () => w.handler);
   const client = createProviderClient({
     baseUrl: PROVIDER,
     apiKey: KEY,
