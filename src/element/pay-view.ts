@@ -55,7 +55,9 @@ details>.pay{padding:calc(var(--_s)*2)}
 
 /** "Pay by 14:30", in the device's own clock, so it matches the phone even when its clock is off. */
 function payBy(c: ViewContext): string {
-  const time = { hour: '2-digit', minute: '2-digit' } as const;
+  // A time zone given (the server's render) is named: the shopper's own may differ.
+  const zone = c.timeZone;
+  const time: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', ...(zone && { timeZone: zone, timeZoneName: 'short' }) };
   const fmt = safeIntl(
     () => new Intl.DateTimeFormat(c.lang, time),
     () => new Intl.DateTimeFormat('en', time),
@@ -194,7 +196,10 @@ function recipientBank(c: ViewContext): TemplateResult | null {
 /** Desktop: the QR of the SBP link, to scan with the phone. */
 function qr(c: ViewContext, link: string): TemplateResult {
   const { m } = c;
-  return html`<figure part="qr" class="qr"><h3>${m.payFromPhone}</h3><canvas role="img" data-qr=${link} aria-label=${fill(m.qrLabel, { amount: amountOf(c) })}></canvas><figcaption class="muted">${
+  const label = fill(m.qrLabel, { amount: amountOf(c) });
+  return html`<figure part="qr" class="qr"><h3>${m.payFromPhone}</h3>${
+    c.qrImage?.(link, label) ?? html`<canvas role="img" data-qr=${link} aria-label=${label}></canvas>`
+  }<figcaption class="muted">${
     m.payFromPhoneHint
   }</figcaption></figure>`;
 }

@@ -16,7 +16,7 @@ import type { Messages } from './i18n/index.js';
 import { LanguageController } from './language.js';
 import { LazyController, type Loaded } from './lazy.js';
 import { initialState, transition, type Effect, type MachineEvent } from './machine.js';
-import { actions, button, center, failed, spinner } from './parts.js';
+import { actions, button, failed, waiting } from './parts.js';
 import { SessionController } from './session.js';
 import { safeHttpUrl } from './url.js';
 
@@ -228,7 +228,7 @@ export class Steps implements ViewHost, ReactiveController {
     const lang = this.lang;
     this.code.load(name);
     if (view && lang.ready) return show(view);
-    if (this.code.state(name) !== 'error' && !lang.broken) return center(spinner);
+    if (this.code.state(name) !== 'error' && !lang.broken) return waiting;
     const retry = () => {
       this.code.retry(name);
       lang.retry();

@@ -63,6 +63,10 @@ export interface ViewContext {
   renew: (() => void) | null;
   redirectUrl: string | null;
   redirectIn: number;
+  /** The time zone of the pay-by time (paydesk/ssr, which cannot know the device's); the device's when absent. */
+  timeZone?: string;
+  /** The QR of a link as an image (paydesk/ssr: inline SVG); absent, a canvas the QR encoder draws on. */
+  qrImage?: (text: string, label: string) => unknown;
 }
 
 /** True when a receipt may be sent from this step (the server decides whether it is too late). */
