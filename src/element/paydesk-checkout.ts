@@ -185,6 +185,8 @@ export class PaydeskCheckout extends LitElement {
     if (ssr?.length) {
       this._ssr = ssr;
       this.renderOptions.renderBefore = null;
+      // A QR the server painted: the encoder comes now, so the swap draws it at once (no blank square).
+      if (root.querySelector('[part=qr]')) this._c.code.load('qr');
     }
     return root;
   }
@@ -233,7 +235,7 @@ export class PaydeskCheckout extends LitElement {
     const body = this._body();
     const ssr = this._ssr;
     if (ssr) {
-      if (c.lang.hold || name === 'idle' || body === waiting) return nothing;
+      if (c.lang.hold || name === 'idle' || body === waiting || c.code.state('qr') === 'pending') return nothing;
       for (const node of ssr) node.remove();
       this._ssr = null;
     }

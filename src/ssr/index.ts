@@ -38,7 +38,7 @@ import { styles as elementStyles } from '../element/paydesk-checkout.styles.js';
 import * as payView from '../element/pay-view.js';
 import * as closedView from '../element/closed-view.js';
 import { contextOf, type ViewHost } from '../element/views.js';
-import { normaliseEndpoint, safeHttpUrl } from '../element/url.js';
+import { normaliseEndpoint } from '../element/url.js';
 
 addTables({ az, be, en, hy, kk, ky, ru, tg, uk, uz });
 
@@ -167,7 +167,8 @@ function serverHost(o: RenderCheckoutOptions, state: MachineState, m: Messages, 
     m,
     language,
     embedded: false,
-    redirectUrl: safeHttpUrl(state.order?.redirect_url),
+    // Nothing on the page can redirect before the script: "paid" shows the way back instead of a count.
+    redirectUrl: null,
     base: normaliseEndpoint(o.endpoint) ?? '',
     copied: '',
     copyTimer: null,
