@@ -69,8 +69,9 @@ test('webhook → the paid event written to the shopper’s stream: the hops of 
     apiKey: KEY,
     maxRetries: 0,
     fetch: async (input, init) => {
-      if (armed) probe('provider');
-      return sandbox.fetch(new Request(input, init));
+      const req = new Request(input, init);
+      if (armed) probe(`provider ${req.method} ${new URL(req.url).pathname}`);
+      return sandbox.fetch(req);
     },
   });
   const memory = createMemoryStore();
@@ -117,8 +118,13 @@ test('webhook → the paid event written to the shopper’s stream: the hops of 
 
   assert.notEqual(end, undefined, 'the paid event was written');
   const path = followPath(probes, end!, 'webhooksRoute');
-  for (const line of `server: webhook route → paid event written: ${describePath(path)}`.split("\n")) t.diagnostic(line);
+  for (const line of `server: webhook route → paid event written: ${describePath(path)}`.split('\n')) t.diagnostic(line);
   assert.equal(path.frames[0]!.file, 'src/server/routes/webhooks.ts');
   assert.equal(path.frames.at(-1)!.file, 'src/protocol/sse.ts', 'the path ends in the one SSE writer');
+  // Shorter, never less safe: the order was read back from the provider before "paid" was written.
+  assert.ok(
+    probes.slice(0, end).some((p) => new RegExp(`^provider GET /api/v1/order/${order.id}$`).test(p.label)),
+    'the paid event is written only after the order was read from the provider',
+  );
   assert.ok(path.hops <= SERVER_HOPS_CEILING, `${path.hops} hops, over the ceiling of ${SERVER_HOPS_CEILING}`);
 });
