@@ -448,7 +448,9 @@ function classicScript(): Plugin {
 const common = { emptyOutDir: false, sourcemap: true, target: 'es2021', minify: true, reportCompressedSize: false, outDir: 'dist/cdn' } as const;
 /** Vite keeps whitespace in library output (for consumers' minifiers); a CDN file is final. */
 const rolldownCommon = { experimental: { nativeMagicString: true } } as const;
-const outputCommon = { minify: true } as const;
+// Annotations (`/* @__PURE__ */`, `@vite-ignore`) served nothing once the files are built: 25 of them in
+// paydesk.js cost 53 B gzip of the first paint.
+const outputCommon = { minify: true, comments: { annotation: false } } as const;
 const define = { 'process.env.NODE_ENV': JSON.stringify('production') };
 const server = { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000' } };
 

@@ -199,10 +199,13 @@ KB = 1000 bytes; gzip level 9, brotli quality 11.
 |---|---|---|---|---|
 ${sizeRow(sizes.cdnIife, BUDGETS.cdnIifeGzip)}
 ${sizeRow(sizes.cdnEs)}
+${sizeRow(sizes.firstPaint.es)}
+${sizeRow(sizes.firstPaint.classic)}
 ${sizeRow(sizes.element, BUDGETS.elementWithoutLitGzip)}
 ${sizeRow(sizes.elementWithRussian)}
 ${sizeRow(sizes.elementWithQrcode)}
 
+- *first paint*: what a Russian page with \`method-type\` set downloads from dist/cdn before its requisites are painted, each file compressed alone (ES: ${sizes.firstPaint.es.what}; classic: ${sizes.firstPaint.classic.what}). Each entry carries the sha384 digest of every chunk (README, "Code integrity"): about 64 B gzip per chunk, which no encoding compresses further.
 - *element without Lit*: ${sizes.element.what}; what it loads with \`import()\` (language tables, method list, pay view, closed order, live status, bank links, QR drawing) becomes chunks of their own and is not counted. Only the few English messages needed offline are inside: in the npm build every language table, English and Russian too, is a chunk fetched in parallel with the first request (in the CDN files too, from chunks/ beside them), so *with Russian* is what a Russian-speaking shopper loads before the first text.
 - Language chunks (\`dist/cdn/chunks/*.js\`, ${chunks.length} files, fetched only for their language):
   ${kb(Math.min(...chunkGzip))}–${kb(Math.max(...chunkGzip))} gzip each (${chunks.map((c) => `${c.name.replace('language chunk ', '')} ${kb(c.gzip)}`).join(', ')}).

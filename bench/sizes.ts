@@ -18,13 +18,19 @@
  *   element + Russian the same with the Russian table counted in: what a Russian-speaking shopper
  *                     loads before the first text (the npm build loads every table on demand)
  *   element + qrcode  the same with the QR encoder (an npm dependency) counted in
+ *   first paint       what a Russian page with `method-type` set downloads from dist/cdn before its
+ *                     requisites are painted: the entry, the pay view chunk and every chunk it imports
+ *                     statically, the Russian table (ES: paydesk.js and chunks/; classic: paydesk.iife.js
+ *                     and its classic/ copies); each file compressed alone, as it travels
  *
  * KB here is 1000 bytes.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { posix } from 'node:path';
 import { LAZY } from '../src/element/i18n/index.js';
+import { staticImports } from '../scripts/static-imports.mjs';
 
 /** The languages loaded from `dist/cdn/chunks/<lang>.js`: all of them (the CDN files carry none inside). */
 export const LANGUAGE_CHUNKS: readonly string[] = Object.keys(LAZY);
@@ -58,6 +64,8 @@ export interface PackageSizes {
   /** The element and the Russian table: what a Russian-speaking shopper loads before the first text. */
   elementWithRussian: SizeFigure;
   elementWithQrcode: SizeFigure;
+  /** The files a Russian page's first paint of the requisites downloads, summed (each compressed alone). */
+  firstPaint: { es: SizeFigure; classic: SizeFigure };
 }
 
 export function measureBytes(name: string, what: string, bytes: Uint8Array): SizeFigure {
@@ -74,6 +82,43 @@ export function measureBytes(name: string, what: string, bytes: Uint8Array): Siz
 
 async function measureFile(root: string, name: string, rel: string): Promise<SizeFigure> {
   return measureBytes(name, rel, await readFile(join(root, rel)));
+}
+
+/**
+ * What a Russian page with `method-type` set downloads before its requisites are painted: the entry,
+ * the pay view chunk (`chunks/` or the classic script's `classic/chunks/`) and what it imports
+ * statically (the entry aside), the Russian table. Raw, gzip and brotli are sums over the files.
+ */
+async function measureFirstPaint(root: string, kind: 'es' | 'classic'): Promise<SizeFigure> {
+  const cdn = join(root, 'dist', 'cdn');
+  const entry = kind === 'es' ? 'paydesk.js' : 'paydesk.iife.js';
+  const chunk = async (dir: string, name: string) => {
+    const found = (await readdir(join(cdn, dir))).find((f) => new RegExp(`^${name}-[0-9a-f]{8}\\.js$`).test(f));
+    if (!found) throw new Error(`dist/cdn/${dir}/${name}-<hash>.js is missing`);
+    return `${dir}/${found}`;
+  };
+  const files = [entry];
+  const todo = [await chunk(kind === 'es' ? 'chunks' : 'classic/chunks', 'pay-view')];
+  while (todo.length > 0) {
+    const file = todo.pop()!;
+    if (files.includes(file)) continue;
+    files.push(file);
+    const code = await readFile(join(cdn, file), 'utf8');
+    for (const spec of staticImports(code)) {
+      const dep = posix.join(posix.dirname(file), spec);
+      if (dep !== 'paydesk.js') todo.push(dep);
+    }
+  }
+  files.push(await chunk('chunks', 'ru'));
+  const figures = await Promise.all(files.map((f) => measureFile(root, f, `dist/cdn/${f}`)));
+  const sum = (k: 'raw' | 'gzip' | 'brotli') => figures.reduce((total, f) => total + f[k], 0);
+  return {
+    name: `first paint, ${kind === 'es' ? 'ES module' : 'classic script'} (ru)`,
+    what: `${files.length} files: ${files.join(', ')}`,
+    raw: sum('raw'),
+    gzip: sum('gzip'),
+    brotli: sum('brotli'),
+  };
 }
 
 /**
@@ -155,6 +200,7 @@ export async function measurePackageSizes(root: string): Promise<PackageSizes> {
       `dist/index.js bundled, minified; external: ${litPackages.join(', ')}`,
       await bundleElement(root, litPackages),
     ),
+    firstPaint: { es: await measureFirstPaint(root, 'es'), classic: await measureFirstPaint(root, 'classic') },
   };
 }
 
@@ -166,5 +212,5 @@ export function kb(bytes: number): string {
 /** One line per figure, for test output and the console. */
 export function sizeLines(sizes: PackageSizes): string[] {
   const row = (f: SizeFigure) => `${f.name.padEnd(34)} ${kb(f.raw).padStart(9)} raw ${kb(f.gzip).padStart(8)} gzip ${kb(f.brotli).padStart(8)} brotli`;
-  return [sizes.cdnIife, sizes.cdnEs, sizes.element, sizes.elementWithRussian, sizes.elementWithQrcode, ...sizes.otherChunks, ...sizes.languageChunks].map(row);
+  return [sizes.cdnIife, sizes.cdnEs, sizes.firstPaint.es, sizes.firstPaint.classic, sizes.element, sizes.elementWithRussian, sizes.elementWithQrcode, ...sizes.otherChunks, ...sizes.languageChunks].map(row);
 }

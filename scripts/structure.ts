@@ -169,6 +169,7 @@ export function report(s: Structure): { lines: string[]; failures: string[] } {
     `names exported by paydesk/provider: ${s.providerNames}`,
     `modules that frame server-sent events: ${s.sseWriters.length} (${s.sseWriters.join(', ')})`,
     `@internal in published .d.ts: ${s.publishedInternals ?? 'not built (npm run build)'}`,
+    'webhook → paid on screen: measured by running code, not here: test/node/path/paid-path.test.ts (server) and test/browser/paid-path.test.ts (element) print the hops; how they are counted: test/hop-path.ts',
   ];
   const failures = [
     s.longFiles.length > 0 && 'modules over the line limit',

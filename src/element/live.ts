@@ -14,7 +14,7 @@ import { remainingMs, type Clock } from './countdown.js';
 import { emit } from './events.js';
 import type { LiveHost, TickHost } from './hosts.js';
 import { plural } from './i18n/plural.js';
-import { isOpen, isWatching, type MachineState } from './machine.js';
+import { isOpen, isWatching, type MachineEvent, type MachineState } from './machine.js';
 
 /** An SSE `order` payload: a bare OrderView, or `{order, server_time}`. */
 export function parseOrderEvent(data: string): OrderAnswer {
@@ -26,6 +26,10 @@ export function parseOrderEvent(data: string): OrderAnswer {
   }
   return parseOrderAnswer(value, !(value && typeof value === 'object' && 'order' in value));
 }
+
+/** The machine's event for a status answer: the answer, and the clocks' readings when it came. */
+export type OrderEvent = Extract<MachineEvent, { type: 'order' }>;
+const orderEvent = (answer: OrderAnswer, clock: Clock): OrderEvent => ({ type: 'order', ...answer, mono: clock.mono(), wall: clock.now() });
 
 
 /** Delay until the displayed whole second changes (between 1 and 1000 ms). */
@@ -60,7 +64,8 @@ export interface LiveOptions {
   api: Api;
   session: string;
   clock: Clock;
-  onOrder(answer: OrderAnswer): void;
+  /** A status answer, as the machine's event (the element hands it to the machine as it is). */
+  onOrder(event: OrderEvent): void;
   /** A status request was refused for good (e.g. the session is no longer valid). */
   onFatal(error: ErrorInfo): void;
   /** `EventSource` constructor; polling only when absent. */
@@ -132,7 +137,7 @@ export class LiveStatus {
       .then(
         (answer) => {
           this.lastOk = true;
-          if (this.mode !== 'stopped') this.o.onOrder(answer);
+          if (this.mode !== 'stopped') this.o.onOrder(orderEvent(answer, this.o.clock));
         },
         (e: unknown) => {
           const info = toErrorInfo(e);
@@ -162,7 +167,7 @@ export class LiveStatus {
     const es = (this.es = new ES(this.o.api.eventsUrl(this.o.session)));
     es.addEventListener('order', (ev) => {
       try {
-        this.o.onOrder(parseOrderEvent((ev as MessageEvent<string>).data));
+        this.o.onOrder(orderEvent(parseOrderEvent((ev as MessageEvent<string>).data), this.o.clock));
       } catch {
         // A malformed event still says the order changed; the open stream polls nothing: ask the server now.
         void this.check();
@@ -260,7 +265,8 @@ export class LiveController implements ReactiveController {
         document: h.env$.document,
         window: h.env$.window,
         slow: () => isEnded(h.machine),
-        onOrder: (a) => h.send({ type: 'order', ...a, mono: h.env$.clock.mono(), wall: h.env$.clock.now() }),
+        // The machine gets the event straight from the stream's listener (bound: no step between).
+        onOrder: h.send.bind(h),
         onFatal: (error) => h.send({ type: 'failed', error }),
       })).start();
     } else {

@@ -134,8 +134,11 @@ export function createSseWriter(options: SseWriterOptions = {}): SseWriter {
       // already closed or cancelled
     }
   }
-  function write(text: string): boolean {
+  /** Writes an event, or text already framed (a comment, the head); false when the stream has ended. */
+  function write(event: SseEvent | string): boolean {
     if (closed || !controller) return false;
+    // Framed outside the try: an event that cannot be framed throws to the caller, the stream goes on.
+    const text = typeof event === 'string' ? event : formatSseEvent(event);
     try {
       controller.enqueue(encoder.encode(text));
     } catch {
@@ -168,7 +171,7 @@ export function createSseWriter(options: SseWriterOptions = {}): SseWriter {
     get closed() {
       return closed;
     },
-    send: (event) => write(formatSseEvent(event)),
+    send: write,
     comment: (text) => write(formatSseComment(text)),
     close,
   };

@@ -34,9 +34,9 @@ export type OrderStatus = KnownOrderStatus | UnknownValue;
 /** What a status means for the shopper and the merchant. `unknown` is treated as still pending. */
 export type OrderOutcome = 'pending' | 'paid' | 'expired' | 'cancelled';
 
-const KNOWN_BY_LOWER_CASE: ReadonlyMap<string, KnownOrderStatus> = new Map(
-  [...ORDER_STATUSES, ...LEGACY_ORDER_STATUSES].map((s): [string, KnownOrderStatus] => [s.toLowerCase(), s]),
-);
+// Made at the first look-up: a module-level `new Map(list.map(…))` is kept by bundlers even where
+// nothing reads it (it was 100 B gzip of the element's pay-view chunk, which imports this module).
+let knownByLowerCase: ReadonlyMap<string, KnownOrderStatus> | undefined;
 
 /**
  * The known status a provider status names, as the document spells it, or null. The case is not
@@ -44,7 +44,8 @@ const KNOWN_BY_LOWER_CASE: ReadonlyMap<string, KnownOrderStatus> = new Map(
  * `Completed`, not an unknown word.
  */
 export function knownStatus(status: string): KnownOrderStatus | null {
-  return KNOWN_BY_LOWER_CASE.get(status.trim().toLowerCase()) ?? null;
+  knownByLowerCase ??= new Map([...ORDER_STATUSES, ...LEGACY_ORDER_STATUSES].map((s): [string, KnownOrderStatus] => [s.toLowerCase(), s]));
+  return knownByLowerCase.get(status.trim().toLowerCase()) ?? null;
 }
 
 /** Maps any provider status (known in any case, legacy or unknown) to a safe outcome; unknown → pending. */

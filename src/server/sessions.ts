@@ -220,6 +220,8 @@ const PARSE_CACHE_SIZE = 1000;
 
 export class SessionRepository {
   private readonly parsed = new Map<string, { raw: string; rec: SessionRecord; viewJson: string }>();
+  /** This instance's listeners by session (its event streams): see {@link listen}. */
+  private readonly local = new Map<string, Set<(message: SessionEventMessage) => void>>();
 
   constructor(
     private readonly store: CheckoutStore,
@@ -316,9 +318,25 @@ export class SessionRepository {
   }
 
   /**
+   * `listener` gets every change of session `sid` this instance writes, within the write's own call
+   * (no trip through the store: the store's channel brings the same change again, and the changes
+   * other instances write). Returns the function that stops it.
+   */
+  listen(sid: string, listener: (message: SessionEventMessage) => void): () => void {
+    let set = this.local.get(sid);
+    if (!set) this.local.set(sid, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.local.get(sid) === set) this.local.delete(sid);
+    };
+  }
+
+  /**
    * Atomic read-modify-write. `change` gets a copy of the current record and returns the next one, or
-   * null for "no change". Retries on a concurrent write; publishes the new view on the session's
-   * channel when the event number grew (update and publish are one step).
+   * null for "no change". Retries on a concurrent write; when the event number grew, hands the new
+   * view to this instance's listeners and publishes it on the session's channel (update and publish
+   * are one step).
    */
   async update(sid: string, change: (current: SessionRecord) => SessionRecord | null): Promise<UpdateResult | null> {
     for (let attempt = 0; attempt < 32; attempt++) {
@@ -336,6 +354,13 @@ export class SessionRepository {
       if (next.event > before.event) {
         // Published with the write: every change a widget can see reaches its stream, on every instance.
         const message: SessionEventMessage = { event: next.event, view: next.view };
+        for (const listener of [...(this.local.get(sid) ?? [])]) {
+          try {
+            listener(message);
+          } catch {
+            // A listener's failure is its own: the write stands, the others still get the change.
+          }
+        }
         await this.store.publish(sessionChannel(sid), JSON.stringify(message));
       }
       noteSessionChange(before, next);

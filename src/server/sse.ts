@@ -83,33 +83,48 @@ export class EventStreams {
       const endedAt = rec?.ended_at ?? null;
       return endedAt !== null && core.cfg.now() - endedAt > core.cfg.lateWindowMs;
     };
-    const push = (event: number, view: OrderView) => {
-      if (writer.closed || event <= lastSent) return;
-      lastSent = event;
-      writer.send(orderEvent(event, view));
-      if (settled(view.status)) finish();
+    /** Writes a change not sent yet: a change this instance wrote, a message of the store's channel, or a read. */
+    const push = (message: SessionEventMessage | string) => {
+      let m = message;
+      if (typeof m === 'string') {
+        try {
+          m = JSON.parse(m) as SessionEventMessage;
+        } catch {
+          return; // not ours
+        }
+        if (typeof m?.event !== 'number' || !m.view) return;
+      }
+      if (writer.closed || m.event <= lastSent) return;
+      lastSent = m.event;
+      writer.send(orderEvent(m.event, m.view));
+      if (settled(m.view.status)) finish();
     };
 
     const run = async () => {
       try {
-        const u = await core.cfg.store.subscribe(sessionChannel(sid), (message) => {
-          try {
-            const m = JSON.parse(message) as SessionEventMessage;
-            if (typeof m.event === 'number' && m.view) push(m.event, m.view);
-          } catch {
-            // not ours
-          }
-        });
+        // This instance's changes come straight from the write (core.repo.listen); the others' through the store.
+        const unlisten = core.repo.listen(sid, push);
+        let u: () => Promise<void>;
+        try {
+          u = await core.cfg.store.subscribe(sessionChannel(sid), push);
+        } catch (err) {
+          unlisten();
+          throw err;
+        }
+        const both = () => {
+          unlisten();
+          return u();
+        };
         if (writer.closed) {
-          void u().catch(() => undefined);
+          void both().catch(() => undefined);
           return;
         }
-        unsubscribe = u;
+        unsubscribe = both;
         // Read after subscribing, so no change falls between the two.
         const rec = await core.repo.get(sid);
         if (!rec) return finish();
         if (lastEventId !== null && lastEventId > rec.event) lastSent = 0; // an id from elsewhere: start over
-        if (rec.event > lastSent) push(rec.event, rec.view);
+        if (rec.event > lastSent) push({ event: rec.event, view: rec.view });
         if (settled(rec.view.status, rec)) return finish();
         if (writer.closed) return;
         if (core.status.needsRefresh(rec)) void core.track(core.status.refreshIfNeeded(rec, false));
@@ -118,7 +133,7 @@ export class EventStreams {
           void core.track(
             core.repo.get(sid).then((cur) => {
               if (!cur) return finish();
-              if (cur.event > lastSent) push(cur.event, cur.view); // a missed message never stalls a stream
+              if (cur.event > lastSent) push({ event: cur.event, view: cur.view }); // a missed message never stalls a stream
               if (!writer.closed && settled(cur.view.status, cur)) return finish();
               if (!writer.closed && core.status.needsRefresh(cur)) return core.status.refreshIfNeeded(cur, false).then(() => undefined);
               return undefined;

@@ -223,6 +223,24 @@ describe('GET /sessions/S/events', () => {
     assert.equal(await sse.next(), null);
   });
 
+  test('a change this instance writes reaches its own streams at the write, without the store\'s channel', async () => {
+    // A store whose channel delivers nothing (a broken pub/sub): before, the stream waited for its heartbeat.
+    class Deaf extends MemoryStore {
+      override async publish(): Promise<void> {}
+    }
+    const h = makeHarness({ store: new Deaf(), heartbeatSeconds: 3600 });
+    const { session, order } = await createSession(h);
+    const sse = new SseReader(await events(h, session));
+    assert.equal(JSON.parse((await sse.next())!.data!).status, 'pending');
+    h.provider.setStatus(order.id, 'Completed');
+    assert.equal((await h.handler(webhookRequest(h.provider.orders[0]!, { timestamp: Math.floor(h.clock.now / 1000) }))).status, 200);
+    const turn = new Promise<null>((resolve) => setImmediate(() => resolve(null)));
+    const ev = await Promise.race([sse.next(), turn]);
+    assert.equal(ev && JSON.parse(ev.data!).status, 'paid', 'the paid event is on the stream when the webhook is answered');
+    assert.equal(await sse.next(), null, 'once, and the stream ends');
+    await h.handler.close();
+  });
+
   test('Last-Event-ID resumes: nothing repeated when up to date, the current state when behind', async () => {
     const h = makeHarness();
     const { session, order } = await createSession(h);
