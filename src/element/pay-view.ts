@@ -123,11 +123,17 @@ export function form(host: ViewHost, url: string): TemplateResult {
 }
 
 /** The `pay` and `confirming` steps (form mode's embedded page included). */
-export function step(host: ViewHost): TemplateResult {
+export function view(host: ViewHost): TemplateResult {
   const url = formUrl(host);
   if (url) return form(host, url);
   const c = contextOf(host, host.machine.order!);
-  return host.machine.name === 'confirming' ? confirming(c) : view(c);
+  // The QR the server painted (paydesk/ssr) moves into this step until the encoder is here to draw it.
+  const painted = !host.code.get('qr') && host.el.renderRoot.querySelector('[part=qr]>svg');
+  if (painted) {
+    host.code.load('qr');
+    c.qrImage = () => painted;
+  }
+  return host.machine.name === 'confirming' ? confirming(c) : pay(c);
 }
 
 /** `<div><dt>label</dt><dd>value</dd></div>`, or nothing without a value. */
@@ -215,7 +221,8 @@ function routes(c: ViewContext, primary: boolean): unknown[] {
   return link ? [qr(c, link), sheet(m.payOnline)] : [];
 }
 
-export function view(c: ViewContext): TemplateResult {
+/** The requisites of an open order (also rendered on the server: paydesk/ssr). */
+export function pay(c: ViewContext): TemplateResult {
   const { m, order } = c;
   const phone = c.platform !== 'desktop';
   const apps = phone && hasBankApps(order);

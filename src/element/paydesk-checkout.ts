@@ -185,8 +185,6 @@ export class PaydeskCheckout extends LitElement {
     if (ssr?.length) {
       this._ssr = ssr;
       this.renderOptions.renderBefore = null;
-      // A QR the server painted: the encoder comes now, so the swap draws it at once (no blank square).
-      if (root.querySelector('[part=qr]')) this._c.code.load('qr');
     }
     return root;
   }
@@ -235,12 +233,12 @@ export class PaydeskCheckout extends LitElement {
     const body = this._body();
     const ssr = this._ssr;
     if (ssr) {
-      if (c.lang.hold || name === 'idle' || body === waiting || c.code.state('qr') === 'pending') return nothing;
+      if (c.lang.hold || name === 'idle' || body === waiting) return nothing;
       for (const node of ssr) node.remove();
       this._ssr = null;
     }
     // The language table is on its way: the card and a spinner, no text in another language.
-    if (c.lang.hold) return html`<section part="base" class="card" aria-busy="true">${center(spinner)}</section>`;
+    if (c.lang.hold) return html`<section part="base" class="card" aria-busy="true">${waiting}</section>`;
     // Form mode: the embedded page has its own heading and countdown; ours stays for screen readers and focus.
     const pay = c.code.get('pay');
     const form = name === 'pay' && !!pay?.formUrl(c);
@@ -264,7 +262,7 @@ export class PaydeskCheckout extends LitElement {
     const c = this._c;
     const { name, canCreate, error, op } = c.machine;
     const m = c.m;
-    if (c.receipt?.open) return c.view('receipt', () => c.receipt!.render());
+    if (c.receipt?.open) return c.view('receipt');
     switch (name) {
       case 'idle':
         return this.orderRef || this.session ? actions(button(m.start, () => this.start())) : nothing;
@@ -273,10 +271,10 @@ export class PaydeskCheckout extends LitElement {
       case 'searching':
         return center(spinner, html`<p class="muted">${m.searchingText}</p>`);
       case 'choose':
-        return c.view('choose', (v) => v.view(c));
+        return c.view('choose');
       case 'pay':
       case 'confirming':
-        return c.view('pay', (v) => v.step(c));
+        return c.view('pay');
       case 'error': {
         // The machine's error step always has its error, retryable only when a retry can mend it (machine.ts `fail`).
         const { code, retryable } = error!;
@@ -293,7 +291,7 @@ export class PaydeskCheckout extends LitElement {
         ];
       }
       default: // dispute, paid, expired, cancelled, gone
-        return c.view('closed', (v) => v.view(c));
+        return c.view('closed');
     }
   }
 }

@@ -175,8 +175,7 @@ function serverHost(o: RenderCheckoutOptions, state: MachineState, m: Messages, 
     sheet: null,
     receipt: null,
     frame: null,
-    code: { get: () => undefined, load: () => {} },
-    need: never,
+    code: { get: () => undefined, load: () => {}, retry: () => {}, state: () => 'initial' },
     renew: never,
     send: never,
     announce: never,
@@ -219,7 +218,7 @@ export function renderCheckout(options: RenderCheckoutOptions): string {
   const body = open
     ? name === 'confirming'
       ? payView.confirming({ ...contextOf(host, order), timeZone: options.timeZone ?? 'Europe/Moscow' })
-      : payView.view({ ...contextOf(host, order), timeZone: options.timeZone ?? 'Europe/Moscow', qrImage: qrSvg })
+      : payView.pay({ ...contextOf(host, order), timeZone: options.timeZone ?? 'Europe/Moscow', qrImage: qrSvg })
     : closedView.view(host);
   const heading = (m as unknown as Record<string, string>)[`${name}Title`] ?? m.loading;
   const timer = open ? payView.timer(m, payView.left(order, state.sync, host.env$.clock)) : nothing;
