@@ -108,6 +108,8 @@ describe('the server-rendered checkout page', () => {
           const qr = p.locator('paydesk-checkout [part="qr"] svg');
           assert.equal(await qr.getAttribute('role'), 'img');
           assert.equal(await qr.isVisible(), true);
+          // Styled by the shadow root's own <style>, which the page's CSP allows by its hash (blocked, the SVG would fill the card).
+          assert.equal(Math.round((await qr.boundingBox())!.width), 176);
           assert.equal(await decodeQr(qr), order.payment_link);
         }
         await p.locator('paydesk-checkout [part="requisites"]').scrollIntoViewIfNeeded();
