@@ -13,8 +13,9 @@
  *
  * The page is demo/public/checkout.html (built by Vite like every page), with `<!--ssr:…-->` markers
  * filled here and its `data-i18n` texts written in the page's language, so the page reads right with
- * JavaScript off too. The rendered shadow root carries its styles in a `<style>` element: the page's
- * Content-Security-Policy allows exactly that text by its sha256 hash (no `'unsafe-inline'`).
+ * JavaScript off too (the sandbox bar needs the page's script: it shows once that has run). The
+ * rendered shadow root carries its styles in a `<style>` element: the page's Content-Security-Policy
+ * allows exactly that text by its sha256 hash (no `'unsafe-inline'`).
  */
 import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
@@ -55,8 +56,6 @@ export interface CheckoutPageOptions {
   pages: DemoPages;
   /** The demo pages' Content-Security-Policy; the rendered styles' hashes are added to its style-src. */
   csp: string;
-  /** Whether the sandbox bar is shown (the demo runs against the sandbox). */
-  sandbox: boolean;
 }
 
 /** What the page's settings ask the provider for (`choice` pays by SBP: a server page shows one order, not a method list). */
@@ -128,7 +127,7 @@ export function registerCheckoutPage(app: Hono, options: CheckoutPageOptions): v
     const file = pages.get(TEMPLATE);
     if (!file) throw new Error('the demo pages have no checkout.html: rebuild them (npm run build:demo)');
     const title = p.product ? (p.lang === 'ru' ? p.product.title : p.product.title_en) : '';
-    let html = new TextDecoder()
+    const html = new TextDecoder()
       .decode(file.body)
       .replace(/<html[^>]*>/, `<html lang="${p.lang}" data-theme="${p.theme}">`)
       // Each data-i18n leaf in the page's language (the page script does the same with JavaScript on).
@@ -137,7 +136,6 @@ export function registerCheckoutPage(app: Hono, options: CheckoutPageOptions): v
       .replaceAll('<!--ssr:price-->', p.product ? escapeHtml(money(p.product.amount, 'RUB', p.lang)) : '')
       .replace('href="/" id="ssr-back"', `href="/?${new URLSearchParams({ lang: p.lang, theme: p.theme })}" id="ssr-back"`)
       .replace('<!--ssr:checkout-->', () => p.body);
-    if (options.sandbox) html = html.replace('id="sandbox-bar" hidden', 'id="sandbox-bar"');
     return c.body(html, status as 200, {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',

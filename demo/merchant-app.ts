@@ -100,7 +100,7 @@ export function buildMerchantApp(parts: MerchantAppParts): Hono {
   });
   registerCartRoutes(app, parts.carts);
   // The server-rendered checkout page (/checkout/{cart}): the H2H endpoint creates its order in process.
-  registerCheckoutPage(app, { handler: main, endpoint: ENDPOINT, carts: parts.carts, pages, csp, sandbox: sandbox !== null });
+  registerCheckoutPage(app, { handler: main, endpoint: ENDPOINT, carts: parts.carts, pages, csp });
   registerSandboxBar(app, { handlers, defaultEndpoint: ENDPOINT, sandbox, merchantUrl });
 
   // The merchant console's API (its own login, cookie scoped to /console).

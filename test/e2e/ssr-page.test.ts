@@ -99,7 +99,8 @@ describe('the server-rendered checkout page', () => {
         assert.ok(order.requisites.bank_name, 'the order names the recipient bank');
         assert.match(await p.locator('paydesk-checkout [part="requisites"] .recipient-bank').innerText(), /Recipient’s bank\s+\S+/);
         assert.equal(await p.locator('paydesk-checkout [part="requisites"]').isVisible(), true);
-        // Buttons that need a script are not shown without one.
+        // Buttons that need a script are not shown without one, nor is the sandbox bar.
+        assert.equal(await p.locator('#sandbox-bar').isVisible(), false);
         assert.equal(await p.locator('paydesk-checkout button').first().isVisible(), false);
         if (phone) {
           // A phone's layout: the bank apps instead of the QR (they need the script): the account is what to pay to.
