@@ -6,7 +6,7 @@ import type { DisputeRecord, OrderRecord, SessionRecord, TransactionRecord } fro
 import type { Terminal } from './terminal.js';
 import { lowerBound, upperBound, type Timed } from './time-index.js';
 import { knownStatusCode, methodIndex, sideCode } from './columns.js';
-import { parseIsoDateTime } from '../provider/schemas.js';
+import { parseIsoDateTime } from '../provider/time.js';
 
 export interface PageResult<T> {
   items: T[];
