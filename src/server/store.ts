@@ -12,6 +12,7 @@
  */
 import { FanOut } from './stores/fan-out.js';
 
+/** A value as the store holds it, with its version. */
 export interface StoredValue {
   value: string;
   /** Starts at 1 and grows by one on every write; the token of {@link CheckoutStore.replace}. */
