@@ -34,19 +34,17 @@ type OrderMethods = Pick<ProviderClient, 'createOrder' | 'listOrders' | 'searchO
 
 export function orderMethods(ctx: ClientContext): OrderMethods {
   const { read, create, resolve, integrationType } = ctx;
-  const orders = pagedList<OrdersQuery, Order, typeof OrdersResponseSchema>(ctx, {
-    path: PATHS.orders,
-    query: OrdersQuerySchema,
+  // Both order lists answer the same envelope.
+  const ordersPage = {
     answer: OrdersResponseSchema,
-    items: (answer) => answer.orders as Page<Order>,
-    id: (o) => o.id,
-  });
+    items: (answer: z.output<typeof OrdersResponseSchema>) => answer.orders as Page<Order>,
+    id: (o: Order) => o.id,
+  };
+  const orders = pagedList<OrdersQuery, Order, typeof OrdersResponseSchema>(ctx, { path: PATHS.orders, query: OrdersQuerySchema, ...ordersPage });
   const byClientOrderId = pagedList<OrderSearchQuery, Order, typeof OrdersResponseSchema>(ctx, {
     path: PATHS.orderSearch,
     query: OrderSearchQuerySchema,
-    answer: OrdersResponseSchema,
-    items: (answer) => answer.orders as Page<Order>,
-    id: (o) => o.id,
+    ...ordersPage,
   });
 
   const methods: OrderMethods = {
