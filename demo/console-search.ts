@@ -69,7 +69,7 @@ export function amountQuery(q: string): string | null {
 }
 
 /** Whether `amount` is the amount asked for: `1500` matches any 1500.xx, `1500.5` only 1500.50. */
-export function amountMatches(amount: string, query: string): boolean {
+export function amountMatchesQuery(amount: string, query: string): boolean {
   try {
     if (query.includes('.')) return compareAmounts(amount, query) === 0;
     return amount.split('.')[0] === query.replace(/^0+(?=\d)/, '');
@@ -96,7 +96,7 @@ export async function searchOrders(shops: SearchSource, q: string, filters: Orde
     hits.set(key, { ...hit, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== null)) });
   };
   const textMatch = (o: Order) => o.client_order_id.toLowerCase().includes(fragment) || o.id.toLowerCase().includes(fragment);
-  const providerMatch = (o: Order) => (textMatch(o) || (amount !== null && amountMatches(o.amount, amount))) && inFilters(o, filters);
+  const providerMatch = (o: Order) => (textMatch(o) || (amount !== null && amountMatchesQuery(o.amount, amount))) && inFilters(o, filters);
 
   // 1. The shop's sessions, every endpoint.
   const shopLists = await Promise.all(shops.endpoints.map(async (endpoint) => ({ endpoint, found: await endpoint.inspect.sessions({ query: q, limit: SHOP_MATCHES }) })));

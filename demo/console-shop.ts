@@ -24,7 +24,7 @@ import { receiptKind, type ReceiptSource } from './console-receipts.js';
 import { CLIENT_ORDER_ID, mapLimit, PARALLEL, searchOrders, UUID, type OrderFilters } from './console-search.js';
 import { ended, hookView, iso, minorUnits, providerOrderView, providerRow, webhookView, type ConsoleEndpoint } from './console-views.js';
 
-export { amountMatches, amountQuery, mapLimit, SCAN_PAGES, type OrderFilters } from './console-search.js';
+export { amountMatchesQuery, amountQuery, mapLimit, SCAN_PAGES, type OrderFilters } from './console-search.js';
 export { hookView, minorUnits, providerOrderView, webhookView, type ConsoleEndpoint } from './console-views.js';
 
 /** A catalog entry, for the product's title beside its order_ref. */

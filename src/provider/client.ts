@@ -8,8 +8,9 @@
  *
  * Where things are: options.ts (options checked, defaults), transport.ts (send, retry, backoff),
  * answers.ts (an answer read into data or a ProviderError), create-once.ts (creates and their
- * lookups), redaction.ts (the key kept out of errors), request-checks.ts, and one module per group of
- * endpoints in resources/ (orders, forms, disputes, finance).
+ * lookups), matching.ts (is a found record a create's own), time.ts (the provider's times),
+ * redaction.ts (the key kept out of errors), request-checks.ts, and one module per group of endpoints
+ * in resources/ (orders, forms, disputes, finance; pages.ts the paged lists they share).
  */
 import type { ClientContext } from './context.js';
 import { createOnce } from './create-once.js';

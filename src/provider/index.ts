@@ -53,7 +53,8 @@ export type {
   PaymentMethodsQuery,
   TransactionsQuery,
 } from './schemas.js';
-export { decimalAmount, parseIsoDateTime } from './schemas.js';
+export { decimalAmount } from './schemas.js';
+export { parseIsoDateTime } from './time.js';
 export type { CreateDisputeRequest, DisputeFileInput } from './types.js';
 
 // The provider's values: literal unions open to values it adds later (UnknownValue), and their lists.

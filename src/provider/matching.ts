@@ -3,8 +3,11 @@
  * the client's lookups (and exported for the merchant server's own).
  */
 import { addAmounts, compareAmounts, numberToDecimal } from '../money/index.js';
-import { parseIsoDateTime } from './schemas.js';
+import { providerTime } from './time.js';
 import type { CreateOrderRequest, FormCreateRequest, FormSession, Order } from './schemas.js';
+
+// The provider's times moved to time.ts; the server's checkout still imports them from here.
+export { providerIso, providerTime } from './time.js';
 
 /** `unique_amount`: the provider may raise the amount by up to this much (provider-api.md, Limits). */
 export const UNIQUE_AMOUNT_SPREAD = '9';
@@ -16,12 +19,19 @@ export const UNIQUE_AMOUNT_SPREAD = '9';
  */
 export const LOOKUP_CLOCK_SLACK_MS = 10 * 60 * 1000;
 
-/** The amount of a record matches the one asked for: exactly, or with `unique_amount` from it to it + 9. */
-export function amountMatches(found: string, requested: string | number, unique: boolean): boolean {
+/**
+ * Could the provider have set `amount` for a create that asked for `requested`? Exactly that amount,
+ * or with `unique_amount` anything from it to it + {@link UNIQUE_AMOUNT_SPREAD} (the provider raises
+ * it to tell payments apart). One question with two uses: the client's lookups take a found record
+ * for a lost create's own only when it holds, and the merchant server accepts a provider order's
+ * amount for a session only when it holds (once the provider has fixed the amount, only that one:
+ * server/checkout/matching.ts). An amount that is not a decimal never fits.
+ */
+export function amountFitsRequest(amount: string, requested: string | number, unique: boolean): boolean {
   try {
     const want = typeof requested === 'number' ? numberToDecimal(requested) : requested;
-    if (!unique) return compareAmounts(found, want) === 0;
-    return compareAmounts(found, want) >= 0 && compareAmounts(found, addAmounts(want, UNIQUE_AMOUNT_SPREAD)) <= 0;
+    if (!unique) return compareAmounts(amount, want) === 0;
+    return compareAmounts(amount, want) >= 0 && compareAmounts(amount, addAmounts(want, UNIQUE_AMOUNT_SPREAD)) <= 0;
   } catch {
     return false;
   }
@@ -32,32 +42,14 @@ export function orderMatchesRequest(order: Order, req: CreateOrderRequest): bool
   if (order.client_order_id !== req.client_order_id || order.order_side !== req.order_side) return false;
   const destination = req.customer_account ?? req.customer_payment_account;
   if (destination != null && order.customer_account != null && order.customer_account !== destination) return false;
-  return amountMatches(order.amount, req.amount, req.unique_amount === true);
+  return amountFitsRequest(order.amount, req.amount, req.unique_amount === true);
 }
 
 /** A found form session is this create's: same client_order_id, side and amount. */
 export function sessionMatchesRequest(session: FormSession, req: FormCreateRequest): boolean {
   const data = req.order_data;
   if (session.client_order_id !== data.client_order_id || session.order_side !== data.order_side) return false;
-  return amountMatches(session.amount, data.amount, data.unique_amount === true);
-}
-
-/**
- * Epoch ms of a time the provider wrote (`created_at`, `expires_at`, …), NaN when unreadable. The
- * provider's times are UTC and may come without a zone (provider-notes.md: `2024-08-02T15:34:07.440105`,
- * `Y-m-d H:i:s`); `Date.parse` would read those as the server's local time.
- */
-export function providerTime(value: string): number {
-  return parseIsoDateTime(value) ?? Date.parse(value);
-}
-
-/**
- * A time the provider wrote, as ISO 8601 in UTC with its zone (`…Z`), which any reader (a shopper's
- * browser too) reads the same. Unreadable: `fallbackMs` as such a time, or without one the text as it is.
- */
-export function providerIso(value: string, fallbackMs?: number): string {
-  const t = providerTime(value);
-  return Number.isFinite(t) ? new Date(t).toISOString() : fallbackMs === undefined ? value : new Date(fallbackMs).toISOString();
+  return amountFitsRequest(session.amount, data.amount, data.unique_amount === true);
 }
 
 /** Created at or after `sinceMs` − {@link LOOKUP_CLOCK_SLACK_MS} (an unreadable `created_at` is not). */

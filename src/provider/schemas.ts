@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { numberToDecimal } from '../money/index.js';
 import { DISPUTE_FILE_TYPES, DISPUTE_MAX_FILES, DISPUTE_MAX_FILE_BYTES, DISPUTE_MAX_TOTAL_BYTES } from '../protocol/index.js';
 import { detectReceiptType } from '../protocol/receipts.js';
+import { parseIsoDateTime } from './time.js';
 import type {
   FormSessionState,
   KnownMethodType,
@@ -54,43 +55,6 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * `YYYY-MM-DD`, or with a time `THH:MM[:SS[.fraction]]` and an optional zone (`Z`, `±HH:MM`, `±HHMM`,
- * `±HH`). A space may stand for `T`, and for the `+` of a zone (what an unencoded `+` in a query
- * string becomes). No zone means UTC.
- */
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?| \d{2}:?\d{2})?)?$/i;
-
-/**
- * Epoch milliseconds of an ISO 8601 date or date-time of the provider's query parameters, or null
- * when the text is not one or names no real time (`2025-02-30`, `24:00`). Unlike `Date.parse` it
- * takes no other formats (`1`, `12/31/2024`) and never reads a time as local time.
- */
-export function parseIsoDateTime(value: string): number | null {
-  if (typeof value !== 'string' || value.length > 64) return null;
-  const m = ISO_DATE_TIME.exec(value.trim());
-  if (!m) return null;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number) as [
-    number, number, number, number, number, number,
-  ];
-  const millis = Number(((m[7] ?? '') + '000').slice(0, 3));
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null; // 2025-02-30
-  date.setUTCHours(hour, minute, second, millis);
-  let offsetMinutes = 0;
-  const zone = m[8];
-  if (zone !== undefined && zone.toUpperCase() !== 'Z') {
-    const digits = zone.slice(1).replace(':', '');
-    const hours = Number(digits.slice(0, 2));
-    const minutes = digits.length > 2 ? Number(digits.slice(2)) : 0;
-    if (hours > 14 || minutes > 59) return null;
-    offsetMinutes = (zone[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
-  }
-  return date.getTime() - offsetMinutes * 60_000;
 }
 
 /** An amount in a request: a positive decimal string (or a JSON number, which the provider also takes). */

@@ -6,7 +6,8 @@ import type { DisputeRecord, OrderRecord, SessionRecord, TransactionRecord } fro
 import type { Terminal } from './terminal.js';
 import { lowerBound, upperBound, type Timed } from './time-index.js';
 import { knownStatusCode, methodIndex, sideCode } from './columns.js';
-import { parseIsoDateTime } from '../provider/schemas.js';
+import type { FormSearchQuery } from '../provider/schemas.js';
+import { parseIsoDateTime } from '../provider/time.js';
 
 export interface PageResult<T> {
   items: T[];
@@ -36,12 +37,12 @@ function window<T extends Timed>(list: readonly T[], start: number | undefined, 
   };
 }
 
-/** Newest first: page `page` of the matches (which are oldest first). */
-function newestFirst<T>(matches: readonly T[], page: number, size: number): T[] {
-  const out: T[] = [];
+/** Page `page` of the matches (which are oldest first), newest first. */
+function newestFirst<T>(matches: readonly T[], page: number, size: number): PageResult<T> {
+  const items: T[] = [];
   const first = matches.length - 1 - (page - 1) * size;
-  for (let i = first; i >= 0 && out.length < size; i--) out.push(matches[i]!);
-  return out;
+  for (let i = first; i >= 0 && items.length < size; i--) items.push(matches[i]!);
+  return { items, total: matches.length, page, size, pages: pagesOf(matches.length, size) };
 }
 
 function collect<T extends Timed>(list: readonly T[], lo: number, hi: number, keep: ((x: T) => boolean) | null): T[] {
@@ -135,18 +136,13 @@ export function listOrders(t: Terminal, f: OrdersFilter, now: number): PageResul
 /** `GET /api/v1/order/search-by-client-order-id`: one page, newest first; `page` is always 1. */
 export function ordersByClientId(t: Terminal, clientOrderId: string, size: number): PageResult<OrderRecord> {
   const matches = t.data.ordersByClientId.get(clientOrderId) ?? [];
-  return { items: newestFirst(matches, 1, size), total: matches.length, page: 1, size, pages: pagesOf(matches.length, size) };
+  return newestFirst(matches, 1, size);
 }
 
-export interface SessionsFilter {
+/** The form search's query (`GET /api/v1/form/search`), read: the page and its size as numbers. */
+export interface SessionsFilter extends Omit<FormSearchQuery, 'page' | 'size'> {
   page: number;
   size: number;
-  order_id?: string;
-  client_order_id?: string;
-  session_id?: string;
-  state?: string;
-  currency?: string;
-  terminal_id?: string;
 }
 
 export function listSessions(t: Terminal, f: SessionsFilter): PageResult<SessionRecord> {
@@ -161,7 +157,7 @@ export function listSessions(t: Terminal, f: SessionsFilter): PageResult<Session
     f.currency !== undefined ? () => f.currency === t.currency : null,
   );
   const matches = collect(list, 0, list.length, keep);
-  return { items: newestFirst(matches, f.page, f.size), total: matches.length, page: f.page, size: f.size, pages: pagesOf(matches.length, f.size) };
+  return newestFirst(matches, f.page, f.size);
 }
 
 export interface DisputesFilter {
@@ -183,7 +179,7 @@ export function listDisputes(t: Terminal, f: DisputesFilter): PageResult<Dispute
     f.processed !== undefined ? (d) => d.processed === f.processed : null,
   );
   const matches = lo < hi ? collect(list, lo, hi, keep) : [];
-  return { items: newestFirst(matches, f.page, f.size), total: matches.length, page: f.page, size: f.size, pages: pagesOf(matches.length, f.size) };
+  return newestFirst(matches, f.page, f.size);
 }
 
 export interface TransactionsFilter {
@@ -199,5 +195,5 @@ export function listTransactions(t: Terminal, f: TransactionsFilter): PageResult
   const { lo, hi } = window(list, f.start, f.end);
   const keep = f.transaction_type !== undefined ? (x: TransactionRecord) => x.type === f.transaction_type : null;
   const matches = lo < hi ? collect(list, lo, hi, keep) : [];
-  return { items: newestFirst(matches, f.page, f.size), total: matches.length, page: f.page, size: f.size, pages: pagesOf(matches.length, f.size) };
+  return newestFirst(matches, f.page, f.size);
 }

@@ -5,7 +5,7 @@
  */
 import { currencyDigits, roundHalfUp } from '../money/index.js';
 import { bankByNspkCode, bankByCustomerBank, orderOutcome, requisitesKindOf } from '../provider/facts.js';
-import { providerIso } from '../provider/matching.js';
+import { providerIso } from '../provider/time.js';
 import { recipientBankName } from '../provider/recipient-bank.js';
 import type { Order } from '../provider/schemas.js';
 import { isHttpUrl } from '../provider/schemas.js';

@@ -10,7 +10,9 @@
  * the sweep re-reads and the webhook log (sorted indexes); and pub/sub channels that carry every
  * session change to every instance.
  */
+import { FanOut } from './stores/fan-out.js';
 
+/** A value as the store holds it, with its version. */
 export interface StoredValue {
   value: string;
   /** Starts at 1 and grows by one on every write; the token of {@link CheckoutStore.replace}. */
@@ -86,7 +88,7 @@ export class MemoryStore implements CheckoutStore {
   private readonly entries = new Map<string, Entry>();
   private readonly counters = new Map<string, { count: number; resetAt: number }>();
   private readonly indexes = new Map<string, SortedIndex>();
-  private readonly channels = new Map<string, Set<(message: string) => void>>();
+  private readonly channels = new FanOut();
   private readonly now: () => number;
   private writes = 0;
 
@@ -188,36 +190,19 @@ export class MemoryStore implements CheckoutStore {
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    const listeners = this.channels.get(channel);
-    if (!listeners) return;
-    for (const listener of [...listeners]) {
-      queueMicrotask(() => {
-        try {
-          listener(message);
-        } catch {
-          // A listener's failure is its own; the others still get the message.
-        }
-      });
-    }
+    this.channels.deliver(channel, message);
   }
 
   async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
-    let set = this.channels.get(channel);
-    if (!set) this.channels.set(channel, (set = new Set()));
-    // Wrap so the same function subscribed twice is two subscriptions.
-    const wrapped = (m: string) => listener(m);
-    set.add(wrapped);
+    const remove = this.channels.add(channel, listener);
     return async () => {
-      const s = this.channels.get(channel);
-      if (!s) return;
-      s.delete(wrapped);
-      if (s.size === 0) this.channels.delete(channel);
+      remove();
     };
   }
 
   /** Number of channels with listeners (for tests and metrics). */
   get channelCount(): number {
-    return this.channels.size;
+    return this.channels.channelCount;
   }
 
   async close(): Promise<void> {

@@ -7,10 +7,11 @@ import { mkdirSync } from 'node:fs';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import jsQR from 'jsqr';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { startDemo, type DemoOptions, type RunningDemo } from '../../demo/app.js';
 import type { OrderView } from '../../src/protocol/index.js';
+import { launchBrowser } from '../chromium.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
@@ -19,19 +20,7 @@ export const CONSOLE_PASSWORD = 'e2e-console-password';
 /** Generous bound for conditions on a noisy, shared 2-core machine. */
 export const WAIT_MS = 30_000;
 
-interface ChromiumModule {
-  findChromium(): string | null;
-  CHROMIUM_ARGS: string[];
-  NO_CHROMIUM_MESSAGE: string;
-}
-
-export async function launchBrowser(): Promise<Browser> {
-  const chromiumModule = new URL('../../scripts/chromium.mjs', import.meta.url).href;
-  const { findChromium, CHROMIUM_ARGS, NO_CHROMIUM_MESSAGE } = (await import(chromiumModule)) as ChromiumModule;
-  const executablePath = findChromium();
-  if (!executablePath) throw new Error(NO_CHROMIUM_MESSAGE);
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
-}
+export { launchBrowser };
 
 export interface TestDemo extends RunningDemo {
   /** Warnings and errors the servers logged. */

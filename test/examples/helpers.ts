@@ -14,9 +14,9 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 const run = promisify(execFile);
 
@@ -209,16 +209,7 @@ export async function startExampleServer(dir: string, sandboxUrl: string, env: R
   });
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  const { findChromium, CHROMIUM_ARGS, NO_CHROMIUM_MESSAGE } = (await import(pathToFileURL(join(ROOT, 'scripts', 'chromium.mjs')).href)) as {
-    findChromium(): string | null;
-    CHROMIUM_ARGS: string[];
-    NO_CHROMIUM_MESSAGE: string;
-  };
-  const executablePath = findChromium();
-  if (!executablePath) throw new Error(NO_CHROMIUM_MESSAGE);
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
-}
+export { launchBrowser } from '../chromium.js';
 
 /** Completes an order in the sandbox (the shopper's payment arriving), as the sandbox's scenario control does. */
 export async function completeInSandbox(sandboxUrl: string, orderId: string, apiKey = SANDBOX_KEY): Promise<void> {

@@ -4,16 +4,14 @@
  */
 import type { Call } from '../call.js';
 import type { ClientContext } from '../context.js';
-import { LOOKUP_SIZE } from '../create-once.js';
 import { numberToDecimal } from '../../money/index.js';
-import { createdSince, latestCreated } from '../matching.js';
 import { encodeMultipart } from '../multipart.js';
-import type { Resolved } from '../options.js';
-import { check, queryOf, refuseNumberAmount } from '../request-checks.js';
+import { check, refuseNumberAmount } from '../request-checks.js';
 import { detectReceiptType } from '../../protocol/receipts.js';
 import { CreateDisputeRequestSchema, CreateDisputeResponseSchema, DisputeSearchQuerySchema, DisputeSearchResponseSchema } from '../schemas.js';
-import type { Dispute, Page } from '../schemas.js';
-import { eachItem, type CreateDisputeRequest, type CreateDisputeResponse, type ProviderClient } from '../types.js';
+import type { Dispute, DisputeSearchQuery, Page } from '../schemas.js';
+import type { CreateDisputeRequest, CreateDisputeResponse, ProviderClient } from '../types.js';
+import { pagedList } from './pages.js';
 
 const PATHS = {
   disputes: '/api/v1/disputes/search',
@@ -22,19 +20,18 @@ const PATHS = {
 
 type DisputeMethods = Pick<ProviderClient, 'searchDisputes' | 'createDispute' | 'searchAllDisputes'>;
 
-export function disputeMethods({ read, create, resolve }: ClientContext): DisputeMethods {
-  /** The dispute a create made for the order since `sinceMs` (a lost answer's lookup). */
-  async function findCreatedDispute(orderId: string, sinceMs: number, r: Resolved): Promise<Dispute | undefined> {
-    const params = new URLSearchParams({ order_id: orderId, size: String(LOOKUP_SIZE) });
-    const page = await read({ method: 'GET', path: PATHS.disputes, kind: 'read', query: params }, DisputeSearchResponseSchema, r);
-    return latestCreated(page.data.items.filter((d) => d.order_id === orderId && createdSince(d, sinceMs)));
-  }
+export function disputeMethods(ctx: ClientContext): DisputeMethods {
+  const { create, resolve } = ctx;
+  const disputes = pagedList<DisputeSearchQuery, Dispute, typeof DisputeSearchResponseSchema>(ctx, {
+    path: PATHS.disputes,
+    query: DisputeSearchQuerySchema,
+    answer: DisputeSearchResponseSchema,
+    items: (answer) => answer.data as Page<Dispute>,
+    id: (d) => d.dispute_id,
+  });
 
   const methods: DisputeMethods = {
-    async searchDisputes(q, opts) {
-      const call: Call = { method: 'GET', path: PATHS.disputes, kind: 'read', query: queryOf(DisputeSearchQuerySchema, q, 'query') };
-      return (await read(call, DisputeSearchResponseSchema, resolve(opts))).data as Page<Dispute>;
-    },
+    searchDisputes: (q, opts) => disputes.page(q, opts),
 
     async createDispute(body, opts) {
       const r = resolve(opts);
@@ -54,7 +51,8 @@ export function disputeMethods({ read, create, resolve }: ClientContext): Disput
           call,
           schema: CreateDisputeResponseSchema,
           key: `dispute:${req.order_id}`,
-          lookup: (since, rr) => findCreatedDispute(req.order_id, since, rr),
+          // The dispute a create made for the order since `since` (a lost answer's lookup).
+          lookup: (since, rr) => disputes.findCreated({ order_id: req.order_id }, (d) => d.order_id === req.order_id, since, rr),
           onFound: (dispute) => ({ order_id: dispute.order_id, dispute_id: dispute.dispute_id, dispute_files: [], recovered: true as const }),
           subject: 'the dispute',
           handle: `order_id ${req.order_id}`,
@@ -63,9 +61,7 @@ export function disputeMethods({ read, create, resolve }: ClientContext): Disput
       ) as Promise<CreateDisputeResponse>;
     },
 
-    searchAllDisputes(q, opts) {
-      return eachItem((page) => methods.searchDisputes({ size: 100, ...q, page }, opts), (d) => d.dispute_id);
-    },
+    searchAllDisputes: (q, opts) => disputes.all(q, opts),
   };
   return methods;
 }

@@ -9,8 +9,9 @@ import {
   TransactionsQuerySchema,
   TransactionsResponseSchema,
 } from '../schemas.js';
-import type { Balance, Page, PaymentMethod, Transaction } from '../schemas.js';
-import { eachItem, type ProviderClient } from '../types.js';
+import type { Balance, Page, PaymentMethod, Transaction, TransactionsQuery } from '../schemas.js';
+import type { ProviderClient } from '../types.js';
+import { pagedList } from './pages.js';
 
 const PATHS = {
   transactions: '/api/v1/finance/transactions',
@@ -20,12 +21,18 @@ const PATHS = {
 
 type FinanceMethods = Pick<ProviderClient, 'listTransactions' | 'listPaymentMethods' | 'getBalance' | 'listAllTransactions'>;
 
-export function financeMethods({ read, resolve }: ClientContext): FinanceMethods {
+export function financeMethods(ctx: ClientContext): FinanceMethods {
+  const { read, resolve } = ctx;
+  const transactions = pagedList<TransactionsQuery, Transaction, typeof TransactionsResponseSchema>(ctx, {
+    path: PATHS.transactions,
+    query: TransactionsQuerySchema,
+    answer: TransactionsResponseSchema,
+    items: (answer) => answer as Page<Transaction>,
+    id: (t) => t.id,
+  });
+
   const methods: FinanceMethods = {
-    async listTransactions(q, opts) {
-      const call: Call = { method: 'GET', path: PATHS.transactions, kind: 'read', query: queryOf(TransactionsQuerySchema, q, 'query') };
-      return (await read(call, TransactionsResponseSchema, resolve(opts))) as Page<Transaction>;
-    },
+    listTransactions: (q, opts) => transactions.page(q, opts),
 
     async listPaymentMethods(q, opts) {
       const call: Call = { method: 'GET', path: PATHS.paymentMethods, kind: 'read', query: queryOf(PaymentMethodsQuerySchema, q, 'query') };
@@ -36,9 +43,7 @@ export function financeMethods({ read, resolve }: ClientContext): FinanceMethods
       return (await read({ method: 'GET', path: PATHS.balance, kind: 'read' }, BalanceResponseSchema, resolve(opts))).deposit as Balance;
     },
 
-    listAllTransactions(q, opts) {
-      return eachItem((page) => methods.listTransactions({ size: 100, ...q, page }, opts), (t) => t.id);
-    },
+    listAllTransactions: (q, opts) => transactions.all(q, opts),
   };
   return methods;
 }

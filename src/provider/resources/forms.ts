@@ -2,14 +2,13 @@
 import type { z } from 'zod';
 import { label, type Call } from '../call.js';
 import type { ClientContext } from '../context.js';
-import { LOOKUP_SIZE } from '../create-once.js';
 import { ProviderError } from '../errors.js';
-import { createdSince, latestCreated, sessionMatchesRequest } from '../matching.js';
-import type { Resolved } from '../options.js';
-import { check, queryOf, refuseNumberAmount, throwViolations } from '../request-checks.js';
+import { sessionMatchesRequest } from '../matching.js';
+import { check, refuseNumberAmount, throwViolations } from '../request-checks.js';
 import { FormCreateRequestSchema, FormCreateResponseSchema, formCreateRuleViolations, FormSearchQuerySchema, FormSearchResponseSchema } from '../schemas.js';
-import type { FormCreateRequest, FormData, FormSession, Page } from '../schemas.js';
-import { eachItem, type ProviderClient } from '../types.js';
+import type { FormCreateRequest, FormData, FormSearchQuery, FormSession, Page } from '../schemas.js';
+import type { ProviderClient } from '../types.js';
+import { pagedList } from './pages.js';
 
 const PATHS = {
   formSearch: '/api/v1/form/search',
@@ -18,19 +17,18 @@ const PATHS = {
 
 type FormMethods = Pick<ProviderClient, 'searchFormSessions' | 'createForm' | 'searchAllFormSessions'>;
 
-export function formMethods({ read, create, resolve }: ClientContext): FormMethods {
-  /** The form session a create made since `sinceMs`, found by its client order id (a lost answer's lookup). */
-  async function findCreatedSession(req: FormCreateRequest, sinceMs: number, r: Resolved): Promise<FormSession | undefined> {
-    const params = new URLSearchParams({ client_order_id: req.order_data.client_order_id, size: String(LOOKUP_SIZE) });
-    const page = await read({ method: 'GET', path: PATHS.formSearch, kind: 'read', query: params }, FormSearchResponseSchema, r);
-    return latestCreated(page.items.filter((s) => sessionMatchesRequest(s, req) && createdSince(s, sinceMs)));
-  }
+export function formMethods(ctx: ClientContext): FormMethods {
+  const { create, resolve } = ctx;
+  const sessions = pagedList<FormSearchQuery, FormSession, typeof FormSearchResponseSchema>(ctx, {
+    path: PATHS.formSearch,
+    query: FormSearchQuerySchema,
+    answer: FormSearchResponseSchema,
+    items: (answer) => answer as Page<FormSession>,
+    id: (f) => f.session_id,
+  });
 
   const methods: FormMethods = {
-    async searchFormSessions(q, opts) {
-      const call: Call = { method: 'GET', path: PATHS.formSearch, kind: 'read', query: queryOf(FormSearchQuerySchema, q, 'query') };
-      return (await read(call, FormSearchResponseSchema, resolve(opts))) as Page<FormSession>;
-    },
+    searchFormSessions: (q, opts) => sessions.page(q, opts),
 
     async createForm(body, opts) {
       const r = resolve(opts);
@@ -43,7 +41,8 @@ export function formMethods({ read, create, resolve }: ClientContext): FormMetho
           call,
           schema: FormCreateResponseSchema,
           key: `form:${req.order_data.client_order_id}`,
-          lookup: (since, rr) => findCreatedSession(req, since, rr),
+          // The form session a create made since `since`, found by its client order id (a lost answer's lookup).
+          lookup: (since, rr) => sessions.findCreated({ client_order_id: req.order_data.client_order_id }, (s) => sessionMatchesRequest(s, req), since, rr),
           onFound: (session, lost): z.output<typeof FormCreateResponseSchema> => {
             // form_url is not part of a session and its address is the provider's to choose, so the
             // creation answer cannot be rebuilt honestly: hand the found session to the caller instead.
@@ -66,9 +65,7 @@ export function formMethods({ read, create, resolve }: ClientContext): FormMetho
       return created.form_data as FormData;
     },
 
-    searchAllFormSessions(q, opts) {
-      return eachItem((page) => methods.searchFormSessions({ size: 100, ...q, page }, opts), (f) => f.session_id);
-    },
+    searchAllFormSessions: (q, opts) => sessions.all(q, opts),
   };
   return methods;
 }

@@ -5,11 +5,9 @@
 import type { z } from 'zod';
 import type { Call } from '../call.js';
 import type { ClientContext } from '../context.js';
-import { LOOKUP_SIZE } from '../create-once.js';
 import { ProviderError } from '../errors.js';
-import { createdSince, latestCreated, orderMatchesRequest } from '../matching.js';
-import { check, queryOf, refuseNumberAmount, throwViolations } from '../request-checks.js';
-import type { Resolved } from '../options.js';
+import { orderMatchesRequest } from '../matching.js';
+import { check, refuseNumberAmount, throwViolations } from '../request-checks.js';
 import {
   CreateOrderRequestSchema,
   CreateOrderResponseSchema,
@@ -19,8 +17,9 @@ import {
   OrdersQuerySchema,
   OrdersResponseSchema,
 } from '../schemas.js';
-import type { CreateOrderRequest, Order, Page } from '../schemas.js';
-import { eachItem, type ProviderClient } from '../types.js';
+import type { CreateOrderRequest, Order, OrderSearchQuery, OrdersQuery, Page } from '../schemas.js';
+import type { ProviderClient } from '../types.js';
+import { pagedList } from './pages.js';
 
 const PATHS = {
   orders: '/api/v1/order/',
@@ -33,13 +32,20 @@ const ORDER_WITH_FORM_FIELDS = ['redirect_url', 'support_url', 'return_url', 'cu
 
 type OrderMethods = Pick<ProviderClient, 'createOrder' | 'listOrders' | 'searchOrdersByClientOrderId' | 'getOrder' | 'listAllOrders'>;
 
-export function orderMethods({ read, create, resolve, integrationType }: ClientContext): OrderMethods {
-  /** The order a create made since `sinceMs`, found by its client order id (a lost answer's lookup). */
-  async function findCreatedOrder(req: CreateOrderRequest, sinceMs: number, r: Resolved): Promise<Order | undefined> {
-    const params = new URLSearchParams({ id: req.client_order_id, size: String(LOOKUP_SIZE) });
-    const page = await read({ method: 'GET', path: PATHS.orderSearch, kind: 'read', query: params }, OrdersResponseSchema, r);
-    return latestCreated(page.orders.items.filter((o) => orderMatchesRequest(o, req) && createdSince(o, sinceMs)));
-  }
+export function orderMethods(ctx: ClientContext): OrderMethods {
+  const { read, create, resolve, integrationType } = ctx;
+  // Both order lists answer the same envelope.
+  const ordersPage = {
+    answer: OrdersResponseSchema,
+    items: (answer: z.output<typeof OrdersResponseSchema>) => answer.orders as Page<Order>,
+    id: (o: Order) => o.id,
+  };
+  const orders = pagedList<OrdersQuery, Order, typeof OrdersResponseSchema>(ctx, { path: PATHS.orders, query: OrdersQuerySchema, ...ordersPage });
+  const byClientOrderId = pagedList<OrderSearchQuery, Order, typeof OrdersResponseSchema>(ctx, {
+    path: PATHS.orderSearch,
+    query: OrderSearchQuerySchema,
+    ...ordersPage,
+  });
 
   const methods: OrderMethods = {
     async createOrder(body, opts) {
@@ -59,7 +65,8 @@ export function orderMethods({ read, create, resolve, integrationType }: ClientC
           call,
           schema: CreateOrderResponseSchema,
           key: `order:${req.client_order_id}`,
-          lookup: (since, rr) => findCreatedOrder(req, since, rr),
+          // The order a create made since `since`, found by its client order id (a lost answer's lookup).
+          lookup: (since, rr) => byClientOrderId.findCreated({ id: req.client_order_id }, (o) => orderMatchesRequest(o, req), since, rr),
           onFound: (order) => order as z.output<typeof CreateOrderResponseSchema>,
           subject: 'the order',
           handle: `client_order_id ${req.client_order_id}`,
@@ -68,15 +75,9 @@ export function orderMethods({ read, create, resolve, integrationType }: ClientC
       );
     },
 
-    async listOrders(q, opts) {
-      const call: Call = { method: 'GET', path: PATHS.orders, kind: 'read', query: queryOf(OrdersQuerySchema, q, 'query') };
-      return (await read(call, OrdersResponseSchema, resolve(opts))).orders as Page<Order>;
-    },
+    listOrders: (q, opts) => orders.page(q, opts),
 
-    async searchOrdersByClientOrderId(q, opts) {
-      const call: Call = { method: 'GET', path: PATHS.orderSearch, kind: 'read', query: queryOf(OrderSearchQuerySchema, q, 'query') };
-      return (await read(call, OrdersResponseSchema, resolve(opts))).orders as Page<Order>;
-    },
+    searchOrdersByClientOrderId: (q, opts) => byClientOrderId.page(q, opts),
 
     async getOrder(id, opts) {
       const r = resolve(opts);
@@ -87,9 +88,7 @@ export function orderMethods({ read, create, resolve, integrationType }: ClientC
       return res.order;
     },
 
-    listAllOrders(q, opts) {
-      return eachItem((page) => methods.listOrders({ size: 100, ...q, page }, opts), (o) => o.id);
-    },
+    listAllOrders: (q, opts) => orders.all(q, opts),
   };
   return methods;
 }

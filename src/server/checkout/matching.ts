@@ -1,6 +1,6 @@
 /** Does a provider order belong to a session: its client order id, currency and amount. */
 import { compareAmounts } from '../../money/index.js';
-import { amountMatches } from '../../provider/matching.js';
+import { amountFitsRequest } from '../../provider/matching.js';
 import type { Order } from '../../provider/schemas.js';
 import { normaliseDecimal } from '../order-view.js';
 
@@ -23,7 +23,7 @@ export function amountAcceptable(amount: string, s: AmountTerms): boolean {
       return false;
     }
   }
-  return amountMatches(normal, s.requested_amount, s.unique_amount);
+  return amountFitsRequest(normal, s.requested_amount, s.unique_amount);
 }
 
 export type OrderProblem = 'client_order_id differs' | 'currency_mismatch' | 'amount_mismatch';

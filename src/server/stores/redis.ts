@@ -53,6 +53,7 @@ export interface RedisClientLike {
 type Redis = RedisClientLike;
 import { checkLimit, checkScore } from '../store.js';
 import type { CheckoutStore, IndexEntry, IndexRangeOptions, StoredValue } from '../store.js';
+import { FanOut } from './fan-out.js';
 
 export interface RedisStoreOptions {
   /** Connection for commands. Not closed by {@link CheckoutStore.close} (you own it). */
@@ -104,7 +105,9 @@ export class RedisStore implements CheckoutStore {
   /** Opened on the first subscribe (a store that only reads and writes needs one connection). */
   private sub: Redis | null = null;
   private readonly prefix: string;
-  private readonly listeners = new Map<string, { set: Set<(message: string) => void>; ready: Promise<void> }>();
+  private readonly listeners = new FanOut();
+  /** Each subscribed channel's SUBSCRIBE, kept while the channel has listeners. */
+  private readonly ready = new Map<string, Promise<void>>();
   private readonly shas = new Map<string, string>();
 
   constructor(options: RedisStoreOptions) {
@@ -119,17 +122,7 @@ export class RedisStore implements CheckoutStore {
   private get subscriber(): Redis {
     if (this.sub) return this.sub;
     const sub = this.givenSubscriber ?? this.client.duplicate();
-    sub.on('message', (channel: string, message: string) => {
-      const entry = this.listeners.get(channel);
-      if (!entry) return;
-      for (const listener of [...entry.set]) {
-        try {
-          listener(message);
-        } catch {
-          // One listener's failure does not stop the others.
-        }
-      }
-    });
+    sub.on('message', (channel: string, message: string) => this.listeners.deliver(channel, message));
     this.sub = sub;
     return sub;
   }
@@ -212,33 +205,29 @@ export class RedisStore implements CheckoutStore {
 
   async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
     const name = this.k(channel);
-    const wrapped = (m: string) => listener(m);
-    let entry = this.listeners.get(name);
-    if (!entry) {
+    let ready = this.ready.get(name);
+    if (!ready) {
       // Commands on one connection run in order, so a SUBSCRIBE after an UNSUBSCRIBE is safe.
-      entry = { set: new Set(), ready: this.subscriber.subscribe(name).then(() => undefined) };
-      this.listeners.set(name, entry);
+      ready = this.subscriber.subscribe(name).then(() => undefined);
+      this.ready.set(name, ready);
     }
-    entry.set.add(wrapped);
+    const remove = this.listeners.add(name, listener);
     try {
-      await entry.ready;
+      await ready;
     } catch (err) {
-      entry.set.delete(wrapped);
-      if (entry.set.size === 0 && this.listeners.get(name) === entry) this.listeners.delete(name);
+      if (remove() && this.ready.get(name) === ready) this.ready.delete(name);
       throw err;
     }
     return async () => {
-      const e = this.listeners.get(name);
-      if (!e || !e.set.delete(wrapped)) return;
-      if (e.set.size === 0) {
-        this.listeners.delete(name);
-        await this.sub?.unsubscribe(name).catch(() => undefined);
-      }
+      if (!remove()) return;
+      this.ready.delete(name);
+      await this.sub?.unsubscribe(name).catch(() => undefined);
     };
   }
 
   async close(): Promise<void> {
     this.listeners.clear();
+    this.ready.clear();
     const sub = this.sub;
     this.sub = null;
     if (!sub) return;

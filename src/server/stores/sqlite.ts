@@ -23,6 +23,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { checkLimit, checkScore } from '../store.js';
 import type { CheckoutStore, IndexEntry, IndexRangeOptions, StoredValue } from '../store.js';
+import { FanOut } from './fan-out.js';
 
 export interface SqliteStoreOptions {
   /** The database file (created with its folder when missing). */
@@ -140,7 +141,7 @@ export class SqliteStore implements CheckoutStore {
   private readonly now: () => number;
   private readonly pollMs: number;
   private readonly origin = randomBytes(8).toString('hex');
-  private readonly listeners = new Map<string, Set<(message: string) => void>>();
+  private readonly listeners = new FanOut();
   private lastEventId = 0;
   private poller: ReturnType<typeof setInterval> | null = null;
   private writes = 0;
@@ -238,23 +239,9 @@ export class SqliteStore implements CheckoutStore {
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    this.deliver(channel, message);
+    this.listeners.deliver(channel, message);
     this.q.publish!.run(channel, message, this.origin, this.now());
     this.wrote();
-  }
-
-  private deliver(channel: string, message: string): void {
-    const set = this.listeners.get(channel);
-    if (!set) return;
-    for (const listener of [...set]) {
-      queueMicrotask(() => {
-        try {
-          listener(message);
-        } catch {
-          // A listener's failure is its own; the others still get the message.
-        }
-      });
-    }
   }
 
   /** Reads the events other instances wrote since the last poll. */
@@ -268,26 +255,20 @@ export class SqliteStore implements CheckoutStore {
     }
     for (const row of rows) {
       this.lastEventId = Number(row.id);
-      if (row.origin !== this.origin) this.deliver(String(row.channel), String(row.message));
+      if (row.origin !== this.origin) this.listeners.deliver(String(row.channel), String(row.message));
     }
   }
 
   async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
-    let set = this.listeners.get(channel);
-    if (!set) this.listeners.set(channel, (set = new Set()));
-    const wrapped = (m: string) => listener(m);
-    set.add(wrapped);
+    const remove = this.listeners.add(channel, listener);
     if (!this.poller && !this.closed) {
       this.lastEventId = Number(this.q.lastEvent!.get()?.id ?? 0);
       // Not unref'd: a process with listeners is waiting for their messages (the last unsubscribe stops it).
       this.poller = setInterval(() => this.poll(), this.pollMs);
     }
     return async () => {
-      const s = this.listeners.get(channel);
-      if (!s) return;
-      s.delete(wrapped);
-      if (s.size === 0) this.listeners.delete(channel);
-      if (this.listeners.size === 0 && this.poller) {
+      remove();
+      if (this.listeners.channelCount === 0 && this.poller) {
         clearInterval(this.poller);
         this.poller = null;
       }
@@ -296,7 +277,7 @@ export class SqliteStore implements CheckoutStore {
 
   /** Number of channels with listeners (tests and metrics). */
   get channelCount(): number {
-    return this.listeners.size;
+    return this.listeners.channelCount;
   }
 
   async close(): Promise<void> {

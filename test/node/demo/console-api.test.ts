@@ -11,7 +11,7 @@ import type { Hono } from 'hono';
 import { createConsoleApi } from '../../../demo/console.js';
 import type { OrderDetailResponse, OrdersPage, WebhookView } from '../../../demo/console-contract.js';
 import { RECEIPT_CSP, receiptResponse, type ReceiptSource } from '../../../demo/console-receipts.js';
-import { amountMatches, amountQuery, hookView, minorUnits } from '../../../demo/console-shop.js';
+import { amountMatchesQuery, amountQuery, hookView, minorUnits } from '../../../demo/console-shop.js';
 import { createProviderClient, type ProviderClient } from '../../../src/provider/index.js';
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createCheckoutHandler, type CheckoutHandler } from '../../../src/server/index.js';
@@ -68,8 +68,8 @@ describe('search helpers', () => {
     assert.equal(amountQuery('7\u00a0490.5'), '7490.5');
     assert.equal(amountQuery('coffee'), null);
     assert.equal(amountQuery('15-00'), null);
-    assert.ok(amountMatches('1500.00', '1500') && amountMatches('1500.99', '1500') && !amountMatches('15000.00', '1500'));
-    assert.ok(amountMatches('7490.50', '7490.5') && !amountMatches('7490.55', '7490.5'));
+    assert.ok(amountMatchesQuery('1500.00', '1500') && amountMatchesQuery('1500.99', '1500') && !amountMatchesQuery('15000.00', '1500'));
+    assert.ok(amountMatchesQuery('7490.50', '7490.5') && !amountMatchesQuery('7490.55', '7490.5'));
   });
 
   test('money in the currency minor units, from the provider number or decimal', () => {

@@ -17,8 +17,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../../chromium.js';
 import { createSandbox } from '../../../src/sandbox/index.js';
 import { createCheckoutHandler, toNodeListener, type CheckoutHandler } from '../../../src/server/index.js';
 import { staticImports } from '../../../scripts/static-imports.mjs';
@@ -104,13 +105,7 @@ describe('code integrity of the CDN files (Chromium, strict CSP)', () => {
       webhookSecrets: [sandbox.webhookSecret()],
     });
     endpoint = toNodeListener(handler);
-    const { findChromium, CHROMIUM_ARGS } = (await import(pathToFileURL(join(root, 'scripts', 'chromium.mjs')).href)) as {
-      findChromium(): string | null;
-      CHROMIUM_ARGS: string[];
-    };
-    const executablePath = findChromium();
-    if (!executablePath) throw new Error('no Chromium: install chromium or set CHROME_PATH');
-    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   });
 
   after(async () => {

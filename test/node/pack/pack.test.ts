@@ -14,9 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../../chromium.js';
 import { holdTogether } from '../../examples/helpers.js';
 
 const run = promisify(execFile);
@@ -244,13 +245,7 @@ describe('Chromium', () => {
       proc.once('exit', (code) => reject(new Error(`the consumer server exited (${code})`)));
       createInterface({ input: proc.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
     });
-    const { findChromium, CHROMIUM_ARGS } = (await import(pathToFileURL(join(root, 'scripts', 'chromium.mjs')).href)) as {
-      findChromium(): string | null;
-      CHROMIUM_ARGS: string[];
-    };
-    const executablePath = findChromium();
-    if (!executablePath) throw new Error('no Chromium: install chromium or set CHROME_PATH');
-    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   });
 
   after(async () => {

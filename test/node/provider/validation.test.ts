@@ -2,7 +2,6 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ProviderError } from '../../../src/provider/index.js';
-import { parseIsoDateTime } from '../../../src/provider/schemas.js';
 import type { ProviderClient } from '../../../src/provider/index.js';
 import { buyRequest, formRequest, json, makeClient, order } from './fake-provider.js';
 import type { Recorded } from './fake-provider.js';
@@ -250,25 +249,5 @@ describe('createForm: the document rules are checked before sending', () => {
   });
   test('customer_bank in order_data must be an allowed bank', async () => {
     await refused((c) => c.createForm(formRequest({ customer_bank: 'otkritie' })), 'order_data.customer_bank');
-  });
-});
-
-describe('parseIsoDateTime', () => {
-  test('reads dates and date-times as UTC unless a zone says otherwise', () => {
-    assert.equal(parseIsoDateTime('2025-01-31'), Date.UTC(2025, 0, 31));
-    assert.equal(parseIsoDateTime('2025-01-31T23:59'), Date.UTC(2025, 0, 31, 23, 59));
-    assert.equal(parseIsoDateTime('2025-01-31 23:59:59.5'), Date.UTC(2025, 0, 31, 23, 59, 59, 500));
-    assert.equal(parseIsoDateTime('2025-01-31T23:59:59.123456Z'), Date.UTC(2025, 0, 31, 23, 59, 59, 123));
-    assert.equal(parseIsoDateTime('2025-02-01T02:59:59+03:00'), Date.UTC(2025, 0, 31, 23, 59, 59));
-    assert.equal(parseIsoDateTime('2025-01-31T18:59:59-0500'), Date.UTC(2025, 0, 31, 23, 59, 59));
-    assert.equal(parseIsoDateTime('2025-02-01T02:59:59 03:00'), Date.UTC(2025, 0, 31, 23, 59, 59), 'a + decoded to a space');
-    assert.equal(parseIsoDateTime('2024-02-29'), Date.UTC(2024, 1, 29));
-    assert.equal(parseIsoDateTime('0099-01-01'), Date.parse('0099-01-01T00:00:00Z'), 'years below 100 are not taken for 19xx');
-  });
-
-  test('refuses other formats and impossible times', () => {
-    for (const bad of ['', '1', '2025', '2025-1-1', '2025-02-29', '2025-04-31', '2025-01-01T24:00', '2025-01-01T10:60', '2025-01-01T10:00:00+15:00', '31.01.2025', 'yesterday', `2025-01-01T00:00:00.${'1'.repeat(80)}Z`]) {
-      assert.equal(parseIsoDateTime(bad), null, bad);
-    }
   });
 });
