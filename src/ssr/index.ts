@@ -14,6 +14,7 @@
  * step. What the server painted stays on screen until the element can show the same step itself.
  * Without a script, the buttons that need one (copy, "I have paid", the bank apps) are not shown.
  */
+import { createHash } from 'node:crypto';
 import { render } from '@lit-labs/ssr';
 import { collectResultSync } from '@lit-labs/ssr/lib/render-result.js';
 import { html, nothing, svg, type CSSResultGroup, type CSSResult } from 'lit';
@@ -71,6 +72,11 @@ export interface RenderCheckoutOptions {
   timeZone?: string;
   /** Overrides of any message, as the element's `messages` property (set the same on the element). */
   messages?: MessageOverrides;
+  /**
+   * The page's Content-Security-Policy nonce for styles, put on the shadow root's `<style>` (under a
+   * `style-src` without `'unsafe-inline'`, that style needs it or its hash: {@link checkoutStyleHash}).
+   */
+  nonce?: string;
 }
 
 const THEMES = ['light', 'dark', 'auto'];
@@ -119,7 +125,7 @@ function check(o: RenderCheckoutOptions): OrderView {
   if (typeof o.server_time !== 'string' || Number.isNaN(Date.parse(o.server_time))) {
     throw new TypeError('renderCheckout: server_time must be the ISO date-time handler.createSession() answered');
   }
-  for (const name of ['locale', 'orderRef', 'supportUrl', 'userAgent', 'timeZone'] as const) {
+  for (const name of ['locale', 'orderRef', 'supportUrl', 'userAgent', 'timeZone', 'nonce'] as const) {
     if (o[name] !== undefined && typeof o[name] !== 'string') throw new TypeError(`renderCheckout: ${name} must be a string`);
   }
   if (o.theme !== undefined && !THEMES.includes(o.theme)) throw new TypeError('renderCheckout: theme must be light, dark or auto');
@@ -224,7 +230,7 @@ export function renderCheckout(options: RenderCheckoutOptions): string {
   const timer = open ? payView.timer(m, payView.left(order, state.sync, host.env$.clock)) : nothing;
   // Lit's hydration markers are dropped: the element takes over by rendering, not by hydrating (see above).
   const shadow = collectResultSync(render(card(m.region, false, false, heading, timer, body, view.footer(host), ''))).replace(LIT_MARKERS, '');
-  const style = [cssText(elementStyles), cssText(view.styles), SERVER_RULES].join('\n');
+  const style = styleOf(open);
   const attrs: [string, string | undefined][] = [
     ['endpoint', options.endpoint],
     ['session', options.session],
@@ -237,5 +243,19 @@ export function renderCheckout(options: RenderCheckoutOptions): string {
     .filter(([, v]) => v)
     .map(([k, v]) => ` ${k}="${escape(v!)}"`)
     .join('');
-  return `<paydesk-checkout${attributes}><template shadowrootmode="open"><style>${style}</style>${shadow}</template></paydesk-checkout>`;
+  const nonce = options.nonce ? ` nonce="${escape(options.nonce)}"` : '';
+  return `<paydesk-checkout${attributes}><template shadowrootmode="open"><style${nonce}>${style}</style>${shadow}</template></paydesk-checkout>`;
+}
+
+/** The text of the shadow root's `<style>`: the element's rules, the step's, and the server's own. */
+function styleOf(open: boolean): string {
+  return [cssText(elementStyles), cssText((open ? payView : closedView).styles), SERVER_RULES].join('\n');
+}
+
+/**
+ * The CSP hashes (`'sha256-…'`) of every `<style>` `renderCheckout` can write (an open order's, an
+ * ended one's), for a `style-src` that allows them by hash instead of a nonce.
+ */
+export function checkoutStyleHashes(): string[] {
+  return [true, false].map((open) => `'sha256-${createHash('sha256').update(styleOf(open)).digest('base64')}'`);
 }

@@ -9,7 +9,8 @@ import { after, describe, test } from 'node:test';
 import { createProviderClient } from '../../../src/provider/index.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { createCheckoutHandler, type CheckoutHandler } from '../../../src/server/index.js';
-import { renderCheckout, type OrderView } from '../../../src/ssr/index.js';
+import { createHash } from 'node:crypto';
+import { checkoutStyleHashes, renderCheckout, type OrderView } from '../../../src/ssr/index.js';
 import { formatMoney } from '../../../src/money/index.js';
 import { formatAccount } from '../../../src/element/requisites.js';
 import { sandboxDeliveringTo } from '../server/fake-provider.js';
@@ -129,6 +130,16 @@ describe('renderCheckout', () => {
     });
     assert.doesNotMatch(phone, /<svg role="img"/);
     assert.ok(textOf(phone).includes('+7 900 123-45-67') || textOf(phone).includes(formatAccount('+79001234567', 'phone')));
+  });
+
+  test('under a strict style-src: the nonce goes on the <style>, and checkoutStyleHashes() are the hashes of the styles written', () => {
+    const styles = [order(), order({ status: 'expired' })].map((o) => {
+      const html = renderCheckout({ endpoint: '/api/paydesk', session: 's', order: o, server_time: '2026-11-27T10:00:00Z', nonce: 'n0"nce' });
+      const m = /<style nonce="n0&#34;nce">([^<]*)<\/style>/.exec(html);
+      assert.ok(m, 'the nonce, escaped, on the one <style>');
+      return `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`;
+    });
+    assert.deepEqual(checkoutStyleHashes(), styles);
   });
 
   test('a bad option is a TypeError that names it', () => {
