@@ -6,6 +6,9 @@
  *       /page/baseline?ref=R          one small external module script (/baseline.js) that POSTs /sessions and paints the account
  *       /page/es?ref=R&lang=L[&preload=1]   <script type="module" src="/cdn/paydesk.js"> (+ modulepreload of chunks/L-<hash>.js)
  *       /page/iife?ref=R&lang=L       <script src="/cdn/paydesk.iife.js" defer>
+ *       /page/ssr?ref=R&lang=L        server-rendered (paydesk/ssr): this server creates the order in process
+ *                                     (handler.createSession), renders the element with its shadow root into
+ *                                     the HTML (renderCheckout), and the page loads /cdn/paydesk.js, which takes it over
  *       /vite/?lang=L                 the Vite + React example app, built with its token endpoint on the API origin
  *       /vite-baseline/               the same app without paydesk (bench/vite-baseline), built the same way
  *       /cdn/…                        dist/cdn
@@ -24,6 +27,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createCheckoutHandler, toNodeListener } from '../src/server/index.js';
+import { renderCheckout } from '../src/ssr/index.js';
 import { AMOUNT, API_KEY, closeServer, listen } from './stack.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -112,6 +116,16 @@ const pageServer = createServer((req, res) => {
     }
     case '/page/iife':
       return send(req, res, TYPES['.html']!, page('<script src="/cdn/paydesk.iife.js" defer></script>', element));
+    case '/page/ssr':
+      // The order is created before the page is answered (as a shop's page server does), then painted with the HTML.
+      void handler
+        .createSession({ order_ref: ref, method_type: 'SBP' })
+        .then((created) => {
+          const checkout = renderCheckout({ endpoint, ...created, locale: lang });
+          send(req, res, TYPES['.html']!, page('<script type="module" src="/cdn/paydesk.js"></script>', checkout));
+        })
+        .catch((err: unknown) => res.writeHead(502).end(String(err)));
+      return;
   }
   for (const [prefix, dir] of [['/vite/', viteDist], ['/vite-baseline/', viteBaselineDist]] as const) {
     if (url.pathname === prefix || url.pathname === `${prefix}index.html`) {

@@ -6,6 +6,8 @@
  *   baseline          one small external module script that POSTs /sessions and paints the account
  *   CDN ES module     dist/cdn/paydesk.js as <script type="module">
  *   CDN classic       dist/cdn/paydesk.iife.js as <script defer>
+ *   server-rendered   the page's server creates the order (handler.createSession) and renders the element
+ *                     with its shadow root into the HTML (paydesk/ssr), then dist/cdn/paydesk.js takes it over
  *   Vite app          examples/vite-react installed from the packed tarball and built by Vite
  *   React baseline    the same app without paydesk (bench/vite-baseline): React, then the bare POST
  *
@@ -48,11 +50,17 @@ const VARIANTS: Variant[] = [
   { id: 'baseline', label: 'baseline: small module script, `POST /sessions`, account painted', path: (r) => `/page/baseline?ref=${r}` },
   { id: 'es-ru', label: 'CDN ES module (`dist/cdn/paydesk.js`), Russian page', path: (r) => `/page/es?lang=ru&ref=${r}` },
   { id: 'iife-ru', label: 'CDN classic script (`dist/cdn/paydesk.iife.js`), Russian page', path: (r) => `/page/iife?lang=ru&ref=${r}` },
+  {
+    id: 'ssr-ru',
+    label: 'server-rendered (`paydesk/ssr` `renderCheckout`, then `dist/cdn/paydesk.js`), Russian page',
+    path: (r) => `/page/ssr?lang=ru&ref=${r}`,
+  },
   { id: 'react-baseline', label: 'baseline in a Vite + React app: the example without paydesk, `POST /sessions`, account painted', path: () => `/vite-baseline/` },
   { id: 'vite-ru', label: 'Vite + React example app (`paydesk/react`), Russian page', path: () => `/vite/?lang=ru` },
   { id: 'es-kk', label: 'CDN ES module, Kazakh page', path: (r) => `/page/es?lang=kk&ref=${r}` },
   { id: 'es-kk-preload', label: 'CDN ES module, Kazakh page, `<link rel="modulepreload">` of `chunks/kk.js`', path: (r) => `/page/es?lang=kk&preload=1&ref=${r}` },
   { id: 'iife-kk', label: 'CDN classic script, Kazakh page', path: (r) => `/page/iife?lang=kk&ref=${r}` },
+  { id: 'ssr-kk', label: 'server-rendered, Kazakh page', path: (r) => `/page/ssr?lang=kk&ref=${r}` },
   { id: 'vite-kk', label: 'Vite + React example app, Kazakh page', path: () => `/vite/?lang=kk` },
 ];
 

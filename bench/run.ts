@@ -116,7 +116,7 @@ async function main() {
   log(`OpenTelemetry: POST /sessions without the API, with it and no SDK, with an SDK (${otelRuns.runs} runs × ${otelRuns.perState} per state)`);
   const otel = await benchOtel(otelRuns);
 
-  log(`real network: navigation → requisites painted under emulation (${P.networkRuns} runs × 9 pages)`);
+  log(`real network: navigation → requisites painted under emulation (${P.networkRuns} runs × 11 pages)`);
   const network = await benchNetwork(P.networkRuns, log);
 
   const results: Results = {
@@ -145,6 +145,7 @@ const mark = (ok: boolean) => (ok ? 'met' : '**not met**');
 function report(r: Results): string {
   const { sizes, browser, get, post, webhook, listing, creation, memory, network, reconcile, otel } = r;
   const worstNetwork = network.variants.filter((v) => !v.id.includes('baseline')).reduce((a, b) => (b.ratio > a.ratio ? b : a));
+  const worstSsr = network.variants.filter((v) => v.id.startsWith('ssr-')).reduce((a, b) => (b.ratio > a.ratio ? b : a));
   const sizeRow = (f: SizeFigure, budget?: number) =>
     `| ${f.name} | ${kb(f.raw)} | ${kb(f.gzip)} | ${kb(f.brotli)} | ${budget ? `≤ ${kb(budget)} gzip: ${mark(f.gzip <= budget)}` : ''} |`;
   const chunks = sizes.languageChunks;
@@ -169,6 +170,7 @@ function report(r: Results): string {
       `${ratio(worstNetwork.ratio)} (${worstNetwork.id})`,
       worstNetwork.ratio <= 1.2,
     ],
+    ['real network: the server-rendered page (paydesk/ssr) ≤ 0.6× the baseline (worst)', `${ratio(worstSsr.ratio)} (${worstSsr.id})`, worstSsr.ratio <= 0.6],
   ];
   return `# Benchmarks
 

@@ -11,6 +11,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Context } from 'hono';
 import { loadWidgetBundleInfo, toHonoHandler, type CheckoutHandler, type Logger } from '../src/server/index.js';
 import { registerCartRoutes, type Carts } from './carts.js';
+import { registerCheckoutPage } from './checkout-page.js';
 import type { Product } from './catalog.js';
 import { CONSOLE_PAGE, CONSOLE_PATH } from './console-contract.js';
 import { errorJson } from './http.js';
@@ -98,6 +99,8 @@ export function buildMerchantApp(parts: MerchantAppParts): Hono {
     });
   });
   registerCartRoutes(app, parts.carts);
+  // The server-rendered checkout page (/checkout/{cart}): the H2H endpoint creates its order in process.
+  registerCheckoutPage(app, { handler: main, endpoint: ENDPOINT, carts: parts.carts, pages, csp });
   registerSandboxBar(app, { handlers, defaultEndpoint: ENDPOINT, sandbox, merchantUrl });
 
   // The merchant console's API (its own login, cookie scoped to /console).

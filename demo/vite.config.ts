@@ -7,7 +7,8 @@
  *
  * `npm start` builds them itself when `demo/dist/` is missing or stale (demo/pages.ts); by hand:
  * `npm run build:demo`. `npx vite -c demo/vite.config.ts` serves the pages with hot reload on
- * 127.0.0.1:5173, with the server's routes proxied to a running `npm start` (PORT, default 3000).
+ * 127.0.0.1:5173, with the server's routes proxied to a running `npm start` (PORT, default 3000); the
+ * server-rendered checkout page (`/checkout/{cart}`) is that server's, from its own build of checkout.html.
  */
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -80,6 +81,6 @@ export default defineConfig({
   },
   server: {
     host: '127.0.0.1',
-    proxy: Object.fromEntries(['/api', '/console/api', '/demo/api', '/paydesk.js', '/chunks', '/cdn/'].map((p) => [p, api])),
+    proxy: Object.fromEntries(['/api', '/console/api', '/demo/api', '/paydesk.js', '/chunks', '/cdn/', '/checkout/'].map((p) => [p, api])),
   },
 });

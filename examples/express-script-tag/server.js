@@ -7,12 +7,17 @@
 // with its sha384 integrity value from paydesk.sri.json, so it runs under
 // Content-Security-Policy: script-src 'self'. Environment: PORT, PAYDESK_PROVIDER_URL, PAYDESK_API_KEY,
 // PAYDESK_SESSION_SECRET, PAYDESK_WEBHOOK_URL (defaults: the sandbox of `npm run sandbox`).
-import { randomBytes } from 'node:crypto';
+//
+// Two pages: / (the element creates the order from the browser) and /checkout (the order created on
+// this server, the checkout rendered into the page's HTML by paydesk/ssr: the requisites show before
+// and without any script; the script then takes that order over).
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { createCheckoutHandler, toExpressMiddleware } from 'paydesk/server';
+import { CheckoutError, createCheckoutHandler, setClientAddress, toExpressMiddleware } from 'paydesk/server';
+import { renderCheckout } from 'paydesk/ssr'; // needs @lit-labs/ssr installed
 
 const port = Number(process.env.PORT ?? 3000);
 const products = {
@@ -63,6 +68,49 @@ app.get('/', (req, res) => {
 <body>
   <h1>${product.title}</h1>
   <paydesk-checkout endpoint="/api/paydesk" order-ref="${ref}" method-type="SBP"></paydesk-checkout>
+</body>
+</html>`);
+});
+// The shopper's cart: a random id in a cookie (a real shop has one already).
+function cartOf(req, res) {
+  const cart = /(?:^|;\s*)cart=([\w-]{16,64})(?:;|$)/.exec(req.headers.cookie ?? '')?.[1] ?? randomUUID();
+  res.cookie('cart', cart, { httpOnly: true, sameSite: 'lax' });
+  return cart;
+}
+
+// The server-rendered checkout: the order is created here, in process (no POST from the browser),
+// and the page's HTML carries the element with its shadow root (amount, requisites, QR, pay-by time).
+app.get('/checkout', async (req, res) => {
+  const ref = typeof req.query.product === 'string' ? req.query.product : 'coffee-beans';
+  const product = products[ref];
+  if (!product) return res.status(404).send('no such product');
+  const lang = typeof req.query.lang === 'string' && /^[a-z]{2}$/.test(req.query.lang) ? req.query.lang : 'ru';
+  // The Idempotency-Key is tied to the purchase (cart and product): a reload, a second tab or a
+  // double submit gets the same order, never a second one.
+  const request = new Request(new URL(req.originalUrl, `http://${req.headers.host}`), {
+    headers: { cookie: req.headers.cookie ?? '', 'idempotency-key': `checkout-${cartOf(req, res)}-${ref}` },
+  });
+  setClientAddress(request, req.socket.remoteAddress); // the per-address create limit applies
+  let checkout;
+  try {
+    const created = await handler.createSession({ order_ref: ref, method_type: 'SBP' }, request);
+    checkout = renderCheckout({ endpoint: '/api/paydesk', ...created, locale: lang, orderRef: ref, userAgent: req.get('user-agent') });
+  } catch (err) {
+    if (!(err instanceof CheckoutError)) throw err;
+    return res.status(err.status).type('text').send(err.message); // e.g. 404 order_not_found, 429
+  }
+  res.set('content-security-policy', "script-src 'self'; object-src 'none'; base-uri 'none'");
+  res.type('html').send(`<!doctype html>
+<html lang="${lang}">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${product.title}</title>
+  <script src="/assets/paydesk/paydesk.iife.js" integrity="${integrity['paydesk.iife.js']}" crossorigin="anonymous" defer></script>
+</head>
+<body>
+  <h1>${product.title}</h1>
+  ${checkout}
 </body>
 </html>`);
 });

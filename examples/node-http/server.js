@@ -6,12 +6,17 @@
 // The page loads the element as an ES module from the package's CDN files (node_modules/paydesk/dist/cdn),
 // served by this server under /paydesk/. Environment: PORT, PAYDESK_PROVIDER_URL, PAYDESK_API_KEY,
 // PAYDESK_SESSION_SECRET, PAYDESK_WEBHOOK_URL (defaults: the sandbox of `npm run sandbox`).
-import { randomBytes } from 'node:crypto';
+//
+// Two pages: / (the element creates the order from the browser) and /checkout (the order created on
+// this server, the checkout rendered into the page's HTML by paydesk/ssr: the requisites show before
+// and without any script; the script then takes that order over).
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCheckoutHandler, toNodeListener } from 'paydesk/server';
+import { CheckoutError, createCheckoutHandler, setClientAddress, toNodeListener } from 'paydesk/server';
+import { renderCheckout } from 'paydesk/ssr'; // needs @lit-labs/ssr installed
 
 const port = Number(process.env.PORT ?? 3000);
 const products = {
@@ -40,7 +45,7 @@ const paydesk = toNodeListener(handler);
 const cdn = dirname(fileURLToPath(import.meta.resolve('paydesk/cdn/paydesk.js')));
 const TYPES = { '.js': 'text/javascript; charset=utf-8', '.json': 'application/json', '.map': 'application/json' };
 
-const page = (orderRef, lang) => `<!doctype html>
+const page = (orderRef, lang, checkout) => `<!doctype html>
 <html lang="${lang}">
 <head>
   <meta charset="utf-8">
@@ -50,12 +55,38 @@ const page = (orderRef, lang) => `<!doctype html>
 </head>
 <body>
   <h1>${products[orderRef].title}</h1>
-  <paydesk-checkout endpoint="/api/paydesk" order-ref="${orderRef}" method-type="SBP"></paydesk-checkout>
+  ${checkout ?? `<paydesk-checkout endpoint="/api/paydesk" order-ref="${orderRef}" method-type="SBP"></paydesk-checkout>`}
   <script>
     document.addEventListener('paydesk-paid', (e) => console.log('paid', e.detail.order.id));
   </script>
 </body>
 </html>`;
+
+/**
+ * The server-rendered checkout: the order is created here, in process (no POST from the browser), and
+ * the page's HTML carries the element with its shadow root (amount, requisites, QR, pay-by time).
+ */
+async function checkoutPage(req, res, ref, lang) {
+  // The shopper's cart: a random id in a cookie (a real shop has one already).
+  const cart = /(?:^|;\s*)cart=([\w-]{16,64})(?:;|$)/.exec(req.headers.cookie ?? '')?.[1] ?? randomUUID();
+  // The Idempotency-Key is tied to the purchase (cart and product): a reload, a second tab or a
+  // double submit gets the same order, never a second one.
+  const request = new Request(new URL(req.url, `http://${req.headers.host}`), {
+    headers: { cookie: req.headers.cookie ?? '', 'idempotency-key': `checkout-${cart}-${ref}` },
+  });
+  setClientAddress(request, req.socket.remoteAddress); // the per-address create limit applies
+  const cookie = `cart=${cart}; Path=/; HttpOnly; SameSite=Lax`;
+  try {
+    const created = await handler.createSession({ order_ref: ref, method_type: 'SBP' }, request);
+    const checkout = renderCheckout({ endpoint: '/api/paydesk', ...created, locale: lang, orderRef: ref, userAgent: req.headers['user-agent'] });
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': cookie }).end(page(ref, lang, checkout));
+  } catch (err) {
+    // e.g. 404 order_not_found, 429 rate_limited; anything else is a bug: 500.
+    const status = err instanceof CheckoutError ? err.status : 500;
+    if (status === 500) console.error(err);
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(status === 500 ? 'server error' : err.message);
+  }
+}
 
 const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
@@ -65,6 +96,12 @@ const server = createServer(async (req, res) => {
     const lang = /^[a-z]{2}$/.test(url.searchParams.get('lang') ?? '') ? url.searchParams.get('lang') : 'ru';
     if (!(ref in products)) return res.writeHead(404).end('no such product');
     return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(ref, lang));
+  }
+  if (url.pathname === '/checkout') {
+    const ref = url.searchParams.get('product') ?? 'coffee-beans';
+    const lang = /^[a-z]{2}$/.test(url.searchParams.get('lang') ?? '') ? url.searchParams.get('lang') : 'ru';
+    if (!(ref in products)) return res.writeHead(404).end('no such product');
+    return checkoutPage(req, res, ref, lang);
   }
   if (url.pathname.startsWith('/paydesk/')) {
     const file = normalize(join(cdn, url.pathname.slice('/paydesk/'.length)));

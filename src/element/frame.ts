@@ -164,3 +164,9 @@ export class FramedController implements ReactiveController {
     parent.postMessage({ [TAG]: 'height', height }, this.target);
   }
 }
+
+/** Made by the steps controller when this module arrives: both sides of form mode's frame, on the host. */
+export function attach(host: FrameHost & { frame?: FormFrameController | null; framed?: FramedController }): void {
+  host.frame = new FormFrameController(host);
+  host.framed = new FramedController(host);
+}

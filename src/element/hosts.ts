@@ -118,14 +118,16 @@ export interface ViewHost extends TickHost, ReceiptHost, FooterHost {
   copyTimer: unknown;
   sheet: SheetLike | null;
   receipt: ReceiptLike | null;
-  /** The module `name` (loaded now if need be). */
-  need(name: 'banks'): Promise<{ BankSheetController: new (host: ViewHost) => SheetLike }>;
-  need(name: 'receipt'): Promise<{ ReceiptController: new (host: ViewHost) => ReceiptLike }>;
+  /** Work under way that the element's `updateComplete` waits for (code loaded on demand). */
+  readonly loading?: Promise<unknown> | null;
   /** A new order (new requisites, a new payment). */
   renew(): void;
-  /** The QR encoder, loaded on demand (lazy.ts). */
+  /** Code loaded on demand (lazy.ts): the QR encoder, the bank sheet, the receipt upload. */
   readonly code: {
     get(name: 'qr'): { drawQr(canvas: HTMLCanvasElement, text: string): boolean } | undefined;
-    load(name: 'qr'): void;
+    get(name: 'banks' | 'receipt'): object | undefined;
+    load(name: 'qr' | 'banks' | 'receipt'): void;
+    retry(name: 'banks' | 'receipt'): void;
+    state(name: 'banks' | 'receipt'): string;
   };
 }

@@ -365,3 +365,9 @@ export class TickController implements ReactiveController {
     this.timer = clock.setTimeout(this.tick, next);
   };
 }
+
+/** Made by the steps controller when this module arrives: the live status and the clock, on the host. */
+export function attach(host: LiveHost & TickHost & { live?: LiveController; tick?: TickController }): void {
+  host.live = new LiveController(host);
+  host.tick = new TickController(host);
+}

@@ -10,6 +10,15 @@ export const alert = icon(svg`<path d="M12 3l10 18H2z"/><path d="M12 10v4M12 17.
 export const spinner = html`<div class="spinner" aria-hidden="true"></div>`;
 /** A centred block: a mark (spinner or badge) and the lines under it. */
 export const center = (...lines: unknown[]) => html`<div class="center">${lines}</div>`;
+/** A step whose code or text is still on its way (the same object every time: the element tells it apart). */
+export const waiting = center(spinner);
+/**
+ * The card around every step, as the element renders it and as paydesk/ssr renders it on the server:
+ * the heading row (the heading, the countdown), the step, the footer and the polite live region.
+ * `form`: form mode's embedded page, which has its own heading (ours stays for screen readers).
+ */
+export const card = (label: string, form: boolean, busy: boolean, heading: string, timer: unknown, body: unknown, footer: unknown, said: string) =>
+  html`<section part="base" class="card ${form ? 'form' : ''}" aria-label=${label} aria-busy=${busy}><div class="top"><h2 part="heading" class=${form ? 'sr' : ''} tabindex="-1">${heading}</h2>${timer}</div>${body}${footer}<div class="sr" role="status" aria-live="polite" aria-atomic="true">${said}</div></section>`;
 export const badge = (ok: boolean, mark: TemplateResult) => html`<div class="badge ${ok ? 'ok' : 'bad'}">${mark}</div>`;
 /** A step that failed: the alert badge and what went wrong. */
 export const failed = (text: string) => center(badge(false, alert), html`<p>${text}</p>`);

@@ -55,7 +55,9 @@ details>.pay{padding:calc(var(--_s)*2)}
 
 /** "Pay by 14:30", in the device's own clock, so it matches the phone even when its clock is off. */
 function payBy(c: ViewContext): string {
-  const time = { hour: '2-digit', minute: '2-digit' } as const;
+  // A time zone given (the server's render) is named: the shopper's own may differ.
+  const zone = c.timeZone;
+  const time: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', ...(zone && { timeZone: zone, timeZoneName: 'short' }) };
   const fmt = safeIntl(
     () => new Intl.DateTimeFormat(c.lang, time),
     () => new Intl.DateTimeFormat('en', time),
@@ -121,11 +123,17 @@ export function form(host: ViewHost, url: string): TemplateResult {
 }
 
 /** The `pay` and `confirming` steps (form mode's embedded page included). */
-export function step(host: ViewHost): TemplateResult {
+export function view(host: ViewHost): TemplateResult {
   const url = formUrl(host);
   if (url) return form(host, url);
   const c = contextOf(host, host.machine.order!);
-  return host.machine.name === 'confirming' ? confirming(c) : view(c);
+  // The QR the server painted (paydesk/ssr) moves into this step until the encoder is here to draw it.
+  const painted = !host.code.get('qr') && host.el.renderRoot.querySelector('[part=qr]>svg');
+  if (painted) {
+    host.code.load('qr');
+    c.qrImage = () => painted;
+  }
+  return host.machine.name === 'confirming' ? confirming(c) : pay(c);
 }
 
 /** `<div><dt>label</dt><dd>value</dd></div>`, or nothing without a value. */
@@ -194,7 +202,10 @@ function recipientBank(c: ViewContext): TemplateResult | null {
 /** Desktop: the QR of the SBP link, to scan with the phone. */
 function qr(c: ViewContext, link: string): TemplateResult {
   const { m } = c;
-  return html`<figure part="qr" class="qr"><h3>${m.payFromPhone}</h3><canvas role="img" data-qr=${link} aria-label=${fill(m.qrLabel, { amount: amountOf(c) })}></canvas><figcaption class="muted">${
+  const label = fill(m.qrLabel, { amount: amountOf(c) });
+  return html`<figure part="qr" class="qr"><h3>${m.payFromPhone}</h3>${
+    c.qrImage?.(link, label) ?? html`<canvas role="img" data-qr=${link} aria-label=${label}></canvas>`
+  }<figcaption class="muted">${
     m.payFromPhoneHint
   }</figcaption></figure>`;
 }
@@ -210,7 +221,8 @@ function routes(c: ViewContext, primary: boolean): unknown[] {
   return link ? [qr(c, link), sheet(m.payOnline)] : [];
 }
 
-export function view(c: ViewContext): TemplateResult {
+/** The requisites of an open order (also rendered on the server: paydesk/ssr). */
+export function pay(c: ViewContext): TemplateResult {
   const { m, order } = c;
   const phone = c.platform !== 'desktop';
   const apps = phone && hasBankApps(order);

@@ -1,4 +1,4 @@
-import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { LitElement, html, nothing } from 'lit';
 import type { ButtonName, CustomerBank, KnownMethodType } from '../provider/facts.js';
 import type { IntegrationMode, OrderView } from '../protocol/index.js';
 import { configProblem, preselection, type PaydeskLocale, type Theme } from './config.js';
@@ -6,7 +6,7 @@ import type { CheckoutEnv } from './env.js';
 import { emit } from './events.js';
 import { errorText, type MessageOverrides } from './i18n/index.js';
 import { isFinalError, isOpen, type MachineState } from './machine.js';
-import { actions, button, center, failed, spinner } from './parts.js';
+import { actions, button, card, center, failed, spinner, waiting } from './parts.js';
 import { styles } from './paydesk-checkout.styles.js';
 import { Steps } from './steps.js';
 
@@ -121,6 +121,8 @@ export class PaydeskCheckout extends LitElement {
   private _shown?: string;
   private _started?: boolean;
   private _hadFocus?: boolean;
+  /** The nodes of a server-rendered shadow root (paydesk/ssr), on screen until a render has a step to show instead. */
+  private _ssr?: ChildNode[] | null;
 
   /** Resolves with the order when the server says it is paid (a new promise after `reset()`). */
   get result(): Promise<OrderView> {
@@ -172,6 +174,21 @@ export class PaydeskCheckout extends LitElement {
     return loading ? loading.then(() => this.getUpdateComplete()) : done;
   }
 
+  /**
+   * A shadow root the page's HTML brought (paydesk/ssr: declarative shadow DOM) is kept as it is: what
+   * the server painted stays until the element has the order and the code to show its step, then the
+   * two are swapped in one render (no blank card, no spinner in between).
+   */
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    const ssr = this.shadowRoot && [...this.shadowRoot.childNodes];
+    const root = super.createRenderRoot();
+    if (ssr?.length) {
+      this._ssr = ssr;
+      this.renderOptions.renderBefore = null;
+    }
+    return root;
+  }
+
   protected override willUpdate(): void {
     const c = this._c;
     c.refresh();
@@ -209,42 +226,55 @@ export class PaydeskCheckout extends LitElement {
     return name === 'idle' ? m.region : (name !== 'loading' && m[`${name}Title`]) || m.loading;
   }
 
-  override render(): TemplateResult {
+  override render(): unknown {
     const c = this._c;
     const { name, order, sync } = c.machine;
     const m = c.m;
+    const body = this._body();
+    const ssr = this._ssr;
+    if (ssr) {
+      if (c.lang.hold || name === 'idle' || body === waiting) return nothing;
+      for (const node of ssr) node.remove();
+      this._ssr = null;
+    }
     // The language table is on its way: the card and a spinner, no text in another language.
-    if (c.lang.hold) return html`<section part="base" class="card" aria-busy="true">${center(spinner)}</section>`;
+    if (c.lang.hold) return html`<section part="base" class="card" aria-busy="true">${waiting}</section>`;
     // Form mode: the embedded page has its own heading and countdown; ours stays for screen readers and focus.
     const pay = c.code.get('pay');
     const form = name === 'pay' && !!pay?.formUrl(c);
     const timer = order && isOpen(name) && !form && !c.receipt?.open;
-    return html`<section part="base" class="card ${form ? 'form' : ''}" aria-label=${m.region} aria-busy=${name === 'loading' || name === 'searching'}>${
-      html`<div class="top"><h2 part="heading" class=${form ? 'sr' : ''} tabindex="-1">${this._heading()}</h2>${
-        timer && pay && c.lang.ready ? pay.timer(m, pay.left(order, sync, c.env$.clock)) : nothing
-      }</div>`
-    }${this._body()}${(c.code.get('closed') ?? pay ?? c.code.get('choose'))?.footer(c) ?? nothing}<div class="sr" role="status" aria-live="polite" aria-atomic="true">${c.said}</div></section>${
-      c.sheet?.render() ?? nothing
-    }`;
+    return [
+      card(
+        m.region,
+        form,
+        name === 'loading' || name === 'searching',
+        this._heading(),
+        timer && pay && c.lang.ready ? pay.timer(m, pay.left(order, sync, c.env$.clock)) : nothing,
+        body,
+        (c.code.get('closed') ?? pay ?? c.code.get('choose'))?.footer(c) ?? nothing,
+        c.said,
+      ),
+      c.sheet?.render() ?? nothing,
+    ];
   }
 
   private _body(): unknown {
     const c = this._c;
     const { name, canCreate, error, op } = c.machine;
     const m = c.m;
-    if (c.receipt?.open) return c.view('receipt', () => c.receipt!.render());
+    if (c.receipt?.open) return c.view('receipt');
     switch (name) {
       case 'idle':
         return this.orderRef || this.session ? actions(button(m.start, () => this.start())) : nothing;
       case 'loading':
-        return center(spinner);
+        return waiting;
       case 'searching':
         return center(spinner, html`<p class="muted">${m.searchingText}</p>`);
       case 'choose':
-        return c.view('choose', (v) => v.view(c));
+        return c.view('choose');
       case 'pay':
       case 'confirming':
-        return c.view('pay', (v) => v.step(c));
+        return c.view('pay');
       case 'error': {
         // The machine's error step always has its error, retryable only when a retry can mend it (machine.ts `fail`).
         const { code, retryable } = error!;
@@ -261,7 +291,7 @@ export class PaydeskCheckout extends LitElement {
         ];
       }
       default: // dispute, paid, expired, cancelled, gone
-        return c.view('closed', (v) => v.view(c));
+        return c.view('closed');
     }
   }
 }

@@ -18,7 +18,7 @@ import {
   PROTOCOL_HEADER,
 } from '../protocol/index.js';
 import { errorOfAnswer, GONE_CODES, parseOrderAnswer, sessionPath, type ErrorInfo } from './api.js';
-import type { ReceiptHost } from './hosts.js';
+import type { ReceiptHost, ViewHost } from './hosts.js';
 import { errorText, fill } from './i18n/text.js';
 import { plural, safeIntl } from './i18n/plural.js';
 import { canDispute, viewStyles } from './views.js';
@@ -256,3 +256,6 @@ export class ReceiptController implements ReactiveController {
     }<div part="actions"><button class="primary" type="submit" ?disabled=${sending}>${m.send}</button><button type="button" @click=${() => this.close()}>${m.cancel}</button></div></form>`;
   }
 }
+
+/** The receipt upload's step, once opened (steps.ts `view`). */
+export const view = (host: ViewHost): unknown => host.receipt!.render();

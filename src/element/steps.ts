@@ -8,7 +8,7 @@
  */
 import { adoptStyles, type CSSResult, type LitElement, type ReactiveController } from 'lit';
 import type { OrderView } from '../protocol/index.js';
-import { ApiError, type Api } from './api.js';
+import type { Api } from './api.js';
 import { withDefaults, type CheckoutEnv } from './env.js';
 import { emit } from './events.js';
 import type { CheckoutElement, ViewHost } from './hosts.js';
@@ -16,7 +16,7 @@ import type { Messages } from './i18n/index.js';
 import { LanguageController } from './language.js';
 import { LazyController, type Loaded } from './lazy.js';
 import { initialState, transition, type Effect, type MachineEvent } from './machine.js';
-import { actions, button, center, failed, spinner } from './parts.js';
+import { actions, button, failed, waiting } from './parts.js';
 import { SessionController } from './session.js';
 import { safeHttpUrl } from './url.js';
 
@@ -58,12 +58,12 @@ export class Steps implements ViewHost, ReactiveController {
   readonly code = new LazyController(this, LOADERS, (name, module) => this.arrived(name, module));
   /** Controllers of the code loaded on demand, once it is there. */
   tick?: InstanceType<Modules['live']['TickController']>;
-  private live?: InstanceType<Modules['live']['LiveController']>;
+  live?: InstanceType<Modules['live']['LiveController']>;
   /** The bank sheet and the receipt upload, once opened (views.ts `open`). */
   sheet: InstanceType<Modules['banks']['BankSheetController']> | null = null;
   receipt: InstanceType<Modules['receipt']['ReceiptController']> | null = null;
   frame: InstanceType<Modules['frame']['FormFrameController']> | null = null;
-  private framed?: InstanceType<Modules['frame']['FramedController']>;
+  framed?: InstanceType<Modules['frame']['FramedController']>;
 
   constructor(readonly el: CheckoutElement) {
     el.addController(this);
@@ -161,19 +161,6 @@ export class Steps implements ViewHost, ReactiveController {
     }
   }
 
-  /** The module `name`, loaded now if need be (again after a failure); rejects when it cannot be loaded. */
-  async need<K extends keyof Modules>(name: K): Promise<Modules[K]> {
-    const code = this.code;
-    code.retry(name);
-    code.load(name);
-    for (;;) {
-      const m = code.get(name);
-      if (m) return m;
-      if (code.state(name) === 'error') throw new ApiError('network', `${name} could not be loaded`, true);
-      await this.loading;
-    }
-  }
-
   /**
    * Before each render: the language of now, and the code of the steps that come near, loaded in
    * parallel with the request that leads to them: the method choice while the methods are fetched;
@@ -208,27 +195,20 @@ export class Steps implements ViewHost, ReactiveController {
       const root = this.el.shadowRoot;
       if (root) adoptStyles(root, [...(this.el.constructor as typeof LitElement).elementStyles, ...this.styles]);
     }
-    const m = module as Partial<Modules['live'] & Modules['frame']>;
-    if (m.LiveController) {
-      this.live = new m.LiveController(this);
-      this.tick = new m.TickController!(this);
-    }
-    if (m.FormFrameController) {
-      this.frame = new m.FormFrameController(this);
-      this.framed = new m.FramedController!(this);
-    }
+    // The live status and the clock, the form frame: their modules make their controllers (`attach`).
+    (module as { attach?: (host: Steps) => void }).attach?.(this);
   }
 
   /**
-   * A loaded view with its text; a spinner while either loads; a network error with "try again" when
+   * A loaded view (its module's `view(host)`) with its text; a spinner while either loads; a network error with "try again" when
    * the view or the language table failed to load.
    */
-  view<K extends ViewName>(name: K, show: (view: Modules[K]) => unknown): unknown {
+  view(name: ViewName): unknown {
     const view = this.code.get(name);
     const lang = this.lang;
     this.code.load(name);
-    if (view && lang.ready) return show(view);
-    if (this.code.state(name) !== 'error' && !lang.broken) return center(spinner);
+    if (view && lang.ready) return view.view(this);
+    if (this.code.state(name) !== 'error' && !lang.broken) return waiting;
     const retry = () => {
       this.code.retry(name);
       lang.retry();

@@ -13,7 +13,8 @@ import type { Messages } from './i18n/index.js';
 import { fill } from './i18n/text.js';
 import type { MachineState } from './machine.js';
 import { alert, icon } from './parts.js';
-import type { ViewHost } from './hosts.js';
+import type { ReceiptLike, SheetLike, ViewHost } from './hosts.js';
+import { ApiError } from './api.js';
 import type { Platform } from './platform.js';
 
 /**
@@ -63,6 +64,10 @@ export interface ViewContext {
   renew: (() => void) | null;
   redirectUrl: string | null;
   redirectIn: number;
+  /** The time zone of the pay-by time (paydesk/ssr, which cannot know the device's); the device's when absent. */
+  timeZone?: string;
+  /** The QR of a link as an image (paydesk/ssr: inline SVG); absent, a canvas the QR encoder draws on. */
+  qrImage?: (text: string, label: string) => unknown;
 }
 
 /** True when a receipt may be sent from this step (the server decides whether it is too late). */
@@ -82,12 +87,29 @@ export function bankNameIn(lang: string, customerBank: string | null): string | 
   return bank ? nameIn(lang, bank.name) : null;
 }
 
+/** The module `name`, loaded now if need be (again after a failure); rejects when it cannot be loaded. */
+async function need<K extends 'banks' | 'receipt'>(host: ViewHost, name: K): Promise<Needed[K]> {
+  const code = host.code;
+  code.retry(name);
+  code.load(name);
+  for (;;) {
+    const m = code.get(name) as Needed[K] | undefined;
+    if (m) return m;
+    if (code.state(name) === 'error') throw new ApiError('network', `${name} could not be loaded`, true);
+    await host.loading;
+  }
+}
+interface Needed {
+  banks: { BankSheetController: new (host: ViewHost) => SheetLike };
+  receipt: { ReceiptController: new (host: ViewHost) => ReceiptLike };
+}
+
 /** Opens the bank sheet (its code, and for an SBP link the bank table, load on the way; focus returns to `opener`) or the receipt upload. */
 export function open(host: ViewHost, what: 'banks' | 'receipt', opener: HTMLElement | null = null): void {
   const opened =
     what === 'banks'
-      ? host.need('banks').then((m) => (host.sheet ??= new m.BankSheetController(host)).open(opener))
-      : host.need('receipt').then((m) => (host.receipt ??= new m.ReceiptController(host)).show());
+      ? need(host, 'banks').then((m) => (host.sheet ??= new m.BankSheetController(host)).open(opener))
+      : need(host, 'receipt').then((m) => (host.receipt ??= new m.ReceiptController(host)).show());
   host.wait(opened.catch(() => host.el.requestUpdate()));
 }
 

@@ -1,7 +1,7 @@
 /**
  * Every demo page on phones (320, 390 and 412 px, touch, dense pixels) and on a desktop, in both
  * themes and both languages: nothing scrolls sideways (the document's scrollWidth is its
- * clientWidth), the header's language and theme switches and the console's "Log out" are on screen
+ * clientWidth; the server-rendered checkout page too), the header's language and theme switches and the console's "Log out" are on screen
  * and work, the storefront's modal is a full-screen sheet on a phone, and axe finds nothing.
  */
 import assert from 'node:assert/strict';
@@ -100,6 +100,13 @@ describe('the demo pages on phones and a desktop', () => {
         // Back to this run's settings (they are remembered across pages).
         await page.locator(`#lang-switch label:has(input[value="${s.lang}"])`).click();
         await page.locator(`#theme-switch label:has(input[value="${s.theme}"])`).click();
+
+        // The server-rendered checkout page (Display "Server page"), taken over by the element.
+        await page.goto(storeUrl(demo, { lang: s.lang, theme: s.theme, display: 'server', method: 'sbp' }));
+        await page.locator('[data-buy="grinder"]').click();
+        await page.waitForURL(/\/checkout\/cart_/);
+        await waitForWidgetState(page, 'pay');
+        await check('server-rendered checkout');
 
         for (const path of ['/thanks?ref=coffee-beans', '/support']) {
           await page.goto(`${demo.merchantUrl}${path}${path.includes('?') ? '&' : '?'}lang=${s.lang}&theme=${s.theme}`);

@@ -24,7 +24,7 @@ import {
   type InstalledExample,
   type Running,
 } from './helpers.js';
-import { buy as buyIn, elementPaid, type Purchase } from './shopper.js';
+import { buy as buyIn, buyServerRendered, elementPaid, type Purchase } from './shopper.js';
 
 let browser: Browser;
 
@@ -99,6 +99,12 @@ describe('examples/node-http: plain node:http server, the CDN ES module from the
     assert.deepEqual(errors, []);
     await page.context().close();
   });
+
+  test('/checkout, server-rendered (paydesk/ssr): requisites without JavaScript, one order, taken over, same order on reload, paid', async () => {
+    const { orderId, errors } = await buyServerRendered(browser, `${s.server.url}/checkout`, s.sandbox.url, /1 500/);
+    await waitForOutput(s.server, new RegExp(`paid: coffee-beans \\(order ${orderId}\\)`), 'onOrderPaid on the server');
+    assert.deepEqual(errors, []);
+  });
 });
 
 describe('examples/express-script-tag: Express 5 middleware, the classic script with its integrity value', () => {
@@ -136,6 +142,15 @@ describe('examples/express-script-tag: Express 5 middleware, the classic script 
     assert.ok(requests.includes(kk), `kk.js was fetched: ${requests.join(' ')}`);
     assert.deepEqual(errors, []);
     await page.context().close();
+  });
+
+  test('/checkout, server-rendered (paydesk/ssr) under the same strict script-src: requisites without JavaScript, one order, taken over, same order on reload, paid', async () => {
+    const res = await fetch(`${s.server.url}/checkout?product=green-tea`);
+    assert.match(res.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+    assert.match(await res.text(), /<paydesk-checkout [^>]*session="[^"]+"[^>]*><template shadowrootmode="open">/, 'the element and its shadow root are in the HTML');
+    const { orderId, errors } = await buyServerRendered(browser, `${s.server.url}/checkout?product=green-tea`, s.sandbox.url, /990/);
+    await waitForOutput(s.server, new RegExp(`paid: green-tea \\(order ${orderId}\\)`), 'onOrderPaid on the server');
+    assert.deepEqual(errors, []);
   });
 });
 

@@ -4,7 +4,9 @@
  * tarball. `next build` runs WITHOUT the provider's variables, as a CI build does: the handler reads
  * and checks its options on first use, so the build needs no secrets and opens no database (the
  * SQLite file of README's handler module is not created). Then `next start` with the variables, and a
- * purchase in Chromium until the page shows it paid and onOrderPaid ran on the server.
+ * purchase in Chromium until the page shows it paid and onOrderPaid ran on the server; then, on the
+ * same server, the server-rendered page /checkout (app/checkout/page.tsx, proxy.ts): its HTML alone
+ * shows the requisites, the element takes its order over, a reload keeps it, and it ends paid.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -25,7 +27,7 @@ import {
   type InstalledExample,
   type Running,
 } from './helpers.js';
-import { buy, elementPaid } from './shopper.js';
+import { buy, buyServerRendered, elementPaid } from './shopper.js';
 
 const run = promisify(execFile);
 
@@ -40,12 +42,15 @@ describe('examples/next-app: Next.js 16 App Router, cacheComponents, a route han
   let browser: Browser;
   let example: InstalledExample;
   let sandbox: Running;
+  /** `next start`, started by the purchase test and used by the server-rendered page's test after it. */
+  let server: Running | undefined;
 
   before(async () => {
     [browser, example] = await Promise.all([launchBrowser(), installExample('next-app')]);
     sandbox = await startSandbox(example.dir);
   });
   after(async () => {
+    await server?.stop();
     await sandbox?.stop();
     await browser?.close();
     await example?.remove();
@@ -66,7 +71,7 @@ describe('examples/next-app: Next.js 16 App Router, cacheComponents, a route han
   test('next start with the variables: a purchase until paid, onOrderPaid on the server', async () => {
     assert.ok(existsSync(join(example.dir, '.next', 'BUILD_ID')), 'built by the test before');
     const port = await freePort();
-    const server = await startProcess(join(example.dir, 'node_modules', '.bin', 'next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
+    server = await startProcess(join(example.dir, 'node_modules', '.bin', 'next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
       cwd: example.dir,
       env: {
         NEXT_TELEMETRY_DISABLED: '1',
@@ -78,16 +83,21 @@ describe('examples/next-app: Next.js 16 App Router, cacheComponents, a route han
       ready: /Local:\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Ready in/,
       label: 'next start',
     });
-    try {
-      const { page, orderId, requests, errors } = await buy(browser, `${server.url}/`, sandbox.url);
-      await elementPaid(page);
-      assert.ok(requests.some((p) => p.startsWith('/_next/static/')), 'the page is the Next app');
-      await waitForOutput(server, new RegExp(`paid: coffee-beans \\(order ${orderId}\\)`), 'onOrderPaid on the server');
-      assert.ok(existsSync(join(example.dir, 'data', 'paydesk.db')), 'the running app keeps its sessions in the SQLite file');
-      assert.deepEqual(errors, []);
-      await page.context().close();
-    } finally {
-      await server.stop();
-    }
+    const { page, orderId, requests, errors } = await buy(browser, `${server.url}/`, sandbox.url);
+    await elementPaid(page);
+    assert.ok(requests.some((p) => p.startsWith('/_next/static/')), 'the page is the Next app');
+    await waitForOutput(server, new RegExp(`paid: coffee-beans \\(order ${orderId}\\)`), 'onOrderPaid on the server');
+    assert.ok(existsSync(join(example.dir, 'data', 'paydesk.db')), 'the running app keeps its sessions in the SQLite file');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  test('/checkout, server-rendered (a server component: handler.createSession + paydesk/ssr): requisites without JavaScript, one order, taken over, same order on reload, paid', async () => {
+    assert.ok(server, 'next start by the test before');
+    const { orderId, errors } = await buyServerRendered(browser, `${server.url}/checkout`, sandbox.url, /1 500/);
+    await waitForOutput(server, new RegExp(`paid: coffee-beans \\(order ${orderId}\\)`), 'onOrderPaid on the server');
+    // Next.js logs a request-time rendering problem (e.g. a prerendering error) on the server: none.
+    assert.doesNotMatch(server.output(), /Error:/, 'next start logged no error');
+    assert.deepEqual(errors, []);
   });
 });

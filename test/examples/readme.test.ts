@@ -61,10 +61,21 @@ const COMPILER = {
   jsx: 'react-jsx',
 };
 
-/** Compiled by `next build` in next-app.test.ts (it needs the `next` package), not by this project. */
-const NEXT_ONLY = new Set(['next.config.ts']);
+/** Compiled by `next build` in next-app.test.ts (they need the `next` package), not by this project. */
+const NEXT_ONLY = new Set(['next.config.ts', 'proxy.ts', 'app/checkout/page.tsx']);
 /** README's snippets that examples/next-app is made of (beside its own shop.ts, package.json and tsconfig.json). */
-const NEXT_FILES = ['next.config.ts', 'paydesk.ts', 'app/api/paydesk/[...path]/route.ts', 'app/layout.tsx', 'app/page.tsx', 'app/checkout.tsx'];
+const NEXT_FILES = [
+  'next.config.ts',
+  'paydesk.ts',
+  'app/api/paydesk/[...path]/route.ts',
+  'app/layout.tsx',
+  'app/page.tsx',
+  'app/checkout.tsx',
+  // The server-rendered checkout page (README "5. Server-rendered checkout").
+  'proxy.ts',
+  'app/checkout/page.tsx',
+  'app/checkout/take-over.tsx',
+];
 
 let work = '';
 let app = '';
@@ -122,7 +133,8 @@ before(async () => {
   const deps: Record<string, string> = {};
   // The OpenTelemetry pieces: README's "Observability" snippet wires them as an app does.
   const otel = ['@opentelemetry/api', '@opentelemetry/context-async-hooks', '@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-metrics'];
-  for (const name of ['express', 'react', 'react-dom', 'vite', '@vitejs/plugin-react', '@types/express', '@types/react', '@types/react-dom', '@types/node', ...otel]) {
+  // @lit-labs/ssr: paydesk/ssr's optional peer, which README's server-rendered checkout installs.
+  for (const name of ['@lit-labs/ssr', 'express', 'react', 'react-dom', 'vite', '@vitejs/plugin-react', '@types/express', '@types/react', '@types/react-dom', '@types/node', ...otel]) {
     deps[name] = await version(name);
   }
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'readme-consumer', private: true, type: 'module', dependencies: deps }, null, 2));
@@ -142,6 +154,7 @@ test('README has its integration snippets, each named by its first line', () => 
     'server.ts',
     'app.ts',
     'hono.ts',
+    'checkout-page.ts',
     ...NEXT_FILES,
     'src/checkout.ts',
     'src/Checkout.tsx',

@@ -24,7 +24,7 @@ export const CODE_TABS: readonly CodeTab[] = ['html', 'cdn', 'server', 'react'];
 
 export interface CodeContext {
   origin: string;
-  display: 'inline' | 'modal';
+  display: 'inline' | 'modal' | 'server';
   mode: IntegrationMode;
   attributes: WidgetAttributes;
   product: { ref: string; amount: string };
@@ -37,7 +37,33 @@ function element(attributes: WidgetAttributes, indent = ''): string {
   return [`${indent}<paydesk-checkout`, ...given(attributes).map((n) => `${indent}  ${n}="${attributes[n]}"`), `${indent}></paydesk-checkout>`].join('\n');
 }
 
+/** The server-rendered page (display `server`): the page's server creates the order and renders it into the HTML. */
+function serverPage(ctx: CodeContext): string {
+  const method = ctx.attributes['method-type'] ? `, method_type: '${ctx.attributes['method-type']}'` : ctx.attributes['button-name'] ? `, button_name: '${ctx.attributes['button-name']}'` : `, method_type: 'SBP'`;
+  return [
+    "// The checkout page's route on your server (Express here); `handler` as in the Server tab.",
+    "import { renderCheckout } from 'paydesk/ssr';",
+    '',
+    "app.get('/checkout/:cart', async (req, res) => {",
+    '  const cart = req.params.cart;',
+    '  // The cart is the order_ref and the Idempotency-Key: a reload answers the same order, never a second.',
+    "  const request = new Request(`https://shop.example${req.url}`, { headers: { 'Idempotency-Key': cart } });",
+    `  const created = await handler.createSession({ order_ref: cart${method} }, request);`,
+    '  const checkout = renderCheckout({',
+    "    endpoint: '/api/paydesk',",
+    '    ...created,',
+    `    locale: '${ctx.attributes.locale ?? 'ru'}',`,
+    "    userAgent: req.get('user-agent'),",
+    '  });',
+    '  res.type(\'html\').send(`<!doctype html>',
+    `<script type="module" src="${ctx.origin}/paydesk.js"></script>`,
+    '${checkout}`);',
+    '});',
+  ].join('\n');
+}
+
 function html(ctx: CodeContext): string {
+  if (ctx.display === 'server') return serverPage(ctx);
   const script = `<script type="module" src="${ctx.origin}/paydesk.js"></script>`;
   if (ctx.display === 'modal') {
     return [

@@ -39,7 +39,8 @@ export interface CheckoutElement extends HTMLElement {
 
 export const METHODS = ['choice', 'sbp', 'card', 'bank'] as const;
 export type MethodChoice = (typeof METHODS)[number];
-export const DISPLAYS = ['inline', 'modal'] as const;
+/** `server`: "Buy" opens the server-rendered checkout page (demo/checkout-page.ts) of the purchase's cart. */
+export const DISPLAYS = ['inline', 'modal', 'server'] as const;
 export type Display = (typeof DISPLAYS)[number];
 const SESSION_KEY = 'obzharka:checkout-session';
 /** The order's states in which the sandbox can still pay or expire it. */
@@ -62,7 +63,8 @@ export const state = {
   theme: tabPreference('theme') ?? initialTheme(),
   t: texts(STORE_TEXTS, 'en') as Texts<StoreKey>,
   display: pick<Display>(params.get('display'), DISPLAYS, 'inline'),
-  mode: pick<IntegrationMode>(params.get('mode'), INTEGRATION_MODES, 'h2h'),
+  // The server page is H2H only.
+  mode: params.get('display') === 'server' ? 'h2h' : pick<IntegrationMode>(params.get('mode'), INTEGRATION_MODES, 'h2h'),
   method: pick<MethodChoice>(params.get('method'), METHODS, 'choice'),
   bank: pick<ButtonName>(params.get('bank'), BUTTON_NAMES, 'SberPay'),
   /** The product being bought, or null. */
@@ -101,6 +103,16 @@ export function widgetAttributes(orderRef: string): WidgetAttributes {
   attrs.locale = state.lang;
   attrs.theme = state.theme;
   return attrs;
+}
+
+/**
+ * The server-rendered checkout page of a cart (H2H; "Shopper picks" pays by SBP there): the page's
+ * server creates the order and renders it into the HTML.
+ */
+export function checkoutPageUrl(cart: string): string {
+  const q = new URLSearchParams({ lang: state.lang, theme: state.theme, method: state.method });
+  if (state.method === 'bank') q.set('bank', state.bank);
+  return `/checkout/${encodeURIComponent(cart)}?${q}`;
 }
 
 /** Writes the state into the address bar (replacing the entry) and the tab's language and theme. */

@@ -16,6 +16,7 @@ import { bindCodePanel, renderCode } from './store-code.js';
 import { renderSandbox, SANDBOX_ACTIONS, sandboxAction } from './store-sandbox.js';
 import {
   cartProduct,
+  checkoutPageUrl,
   DISPLAYS,
   forgetStoredSession,
   METHODS,
@@ -112,6 +113,12 @@ function bind(): void {
 
   onRadio('display', (v) => {
     state.display = pick(v, DISPLAYS, 'inline');
+    if (state.display === 'server' && state.mode !== 'h2h') {
+      // The server page is H2H: the mode follows (a checkout open in another mode is rebuilt).
+      state.mode = 'h2h';
+      checkRadio('mode', 'h2h');
+      return reopen();
+    }
     // Inline ↔ modal is only where the checkout shows: the widget resumes its stored session for the
     // same endpoint and order_ref (no reset(), no new order).
     renderSettings();
@@ -161,11 +168,13 @@ function setLang(lang: Lang): void {
 function renderSettings(): void {
   const config = state.config;
   if (!config) return;
+  const server = state.display === 'server';
   for (const mode of INTEGRATION_MODES) {
-    $<HTMLInputElement>(`input[name="mode"][value="${mode}"]`).disabled = !config.endpoints[mode];
+    $<HTMLInputElement>(`input[name="mode"][value="${mode}"]`).disabled = !config.endpoints[mode] || (server && mode !== 'h2h');
   }
   $('#bank-select').hidden = state.method !== 'bank';
-  $('#mode-note').textContent = config.endpoints[state.mode] ? state.t(`pg.note.${state.mode}`) : state.t('pg.note.unavailable');
+  const note = server ? state.t('pg.note.server') : state.t(`pg.note.${state.mode}`);
+  $('#mode-note').textContent = config.endpoints[state.mode] ? note : state.t('pg.note.unavailable');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,6 +231,8 @@ async function buyProduct(product: Product): Promise<void> {
   state.opening = product.ref;
   try {
     const cart = await openCart(product);
+    // The server-rendered page: its server creates the cart's order and renders it into the HTML.
+    if (state.display === 'server') return location.assign(checkoutPageUrl(cart));
     openCheckout(product, cart, { resume: false });
   } catch (err) {
     toast(err instanceof Error ? err.message : state.t('error.generic'), 'error');

@@ -38,6 +38,11 @@ export const LAZY: Readonly<Record<string, () => Promise<{ default: Table }>>> =
 /** The tables at hand, by tag: every one loaded so far. */
 const tables = new Map<string, Table>();
 
+/** Puts tables at hand without loading them (paydesk/ssr, which renders on the server with every table imported). */
+export function addTables(add: Readonly<Record<string, Table>>): void {
+  for (const [tag, table] of Object.entries(add)) tables.set(tag, table);
+}
+
 /** The lookup chain for a tag: `uz-Cyrl-UZ` → `['uz-cyrl-uz', 'uz-cyrl', 'uz']` (region, then language). */
 export function localeChain(tag: string): string[] {
   const parts = tag.trim().replace(/_/g, '-').toLowerCase().split('-').filter(Boolean);

@@ -51,6 +51,15 @@ const en = {
     'order_with_form: an H2H order that also gets a hosted form session — the widget shows the requisites and a link to the form.',
   'pg.note.form': 'Hosted form: the provider’s payment page, embedded by the widget; the shopper picks the method there.',
   'pg.note.unavailable': 'Not available with this provider terminal.',
+  'pg.server': 'Server page',
+  'pg.note.server':
+    'Server page: the shop’s server creates the order and renders the checkout into the page’s HTML (paydesk/ssr), so the requisites show before any script runs. H2H; “Shopper picks” pays by SBP.',
+  'ssr.eyebrow': 'Server-rendered checkout',
+  'ssr.lead':
+    'The shop’s server created this order and rendered the checkout into the page’s HTML: the amount, the requisites and the QR show without any script. The element’s script then takes the same order over (live status, countdown). A reload shows the same order, never a second one.',
+  'ssr.back': 'Back to the shop',
+  'ssr.settings': 'This purchase was started with other payment settings: go back to the shop and press “Buy” again.',
+  'ssr.failed': 'The checkout could not be opened ({code}). Try again in a moment, or go back to the shop.',
   'products.title': 'Products',
   'product.buy': 'Buy',
   'product.errorTag': 'error demo',
@@ -124,6 +133,15 @@ const ru: Record<StoreKey, string> = {
     'order_with_form: H2H-заказ, к которому создаётся сессия платёжной формы — виджет показывает реквизиты и ссылку на форму.',
   'pg.note.form': 'Платёжная форма: страница провайдера внутри виджета; покупатель выбирает способ оплаты там.',
   'pg.note.unavailable': 'Недоступно с этим терминалом провайдера.',
+  'pg.server': 'Страница с сервера',
+  'pg.note.server':
+    'Страница с сервера: сервер магазина создаёт заказ и отрисовывает оплату прямо в HTML страницы (paydesk/ssr), поэтому реквизиты видны до запуска любых скриптов. H2H; при «Выборе покупателя» — оплата по СБП.',
+  'ssr.eyebrow': 'Оплата, отрисованная на сервере',
+  'ssr.lead':
+    'Сервер магазина создал этот заказ и отрисовал оплату в HTML страницы: сумма, реквизиты и QR видны без скриптов. Затем скрипт элемента подхватывает тот же заказ (живой статус, таймер). Перезагрузка покажет тот же заказ, а не новый.',
+  'ssr.back': 'Вернуться в магазин',
+  'ssr.settings': 'Эта покупка начата с другими настройками оплаты: вернитесь в магазин и нажмите «Купить» ещё раз.',
+  'ssr.failed': 'Не удалось открыть оплату ({code}). Попробуйте ещё раз чуть позже или вернитесь в магазин.',
   'products.title': 'Товары',
   'product.buy': 'Купить',
   'product.errorTag': 'демо ошибки',
