@@ -233,7 +233,9 @@ export class PaydeskCheckout extends LitElement {
     const body = this._body();
     const ssr = this._ssr;
     if (ssr) {
-      if (c.lang.hold || name === 'idle' || body === waiting) return nothing;
+      // Before the first start (idle, no step yet) or while the step's code or text is on its way; after
+      // a reset (idle again) the idle step shows.
+      if (c.lang.hold || !this._started || body === waiting) return nothing;
       for (const node of ssr) node.remove();
       this._ssr = null;
     }

@@ -39,7 +39,7 @@ import { styles as elementStyles } from '../element/paydesk-checkout.styles.js';
 import * as payView from '../element/pay-view.js';
 import * as closedView from '../element/closed-view.js';
 import { contextOf, type ViewHost } from '../element/views.js';
-import { normaliseEndpoint } from '../element/url.js';
+import { normaliseEndpoint, safeHttpUrl } from '../element/url.js';
 
 addTables({ az, be, en, hy, kk, ky, ru, tg, uk, uz });
 
@@ -74,7 +74,7 @@ export interface RenderCheckoutOptions {
   messages?: MessageOverrides;
   /**
    * The page's Content-Security-Policy nonce for styles, put on the shadow root's `<style>` (under a
-   * `style-src` without `'unsafe-inline'`, that style needs it or its hash: {@link checkoutStyleHash}).
+   * `style-src` without `'unsafe-inline'`, that style needs it or its hash: {@link checkoutStyleHashes}).
    */
   nonce?: string;
 }
@@ -84,10 +84,14 @@ const THEMES = ['light', 'dark', 'auto'];
 /** The comments Lit's server renderer leaves for hydration (text never holds `<`: it is escaped). */
 const LIT_MARKERS = /<!--\/?lit-(?:part|node)[^>]*-->|<\?>/g;
 
-/** The rules only a page without the element's script needs: the QR as SVG, no buttons that need a script. */
+/**
+ * The rules of the server's paint only (this style leaves with it when the element takes over): the
+ * QR as SVG; no buttons and no countdown, which only the element's own render can make work (until
+ * then they would be dead, and the countdown frozen).
+ */
 const SERVER_RULES =
   '.qr svg{width:176px;height:176px;fill:#000;stroke:none;background:#fff;border:var(--_b);border-radius:10px}' +
-  ':host(:not(:defined)) button,:host(:not(:defined)) [part=countdown]{display:none}';
+  'button,[part=countdown]{display:none}';
 
 /** `&`, `<`, `>`, `"` and `'` as character references, for text and attribute values. */
 function escape(text: string): string {
@@ -122,13 +126,18 @@ function check(o: RenderCheckoutOptions): OrderView {
     throw new TypeError('renderCheckout: endpoint must be a path (/api/paydesk) or an http(s) URL');
   }
   if (typeof o.session !== 'string' || o.session.trim() === '') throw new TypeError('renderCheckout: session must be the session handler.createSession() answered');
-  if (typeof o.server_time !== 'string' || Number.isNaN(Date.parse(o.server_time))) {
+  if (typeof o.server_time !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(o.server_time) || Number.isNaN(Date.parse(o.server_time))) {
     throw new TypeError('renderCheckout: server_time must be the ISO date-time handler.createSession() answered');
   }
   for (const name of ['locale', 'orderRef', 'supportUrl', 'userAgent', 'timeZone', 'nonce'] as const) {
     if (o[name] !== undefined && typeof o[name] !== 'string') throw new TypeError(`renderCheckout: ${name} must be a string`);
   }
   if (o.theme !== undefined && !THEMES.includes(o.theme)) throw new TypeError('renderCheckout: theme must be light, dark or auto');
+  // The element refuses the same values (config.ts): its take-over would replace the requisites with an error.
+  if (o.supportUrl !== undefined && !safeHttpUrl(o.supportUrl)) throw new TypeError('renderCheckout: supportUrl must be an absolute http(s) URL');
+  if (o.messages !== undefined && (typeof o.messages !== 'object' || o.messages === null || Array.isArray(o.messages))) {
+    throw new TypeError('renderCheckout: messages must be an object of message overrides');
+  }
   if (o.timeZone !== undefined) {
     try {
       new Intl.DateTimeFormat('en', { timeZone: o.timeZone });
@@ -194,7 +203,9 @@ function serverHost(o: RenderCheckoutOptions, state: MachineState, m: Messages, 
 /**
  * The `<paydesk-checkout>` element of an order, with its shadow root rendered (declarative shadow
  * DOM): put it in the page's HTML where the checkout goes, and load the element's script (`paydesk`
- * or `dist/cdn/paydesk.js`) anywhere on the page. Throws a TypeError naming a bad option.
+ * or `dist/cdn/paydesk.js`) as a module or with `defer`, so that it runs after the page is parsed (a
+ * script that defines the element before its HTML is parsed gives it a shadow root of its own, and
+ * the browser then drops the server's). Throws a TypeError naming a bad option.
  *
  * @example
  * const created = await handler.createSession({ order_ref: cart.id }, request);
@@ -226,7 +237,9 @@ export function renderCheckout(options: RenderCheckoutOptions): string {
       ? payView.confirming({ ...contextOf(host, order), timeZone: options.timeZone ?? 'Europe/Moscow' })
       : payView.pay({ ...contextOf(host, order), timeZone: options.timeZone ?? 'Europe/Moscow', qrImage: qrSvg })
     : closedView.view(host);
-  const heading = (m as unknown as Record<string, string>)[`${name}Title`] ?? m.loading;
+  // As the element's heading (paydesk-checkout.ts `_heading`): a decided dispute has its own.
+  const heading =
+    name === 'dispute' && order.dispute?.status === 'closed' ? m.disputeClosedTitle : ((m as unknown as Record<string, string>)[`${name}Title`] ?? m.loading);
   const timer = open ? payView.timer(m, payView.left(order, state.sync, host.env$.clock)) : nothing;
   // Lit's hydration markers are dropped: the element takes over by rendering, not by hydrating (see above).
   const shadow = collectResultSync(render(card(m.region, false, false, heading, timer, body, view.footer(host), ''))).replace(LIT_MARKERS, '');

@@ -183,4 +183,33 @@ describe('server-rendered checkout (paydesk/ssr) in Chromium', () => {
       await context.close();
     }
   });
+
+  test("reset() during the take-over: the server's paint leaves and the idle step (start) shows, as on any page", async () => {
+    const { context, page, errors } = await newShopper(browser);
+    try {
+      // The session's GET waits until the element was reset.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/api\/paydesk\/sessions\/[^/]+(\?|$)/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${origin}/checkout?cart=cart-reset`);
+      await waitUntil(() => page.evaluate(() => (document.querySelector('paydesk-checkout') as Element & { state?: string } | null)?.state === 'loading'), 'the take-over under way');
+      await page.evaluate(() => (document.querySelector('paydesk-checkout') as Element & { reset(): void }).reset());
+      release();
+      await waitUntil(
+        () => page.evaluate(() => document.querySelector('paydesk-checkout')!.shadowRoot!.querySelector('section.card button.primary')?.textContent?.trim() ?? ''),
+        'the start button',
+      );
+      const shadow = await page.evaluate(() => {
+        const root = document.querySelector('paydesk-checkout')!.shadowRoot!;
+        return { state: (root.host as Element & { state: string }).state, cards: root.querySelectorAll('section.card').length, amounts: root.querySelectorAll('.amount').length };
+      });
+      assert.deepEqual(shadow, { state: 'idle', cards: 1, amounts: 0 });
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
 });

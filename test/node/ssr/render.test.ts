@@ -94,7 +94,7 @@ describe('renderCheckout', () => {
     assert.ok(text.includes(o.client_order_id), 'the order number');
     if (o.payment_link) assert.match(html, /<figure part="qr" class="qr"><h3>[^<]+<\/h3><svg role="img" aria-label="[^"]+" viewBox="-3 -3 \d+ \d+"[^>]*><path d="M/);
     assert.doesNotMatch(html, /<!--lit-|<\?>|<script/i, 'no hydration markers, no script');
-    assert.match(html, /:host\(:not\(:defined\)\) button/, 'buttons that need the script are hidden without it');
+    assert.match(html, /<style>[^<]*button,\[part=countdown\]\{display:none\}[^<]*<\/style>/, "the server's buttons and countdown are not shown: only the element's own render makes them work");
   });
 
   test('text from the provider is escaped, never markup', () => {
@@ -142,6 +142,12 @@ describe('renderCheckout', () => {
     assert.deepEqual(checkoutStyleHashes(), styles);
   });
 
+  test("a decided dispute has the element's own heading", () => {
+    const dispute = { id: 'd1', status: 'closed', outcome: 'unconfirmed', created_at: '2026-11-27T10:05:00Z' };
+    const html = renderCheckout({ endpoint: '/api/paydesk', session: 's', order: order({ status: 'expired', dispute } as never), server_time: '2026-11-27T10:20:00Z', locale: 'en' });
+    assert.match(html, /<h2 part="heading"[^>]*>Payment not confirmed<\/h2>/);
+  });
+
   test('a bad option is a TypeError that names it', () => {
     const ok = { endpoint: '/api/paydesk', session: 's', order: order(), server_time: '2026-11-27T10:00:00Z' };
     const cases: [Record<string, unknown>, RegExp][] = [
@@ -151,6 +157,9 @@ describe('renderCheckout', () => {
       [{ theme: 'neon' }, /theme/],
       [{ timeZone: 'Mars/Olympus' }, /timeZone/],
       [{ locale: 7 }, /locale/],
+      [{ supportUrl: 'help' }, /supportUrl/],
+      [{ messages: 5 }, /messages/],
+      [{ server_time: '1' }, /server_time/],
       [{ order: { ...order(), amount: 'lots' } }, /order\.amount/],
       [{ order: null }, /order/],
     ];
