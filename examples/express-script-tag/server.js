@@ -78,6 +78,22 @@ function cartOf(req, res) {
   return cart;
 }
 
+/**
+ * The purchase's order: a reload, a second tab or a double submit replays it (same Idempotency-Key);
+ * once it has ended unpaid (expired, cancelled), the next attempt's key makes a new one. A paid or
+ * disputed order ends the walk, so a reload always lands on the same order.
+ */
+async function purchaseOrder(request, ref, purchase) {
+  let created;
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    request.headers.set('idempotency-key', `checkout-${purchase}-${attempt}`);
+    created = await handler.createSession({ order_ref: ref, method_type: 'SBP' }, request);
+    const { status, dispute, expires_at } = created.order;
+    if (status === 'paid' || dispute || (status === 'pending' && Date.parse(expires_at) > Date.parse(created.server_time))) break;
+  }
+  return created;
+}
+
 // The server-rendered checkout: the order is created here, in process (no POST from the browser),
 // and the page's HTML carries the element with its shadow root (amount, requisites, QR, pay-by time).
 app.get('/checkout', async (req, res) => {
@@ -85,21 +101,19 @@ app.get('/checkout', async (req, res) => {
   const product = products[ref];
   if (!product) return res.status(404).send('no such product');
   const lang = typeof req.query.lang === 'string' && /^[a-z]{2}$/.test(req.query.lang) ? req.query.lang : 'ru';
-  // The Idempotency-Key is tied to the purchase (cart and product): a reload, a second tab or a
-  // double submit gets the same order, never a second one.
-  const request = new Request(new URL(req.originalUrl, `http://${req.headers.host}`), {
-    headers: { cookie: req.headers.cookie ?? '', 'idempotency-key': `checkout-${cartOf(req, res)}-${ref}` },
-  });
+  const request = new Request(new URL(req.originalUrl, `http://${req.headers.host}`), { headers: { cookie: req.headers.cookie ?? '' } });
   setClientAddress(request, req.socket.remoteAddress); // the per-address create limit applies
   let checkout;
   try {
-    const created = await handler.createSession({ order_ref: ref, method_type: 'SBP' }, request);
-    checkout = renderCheckout({ endpoint: '/api/paydesk', ...created, locale: lang, orderRef: ref, userAgent: req.get('user-agent') });
+    // The order of this purchase (cart and product), never a second one for it (purchaseOrder).
+    const created = await purchaseOrder(request, ref, `${cartOf(req, res)}-${ref}`);
+    checkout = renderCheckout({ endpoint: '/api/paydesk', ...created, locale: lang, userAgent: req.get('user-agent') });
   } catch (err) {
     if (!(err instanceof CheckoutError)) throw err;
     return res.status(err.status).type('text').send(err.message); // e.g. 404 order_not_found, 429
   }
   res.set('content-security-policy', "script-src 'self'; object-src 'none'; base-uri 'none'");
+  res.set('cache-control', 'private, no-store'); // the page carries this shopper's session
   res.type('html').send(`<!doctype html>
 <html lang="${lang}">
 <head>

@@ -63,23 +63,37 @@ const page = (orderRef, lang, checkout) => `<!doctype html>
 </html>`;
 
 /**
+ * The purchase's order: a reload, a second tab or a double submit replays it (same Idempotency-Key);
+ * once it has ended unpaid (expired, cancelled), the next attempt's key makes a new one. A paid or
+ * disputed order ends the walk, so a reload always lands on the same order.
+ */
+async function purchaseOrder(request, ref, purchase) {
+  let created;
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    request.headers.set('idempotency-key', `checkout-${purchase}-${attempt}`);
+    created = await handler.createSession({ order_ref: ref, method_type: 'SBP' }, request);
+    const { status, dispute, expires_at } = created.order;
+    if (status === 'paid' || dispute || (status === 'pending' && Date.parse(expires_at) > Date.parse(created.server_time))) break;
+  }
+  return created;
+}
+
+/**
  * The server-rendered checkout: the order is created here, in process (no POST from the browser), and
  * the page's HTML carries the element with its shadow root (amount, requisites, QR, pay-by time).
  */
 async function checkoutPage(req, res, ref, lang) {
   // The shopper's cart: a random id in a cookie (a real shop has one already).
   const cart = /(?:^|;\s*)cart=([\w-]{16,64})(?:;|$)/.exec(req.headers.cookie ?? '')?.[1] ?? randomUUID();
-  // The Idempotency-Key is tied to the purchase (cart and product): a reload, a second tab or a
-  // double submit gets the same order, never a second one.
-  const request = new Request(new URL(req.url, `http://${req.headers.host}`), {
-    headers: { cookie: req.headers.cookie ?? '', 'idempotency-key': `checkout-${cart}-${ref}` },
-  });
+  const request = new Request(new URL(req.url, `http://${req.headers.host}`), { headers: { cookie: req.headers.cookie ?? '' } });
   setClientAddress(request, req.socket.remoteAddress); // the per-address create limit applies
   const cookie = `cart=${cart}; Path=/; HttpOnly; SameSite=Lax`;
   try {
-    const created = await handler.createSession({ order_ref: ref, method_type: 'SBP' }, request);
-    const checkout = renderCheckout({ endpoint: '/api/paydesk', ...created, locale: lang, orderRef: ref, userAgent: req.headers['user-agent'] });
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': cookie }).end(page(ref, lang, checkout));
+    // The order of this purchase (cart and product), never a second one for it (purchaseOrder).
+    const created = await purchaseOrder(request, ref, `${cart}-${ref}`);
+    const checkout = renderCheckout({ endpoint: '/api/paydesk', ...created, locale: lang, userAgent: req.headers['user-agent'] });
+    // The page carries this shopper's session: never kept by a cache.
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': cookie, 'cache-control': 'private, no-store' }).end(page(ref, lang, checkout));
   } catch (err) {
     // e.g. 404 order_not_found, 429 rate_limited; anything else is a bug: 500.
     const status = err instanceof CheckoutError ? err.status : 500;

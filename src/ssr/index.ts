@@ -59,7 +59,11 @@ export interface RenderCheckoutOptions {
   locale?: string;
   /** `light`, `dark` or `auto` (default: follows `prefers-color-scheme`). */
   theme?: 'light' | 'dark' | 'auto';
-  /** The merchant's order reference (the `order-ref` attribute): after this order ended, the element may make a new one. */
+  /**
+   * The merchant's order reference (the `order-ref` attribute): after this order ended, the element
+   * may make a new one. Leave it out when the page makes the orders (by an Idempotency-Key per
+   * purchase, README "Server-rendered checkout"): the page's keys would not know the element's order.
+   */
   orderRef?: string;
   /** The shop's support page (the `support-url` attribute), shown where the order gives none. */
   supportUrl?: string;

@@ -13,17 +13,22 @@ export default async function CheckoutPage() {
   const cart = (await cookies()).get('cart')?.value; // proxy.ts gives every shopper one
   if (!cart) throw new Error('no cart cookie: is proxy.ts in place?');
   const incoming = await headers();
-  // The page's request, as resolveOrder and getClientAddress read it, with an Idempotency-Key tied
-  // to the purchase: a reload gets the same order, never a second one.
+  // The page's request, as resolveOrder and getClientAddress read it.
   const request = new Request(`http://${incoming.get('host')}/checkout`, { method: 'POST', headers: new Headers(incoming) });
-  request.headers.set('idempotency-key', `checkout-${cart}-coffee-beans`);
   await connection(); // the order is made at request time, never while prerendering
-  const created = await handler.createSession({ order_ref: 'coffee-beans', method_type: 'SBP' }, request);
+  // The purchase's order: a reload or a second tab replays it (same Idempotency-Key); once it has
+  // ended unpaid, the next attempt's key makes a new one (a paid or disputed order stays).
+  let created = null;
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    request.headers.set('idempotency-key', `checkout-${cart}-coffee-beans-${attempt}`);
+    created = await handler.createSession({ order_ref: 'coffee-beans', method_type: 'SBP' }, request);
+    const { status, dispute, expires_at } = created.order;
+    if (status === 'paid' || dispute || (status === 'pending' && Date.parse(expires_at) > Date.parse(created.server_time))) break;
+  }
   const checkout = renderCheckout({
     endpoint: '/api/paydesk',
-    ...created,
+    ...created!,
     locale: 'ru',
-    orderRef: 'coffee-beans',
     userAgent: incoming.get('user-agent') ?? undefined, // a phone gets the phone's layout
   });
   return (
