@@ -120,7 +120,8 @@ export interface ServerRenderedPurchase {
  * 2. with JavaScript on, in the same cart (the cookies of step 1), the element takes the same order
  *    over: its state becomes `pay` with that order, and the page never sends `POST …/sessions`;
  * 3. a reload shows the same order; the sandbox holds exactly one new order for all three page loads;
- * 4. the sandbox completes the order and the element shows it paid.
+ * 4. the order expires unpaid: a reload gets the purchase's next order, a second reload that same one;
+ * 5. the sandbox completes it and the element shows it paid.
  * `amountText`: how the amount reads in the page (e.g. /1\s?500/).
  */
 export async function buyServerRendered(
@@ -169,9 +170,22 @@ export async function buyServerRendered(
   assert.deepEqual(creates, [], 'the page never sent POST /sessions');
   assert.equal(await sandboxOrderCount(sandboxUrl, apiKey), ordersBefore + 1, 'one order for the no-JavaScript view, the page and its reload');
 
-  // 4. Paid.
-  await completeInSandbox(sandboxUrl, order.id, apiKey);
+  // 4. The order ends unpaid (the sandbox expires it; the element shows it): a reload gets the
+  //    purchase's next order (the page's next key), and another reload that same order.
+  const expire = await fetch(`${sandboxUrl}/sandbox/orders/${encodeURIComponent(order.id)}/expire`, { method: 'POST', headers: { 'X-API-Key': apiKey } });
+  assert.equal(expire.status, 200, `expire ${order.id}: ${expire.status}`);
+  await elementOrder(page, 'expired');
+  await page.reload();
+  const next = await elementOrder(page, 'pay');
+  assert.notEqual(next.id, order.id, 'after the order ended unpaid, a reload gets a new order');
+  await page.reload();
+  assert.equal((await elementOrder(page, 'pay')).id, next.id, 'and a reload after that, the same new order');
+  assert.deepEqual(creates, [], 'the page never sent POST /sessions');
+  assert.equal(await sandboxOrderCount(sandboxUrl, apiKey), ordersBefore + 2, 'one order per attempt, none per reload');
+
+  // 5. Paid.
+  await completeInSandbox(sandboxUrl, next.id, apiKey);
   await elementPaid(page);
   await context.close();
-  return { orderId: order.id, errors };
+  return { orderId: next.id, errors };
 }
