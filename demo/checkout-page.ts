@@ -4,7 +4,7 @@
  *   GET /checkout/{cart}?lang=en|ru&theme=light|dark&method=choice|sbp|card|bank&bank=<button name>
  *
  * The page's server creates the cart's order itself, in process (`handler.createSession`, the form of
- * `POST /sessions` a server calls), with the cart id as the `order_ref` and as the `Idempotency-Key`:
+ * `POST /sessions` a server calls), with the cart id as the `order_ref` and as the `purchase`:
  * a reload, a second tab or a double submit of the same purchase answers the same session, never a
  * second order (for as long as the handler keeps the key, 24 h by default; the cart lives 7 days). It
  * renders the checkout into the page's HTML with `paydesk/ssr`'s `renderCheckout`: the amount, the
@@ -88,15 +88,13 @@ export function registerCheckoutPage(app: Hono, options: CheckoutPageOptions): v
     const product = carts.productOf(cart);
     if (!product) return page(c, 404, { lang, theme, t, product: null, body: message(t('cart.gone')) });
 
-    // The page's request, with the cart as its Idempotency-Key: resolveOrder sees the shopper's own
-    // headers (cookies), and the per-address create limit counts the shopper's address.
-    const headers = new Headers(c.req.raw.headers);
-    headers.set('idempotency-key', cart);
-    const request = new Request(c.req.url, { method: 'GET', headers });
+    // The page's request: resolveOrder sees the shopper's own headers (cookies), and the per-address
+    // create limit counts the shopper's address. The cart is the purchase: one order for it at a time.
+    const request = new Request(c.req.url, { method: 'GET', headers: c.req.raw.headers });
     setClientAddress(request, remoteAddress(c));
     let created;
     try {
-      created = await handler.createSession(sessionInput(cart, method, bank), request);
+      created = await handler.createSession(sessionInput(cart, method, bank), request, { purchase: cart });
     } catch (err) {
       if (!(err instanceof CheckoutError)) throw err;
       const text = err.code === 'idempotency_conflict' ? t('ssr.settings') : err.status === 404 ? t('cart.gone') : t('ssr.failed', { code: err.code });

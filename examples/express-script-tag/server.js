@@ -50,70 +50,16 @@ const app = express();
 app.use('/api/paydesk', toExpressMiddleware(handler));
 app.use('/assets/paydesk', express.static(cdn, { maxAge: '1h' }));
 
-app.get('/', (req, res) => {
+/** The product of `?product=` and the page language of `?lang=` (the element speaks it: ?lang=kk loads the Kazakh table from chunks/ beside the script). */
+function productOf(req) {
   const ref = typeof req.query.product === 'string' ? req.query.product : 'coffee-beans';
-  const product = products[ref];
-  if (!product) return res.status(404).send('no such product');
-  // The element speaks the page's language: ?lang=kk loads the Kazakh table from chunks/ beside the script.
   const lang = typeof req.query.lang === 'string' && /^[a-z]{2}$/.test(req.query.lang) ? req.query.lang : 'ru';
-  res.set('content-security-policy', "script-src 'self'; object-src 'none'; base-uri 'none'");
-  res.type('html').send(`<!doctype html>
-<html lang="${lang}">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${product.title}</title>
-  <script src="/assets/paydesk/paydesk.iife.js" integrity="${integrity['paydesk.iife.js']}" crossorigin="anonymous" defer></script>
-</head>
-<body>
-  <h1>${product.title}</h1>
-  <paydesk-checkout endpoint="/api/paydesk" order-ref="${ref}" method-type="SBP"></paydesk-checkout>
-</body>
-</html>`);
-});
-// The shopper's cart: a random id in a cookie (a real shop has one already).
-function cartOf(req, res) {
-  const cart = /(?:^|;\s*)cart=([\w-]{16,64})(?:;|$)/.exec(req.headers.cookie ?? '')?.[1] ?? randomUUID();
-  res.cookie('cart', cart, { httpOnly: true, sameSite: 'lax' });
-  return cart;
+  return { ref, product: products[ref], lang };
 }
 
-/**
- * The purchase's order: a reload, a second tab or a double submit replays it (same Idempotency-Key);
- * once it has ended unpaid (expired, cancelled), the next attempt's key makes a new one. A paid or
- * disputed order ends the walk, so a reload always lands on the same order.
- */
-async function purchaseOrder(request, ref, purchase) {
-  let created;
-  for (let attempt = 1; attempt <= 5; attempt++) {
-    request.headers.set('idempotency-key', `checkout-${purchase}-${attempt}`);
-    created = await handler.createSession({ order_ref: ref, method_type: 'SBP' }, request);
-    const { status, dispute, expires_at } = created.order;
-    if (status === 'paid' || dispute || (status === 'pending' && Date.parse(expires_at) > Date.parse(created.server_time))) break;
-  }
-  return created;
-}
-
-// The server-rendered checkout: the order is created here, in process (no POST from the browser),
-// and the page's HTML carries the element with its shadow root (amount, requisites, QR, pay-by time).
-app.get('/checkout', async (req, res) => {
-  const ref = typeof req.query.product === 'string' ? req.query.product : 'coffee-beans';
-  const product = products[ref];
-  if (!product) return res.status(404).send('no such product');
-  const lang = typeof req.query.lang === 'string' && /^[a-z]{2}$/.test(req.query.lang) ? req.query.lang : 'ru';
-  const request = new Request(new URL(req.originalUrl, `http://${req.headers.host}`), { headers: { cookie: req.headers.cookie ?? '' } });
-  setClientAddress(request, req.socket.remoteAddress); // the per-address create limit applies
-  let checkout;
-  try {
-    // The order of this purchase (cart and product), never a second one for it (purchaseOrder).
-    const created = await purchaseOrder(request, ref, `${cartOf(req, res)}-${ref}`);
-    checkout = renderCheckout({ endpoint: '/api/paydesk', ...created, locale: lang, userAgent: req.get('user-agent') });
-  } catch (err) {
-    if (!(err instanceof CheckoutError)) throw err;
-    return res.status(err.status).type('text').send(err.message); // e.g. 404 order_not_found, 429
-  }
+/** A shop page with the checkout in it, under a strict script-src (the classic script pinned by its integrity). */
+function sendPage(res, { product, lang }, checkout) {
   res.set('content-security-policy', "script-src 'self'; object-src 'none'; base-uri 'none'");
-  res.set('cache-control', 'private, no-store'); // the page carries this shopper's session
   res.type('html').send(`<!doctype html>
 <html lang="${lang}">
 <head>
@@ -127,6 +73,40 @@ app.get('/checkout', async (req, res) => {
   ${checkout}
 </body>
 </html>`);
+}
+
+app.get('/', (req, res) => {
+  const page = productOf(req);
+  if (!page.product) return res.status(404).send('no such product');
+  sendPage(res, page, `<paydesk-checkout endpoint="/api/paydesk" order-ref="${page.ref}" method-type="SBP"></paydesk-checkout>`);
+});
+
+// The shopper's cart: a random id in a cookie (a real shop has one already).
+function cartOf(req, res) {
+  const cart = /(?:^|;\s*)cart=([\w-]{16,64})(?:;|$)/.exec(req.headers.cookie ?? '')?.[1] ?? randomUUID();
+  res.cookie('cart', cart, { httpOnly: true, sameSite: 'lax' });
+  return cart;
+}
+
+// The server-rendered checkout: the order is created here, in process (no POST from the browser),
+// and the page's HTML carries the element with its shadow root (amount, requisites, QR, pay-by time).
+app.get('/checkout', async (req, res) => {
+  const page = productOf(req);
+  if (!page.product) return res.status(404).send('no such product');
+  const request = new Request(new URL(req.originalUrl, `http://${req.headers.host}`), { headers: { cookie: req.headers.cookie ?? '' } });
+  setClientAddress(request, req.socket.remoteAddress); // the per-address create limit applies
+  let checkout;
+  try {
+    // One order for this purchase (cart and product): a reload, a second tab or a double submit gets
+    // the same; once it has ended unpaid, the next call makes the next one.
+    const created = await handler.createSession({ order_ref: page.ref, method_type: 'SBP' }, request, { purchase: `${cartOf(req, res)}-${page.ref}` });
+    checkout = renderCheckout({ endpoint: '/api/paydesk', ...created, locale: page.lang, userAgent: req.get('user-agent') });
+  } catch (err) {
+    if (!(err instanceof CheckoutError)) throw err;
+    return res.status(err.status).type('text').send(err.message); // e.g. 404 order_not_found, 429
+  }
+  res.set('cache-control', 'private, no-store'); // the page carries this shopper's session
+  sendPage(res, page, checkout);
 });
 app.get('/thanks', (req, res) => res.type('html').send('<!doctype html><html lang="ru"><meta charset="utf-8"><title>Thanks</title><h1>Thank you!</h1></html>'));
 

@@ -63,22 +63,6 @@ const page = (orderRef, lang, checkout) => `<!doctype html>
 </html>`;
 
 /**
- * The purchase's order: a reload, a second tab or a double submit replays it (same Idempotency-Key);
- * once it has ended unpaid (expired, cancelled), the next attempt's key makes a new one. A paid or
- * disputed order ends the walk, so a reload always lands on the same order.
- */
-async function purchaseOrder(request, ref, purchase) {
-  let created;
-  for (let attempt = 1; attempt <= 5; attempt++) {
-    request.headers.set('idempotency-key', `checkout-${purchase}-${attempt}`);
-    created = await handler.createSession({ order_ref: ref, method_type: 'SBP' }, request);
-    const { status, dispute, expires_at } = created.order;
-    if (status === 'paid' || dispute || (status === 'pending' && Date.parse(expires_at) > Date.parse(created.server_time))) break;
-  }
-  return created;
-}
-
-/**
  * The server-rendered checkout: the order is created here, in process (no POST from the browser), and
  * the page's HTML carries the element with its shadow root (amount, requisites, QR, pay-by time).
  */
@@ -89,8 +73,9 @@ async function checkoutPage(req, res, ref, lang) {
   setClientAddress(request, req.socket.remoteAddress); // the per-address create limit applies
   const cookie = `cart=${cart}; Path=/; HttpOnly; SameSite=Lax`;
   try {
-    // The order of this purchase (cart and product), never a second one for it (purchaseOrder).
-    const created = await purchaseOrder(request, ref, `${cart}-${ref}`);
+    // One order for this purchase (cart and product): a reload, a second tab or a double submit gets
+    // the same; once it has ended unpaid, the next call makes the next one.
+    const created = await handler.createSession({ order_ref: ref, method_type: 'SBP' }, request, { purchase: `${cart}-${ref}` });
     const checkout = renderCheckout({ endpoint: '/api/paydesk', ...created, locale: lang, userAgent: req.headers['user-agent'] });
     // The page carries this shopper's session: never kept by a cache.
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': cookie, 'cache-control': 'private, no-store' }).end(page(ref, lang, checkout));

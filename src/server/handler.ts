@@ -28,6 +28,20 @@ export type { CreatedSessionAnswer } from './routes/sessions.js';
 /** The body of `POST {endpoint}/sessions`, as `handler.createSession` takes it. */
 export type CreateSessionRequest = Pick<CreateSessionInput, 'order_ref'> & Partial<Omit<CreateSessionInput, 'order_ref'>>;
 
+/** How `handler.createSession` makes its order. */
+export interface CreateSessionOptions {
+  /**
+   * The purchase the order is for (your cart or checkout id: 1 to 200 visible ASCII characters, one
+   * no other shopper can learn). The handler keeps one order per purchase: a repeat (a reload, a second
+   * tab, a double submit) gets the same session; once that order has ended unpaid (expired,
+   * cancelled), the next call makes the purchase's next order, and repeats get that one. A paid or
+   * disputed order stays the purchase's. It works through Idempotency-Keys derived from it
+   * (`<purchase>#1`, `#2`…), kept for `idempotencyTtlSeconds`; an Idempotency-Key of `request` is then
+   * not read.
+   */
+  purchase?: string;
+}
+
 export interface CheckoutHandler {
   (request: Request): Promise<Response>;
   /** The store in use (the in-memory default, or the one given). Reading it is a first use. */
@@ -49,7 +63,7 @@ export interface CheckoutHandler {
    * Resolves with what the route answers: `{ session, order, server_time }`; a refusal is a
    * {@link CheckoutError} with the route's status and code (e.g. 404 `order_not_found`).
    */
-  createSession(input: CreateSessionRequest, request?: Request): Promise<CreatedSessionAnswer>;
+  createSession(input: CreateSessionRequest, request?: Request, options?: CreateSessionOptions): Promise<CreatedSessionAnswer>;
   /** Read-only views for a back office: sessions, one order's history and hooks, the webhook log. */
   readonly inspect: {
     sessions(options?: { query?: string; limit?: number; before?: number }): Promise<SessionSummary[]>;
@@ -62,6 +76,16 @@ export interface CheckoutHandler {
    * used has nothing open: this resolves at once.
    */
   close(): Promise<void>;
+}
+
+const PURCHASE = /^[\x21-\x7e]{1,200}$/;
+/** Orders one purchase may get (each after the one before ended unpaid); past that, the last is answered. */
+const PURCHASE_ATTEMPTS = 10;
+
+/** The order ended without a payment (expired, cancelled, or past its time), and no dispute is on it. */
+function endedUnpaid({ order, server_time }: CreatedSessionAnswer): boolean {
+  if (order.status === 'paid' || order.dispute) return false;
+  return order.status !== 'pending' || Date.parse(order.expires_at) <= Date.parse(server_time);
 }
 
 /** `resolveOrder` gets this when `handler.createSession` is called without the page's request. */
@@ -111,12 +135,23 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     idle: { value: async () => started?.core.idle() },
     reconcile: { value: async () => use().core.reconciler.run(true) },
     createSession: {
-      value: async (input: CreateSessionRequest, request?: Request) => {
+      value: async (input: CreateSessionRequest, request?: Request, options?: CreateSessionOptions) => {
         const ctx = use();
         const req = request ?? new Request(STAND_IN_URL, { method: 'POST' });
+        const purchase = options?.purchase;
+        if (purchase !== undefined && (typeof purchase !== 'string' || !PURCHASE.test(purchase))) {
+          throw new CheckoutError(400, 'validation_failed', 'purchase must be 1 to 200 visible ASCII characters (a cart or checkout id).');
+        }
         const address = request ? ctx.clientAddress(request) : undefined;
         if (address) await ctx.limiter.hit(ctx.opts.limits.createPerAddress, `c:${address}`);
-        return (await createSession(ctx, input, req, idempotencyKeyOf(req))).answer;
+        if (purchase === undefined) return (await createSession(ctx, input, req, idempotencyKeyOf(req))).answer;
+        // The purchase's orders, one key each: repeats replay the first that has not ended unpaid.
+        let answer!: CreatedSessionAnswer;
+        for (let attempt = 1; attempt <= PURCHASE_ATTEMPTS; attempt++) {
+          answer = (await createSession(ctx, input, req, `${purchase}#${attempt}`)).answer;
+          if (!endedUnpaid(answer)) break;
+        }
+        return answer;
       },
     },
     close: {

@@ -3,7 +3,7 @@
  * provider key, decides the price, creates orders, receives webhooks and serves status to the widget.
  */
 export { createCheckoutHandler, matchRoute } from './handler.js';
-export type { CheckoutHandler, CreatedSessionAnswer, CreateSessionRequest } from './handler.js';
+export type { CheckoutHandler, CreatedSessionAnswer, CreateSessionOptions, CreateSessionRequest } from './handler.js';
 export type {
   CheckoutHandlerOptions,
   FlaggedOrderEvent,

@@ -32,7 +32,7 @@ import tg from '../element/i18n/tg.js';
 import uk from '../element/i18n/uk.js';
 import uz from '../element/i18n/uz.js';
 import { initialState, isOpen, transition, type MachineState } from '../element/machine.js';
-import { card } from '../element/parts.js';
+import { card, stepTitle } from '../element/parts.js';
 import { detectPlatform } from '../element/platform.js';
 import { qrModules } from '../element/qr.js';
 import { styles as elementStyles } from '../element/paydesk-checkout.styles.js';
@@ -61,8 +61,8 @@ export interface RenderCheckoutOptions {
   theme?: 'light' | 'dark' | 'auto';
   /**
    * The merchant's order reference (the `order-ref` attribute): after this order ended, the element
-   * may make a new one. Leave it out when the page makes the orders (by an Idempotency-Key per
-   * purchase, README "Server-rendered checkout"): the page's keys would not know the element's order.
+   * may make a new one. Leave it out when the page makes the orders (`createSession` with a
+   * `purchase`, README "Server-rendered checkout"): the purchase would not know the element's order.
    */
   orderRef?: string;
   /** The shop's support page (the `support-url` attribute), shown where the order gives none. */
@@ -241,9 +241,7 @@ export function renderCheckout(options: RenderCheckoutOptions): string {
       ? payView.confirming({ ...contextOf(host, order), timeZone: options.timeZone ?? 'Europe/Moscow' })
       : payView.pay({ ...contextOf(host, order), timeZone: options.timeZone ?? 'Europe/Moscow', qrImage: qrSvg })
     : closedView.view(host);
-  // As the element's heading (paydesk-checkout.ts `_heading`): a decided dispute has its own.
-  const heading =
-    name === 'dispute' && order.dispute?.status === 'closed' ? m.disputeClosedTitle : ((m as unknown as Record<string, string>)[`${name}Title`] ?? m.loading);
+  const heading = stepTitle(m, name, order);
   const timer = open ? payView.timer(m, payView.left(order, state.sync, host.env$.clock)) : nothing;
   // Lit's hydration markers are dropped: the element takes over by rendering, not by hydrating (see above).
   const shadow = collectResultSync(render(card(m.region, false, false, heading, timer, body, view.footer(host), ''))).replace(LIT_MARKERS, '');

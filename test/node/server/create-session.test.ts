@@ -130,4 +130,33 @@ describe('handler.createSession: the in-process POST /sessions', () => {
     assert.equal(b.session, a.session);
     await assert.rejects(w.handler.createSession({ order_ref: 'k2' }, page()), (err: unknown) => err instanceof CheckoutError && err.code === 'rate_limited');
   });
+
+  test('options.purchase: one order per purchase; after it ended unpaid the next one, which repeats then get; a paid one stays', async () => {
+    const w = world();
+    const control = async (id: string, action: 'expire' | 'complete') => {
+      const res = await w.sandbox.fetch(new Request(`${PROVIDER}/sandbox/orders/${encodeURIComponent(id)}/${action}`, { method: 'POST', headers: { 'X-API-Key': KEY } }));
+      assert.equal(res.status, 200);
+      await w.sandbox.webhooks.idle(); // the webhook reached the handler
+      await w.handler.idle();
+    };
+    const buy = () => w.handler.createSession({ order_ref: 'p1', method_type: 'SBP' }, undefined, { purchase: 'cart-7f3a' });
+    const first = await buy();
+    assert.equal((await buy()).order.id, first.order.id, 'a repeat: the same order');
+    await control(first.order.id, 'expire');
+    const second = await buy();
+    assert.notEqual(second.order.id, first.order.id, 'the first ended unpaid: the next order');
+    assert.equal(second.order.status, 'pending');
+    assert.equal((await buy()).order.id, second.order.id, 'and repeats get that one');
+    await control(second.order.id, 'complete');
+    const paid = await buy();
+    assert.equal(paid.order.id, second.order.id, 'a paid order stays the purchase\'s');
+    assert.equal(paid.order.status, 'paid');
+    assert.equal((await sandboxOrders(w)).length, 2);
+    for (const bad of ['', 'has space', 'x'.repeat(201), 7]) {
+      await assert.rejects(
+        w.handler.createSession({ order_ref: 'p2' }, undefined, { purchase: bad as string }),
+        (err: unknown) => err instanceof CheckoutError && err.code === 'validation_failed' && /purchase/.test(err.message),
+      );
+    }
+  });
 });

@@ -16,18 +16,12 @@ export default async function CheckoutPage() {
   // The page's request, as resolveOrder and getClientAddress read it.
   const request = new Request(`http://${incoming.get('host')}/checkout`, { method: 'POST', headers: new Headers(incoming) });
   await connection(); // the order is made at request time, never while prerendering
-  // The purchase's order: a reload or a second tab replays it (same Idempotency-Key); once it has
-  // ended unpaid, the next attempt's key makes a new one (a paid or disputed order stays).
-  let created = null;
-  for (let attempt = 1; attempt <= 5; attempt++) {
-    request.headers.set('idempotency-key', `checkout-${cart}-coffee-beans-${attempt}`);
-    created = await handler.createSession({ order_ref: 'coffee-beans', method_type: 'SBP' }, request);
-    const { status, dispute, expires_at } = created.order;
-    if (status === 'paid' || dispute || (status === 'pending' && Date.parse(expires_at) > Date.parse(created.server_time))) break;
-  }
+  // One order for this purchase (the cart): a reload or a second tab gets the same; once it has
+  // ended unpaid, the next call makes the next one (a paid or disputed order stays).
+  const created = await handler.createSession({ order_ref: 'coffee-beans', method_type: 'SBP' }, request, { purchase: `${cart}-coffee-beans` });
   const checkout = renderCheckout({
     endpoint: '/api/paydesk',
-    ...created!,
+    ...created,
     locale: 'ru',
     userAgent: incoming.get('user-agent') ?? undefined, // a phone gets the phone's layout
   });
