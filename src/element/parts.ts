@@ -4,6 +4,9 @@
  * row. The icons only the views show are theirs (views.ts `icons`).
  */
 import { html, svg, type TemplateResult } from 'lit';
+import type { OrderView } from '../protocol/index.js';
+import type { Messages } from './i18n/index.js';
+import type { StateName } from './machine.js';
 
 export const icon = (paths: TemplateResult) => html`<svg viewBox="0 0 24 24" aria-hidden="true">${paths}</svg>`;
 export const alert = icon(svg`<path d="M12 3l10 18H2z"/><path d="M12 10v4M12 17.5v.5"/>`);
@@ -24,3 +27,13 @@ export const badge = (ok: boolean, mark: TemplateResult) => html`<div class="bad
 export const failed = (text: string) => center(badge(false, alert), html`<p>${text}</p>`);
 export const actions = (...buttons: unknown[]) => html`<div part="actions">${buttons}</div>`;
 export const button = (text: string, click: () => void, cls = 'primary') => html`<button class=${cls} @click=${click}>${text}</button>`;
+
+/**
+ * The heading of a step, as the element shows it and as paydesk/ssr renders it (the receipt upload,
+ * open over a step, has its own: paydesk-checkout.ts). Before the language table arrives only the
+ * offline messages are there (see steps.ts `view`).
+ */
+export function stepTitle(m: Messages, name: StateName, order: OrderView | null): string {
+  if (name === 'dispute' && order?.dispute?.status === 'closed') return m.disputeClosedTitle;
+  return name === 'idle' ? m.region : (name !== 'loading' && m[`${name}Title`]) || m.loading;
+}

@@ -6,7 +6,7 @@ import type { CheckoutEnv } from './env.js';
 import { emit } from './events.js';
 import { errorText, type MessageOverrides } from './i18n/index.js';
 import { isFinalError, isOpen, type MachineState } from './machine.js';
-import { actions, button, card, center, failed, spinner, waiting } from './parts.js';
+import { actions, button, card, center, failed, spinner, stepTitle, waiting } from './parts.js';
 import { styles } from './paydesk-checkout.styles.js';
 import { Steps } from './steps.js';
 
@@ -218,12 +218,7 @@ export class PaydeskCheckout extends LitElement {
 
   private _heading(): string {
     const c = this._c;
-    const m = c.m;
-    const { name, order } = c.machine;
-    // Before the language table arrives only the offline messages are there (see steps.ts `view`).
-    if (c.receipt?.open) return m.receiptTitle;
-    if (name === 'dispute' && order?.dispute?.status === 'closed') return m.disputeClosedTitle;
-    return name === 'idle' ? m.region : (name !== 'loading' && m[`${name}Title`]) || m.loading;
+    return c.receipt?.open ? c.m.receiptTitle : stepTitle(c.m, c.machine.name, c.machine.order);
   }
 
   override render(): unknown {
