@@ -184,6 +184,43 @@ describe('server-rendered checkout (paydesk/ssr) in Chromium', () => {
     }
   });
 
+  test('a phone: the server paints the phone layout (no QR) and the element takes it over with the bank apps', async () => {
+    const phone = {
+      userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      locale: 'ru-RU',
+    };
+    const bare = await browser.newContext({ ...phone, javaScriptEnabled: false });
+    try {
+      const page = await bare.newPage();
+      await page.goto(`${origin}/checkout?cart=cart-phone`);
+      const text = (await page.locator('paydesk-checkout section.card').innerText()).replace(/\s+/g, ' ');
+      assert.match(text, /2 490,00 ₽/);
+      assert.equal(await page.locator('paydesk-checkout figure[part=qr]').count(), 0, 'no QR to scan on the phone that would have to scan it');
+    } finally {
+      await bare.close();
+    }
+    const context = await browser.newContext(phone);
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      posts.length = 0;
+      await page.goto(`${origin}/checkout?cart=cart-phone`);
+      await waitForWidgetState(page, 'pay');
+      const bankApps = page.locator('paydesk-checkout button[aria-haspopup=dialog]');
+      await bankApps.waitFor({ state: 'visible' });
+      assert.match(await bankApps.innerText(), /Оплатить в приложении банка/);
+      assert.equal((await providerOrders('cart-phone')).length, 1);
+      assert.deepEqual(posts, []);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   test("reset() during the take-over: the server's paint leaves and the idle step (start) shows, as on any page", async () => {
     const { context, page, errors } = await newShopper(browser);
     try {
