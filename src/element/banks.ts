@@ -18,6 +18,7 @@ import type { SheetHost } from './hosts.js';
 import { fill } from './i18n/text.js';
 import { safeIntl } from './i18n/plural.js';
 import { center, spinner } from './parts.js';
+import { platformOf } from './platform.js';
 import { nameIn, viewStyles } from './views.js';
 import { paymentLinkOf } from './requisites.js';
 
@@ -171,7 +172,7 @@ export class BankSheetController implements ReactiveController {
   /** The sheet's entries and the table's date, computed again only when what they come from changed. */
   private memoised(): { entries: (BankLink & { search: string })[]; date: string } {
     const h = this.host;
-    const deps = [h.machine.order, this.table, h.env$.platform, h.el.bank, h.el.buttonName, this.lastId, h.language];
+    const deps = [h.machine.order, this.table, platformOf(h.env$), h.el.bank, h.el.buttonName, this.lastId, h.language];
     if (!this.memo || deps.some((d, i) => d !== this.memo!.deps[i])) {
       const table = this.table;
       const date = table
@@ -191,7 +192,7 @@ export class BankSheetController implements ReactiveController {
     const order = h.machine.order;
     if (!order) return [];
     const only = paymentLinkOf(order) ? (memberIdOf(h.el.bank) ?? bankByButtonName(h.el.buttonName)?.memberId ?? null) : null;
-    const links = bankLinks(order, h.env$.platform, this.table?.banks ?? [], only);
+    const links = bankLinks(order, platformOf(h.env$), this.table?.banks ?? [], only);
     const search = new Map((this.table?.banks ?? []).map((b) => [b.id, b.search]));
     const last = this.lastId;
     const out = links.map((l) => ({ ...l, search: search.get(l.id) ?? [l.name.ru, l.name.en].map(normalise).join(' ') }));
@@ -203,7 +204,7 @@ export class BankSheetController implements ReactiveController {
   private go(e: Event, link: BankLink): void {
     const h = this.host;
     this.remember(link.id);
-    if (h.env$.platform === 'desktop') return; // a web client, in a new tab (the link's own target)
+    if (platformOf(h.env$) === 'desktop') return; // a web client, in a new tab (the link's own target)
     e.preventDefault();
     this.cancelFallback();
     h.env$.navigate(link.href);
@@ -249,7 +250,7 @@ export class BankSheetController implements ReactiveController {
     const all = loading ? [] : entries;
     const shown = findBanks(all, this.query);
     const last = this.lastId;
-    const desktop = h.env$.platform === 'desktop';
+    const desktop = platformOf(h.env$) === 'desktop';
     return html`<dialog part="sheet" class="sheet" aria-labelledby="sheet-title" @close=${this.onClose}><div class="sheet-top"><h3 id="sheet-title">${
       desktop ? m.payOnline : m.sheetTitle
     }</h3><button class="x" aria-label=${m.close} @click=${() => this.close()}>${close}</button></div><div class="search">${

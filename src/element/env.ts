@@ -5,7 +5,7 @@
 import { newIdempotencyKey } from './api.js';
 import type { Locks } from './claim.js';
 import { systemClock, type Clock } from './countdown.js';
-import { detectPlatform, type Platform } from './platform.js';
+import type { Platform } from './platform.js';
 import { defaultStorage, tabStorage, type KeyValueStorage } from './storage.js';
 
 /** What the element needs from the outside world (the `env` property); tests replace parts of it. */
@@ -22,7 +22,8 @@ export interface CheckoutEnv {
   locks?: Locks | null;
   navigate(url: string): void;
   copy(text: string): Promise<void>;
-  platform: Platform;
+  /** The device kind (bank apps on a phone, a QR on a desktop); default: from the browser's user agent. */
+  platform?: Platform;
   newKey(): string;
   /** Page visibility source for the live status and the bank-app fallback (default `document`). */
   document?: EventTarget & { readonly hidden: boolean };
@@ -39,7 +40,6 @@ export const withDefaults = (given: Partial<CheckoutEnv>): CheckoutEnv => ({
   tabStorage: tabStorage(),
   navigate: (url) => location.assign(url),
   copy: (text) => navigator.clipboard.writeText(text),
-  platform: detectPlatform(navigator.userAgent, navigator.maxTouchPoints),
   newKey: newIdempotencyKey,
   ...given,
 });

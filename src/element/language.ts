@@ -1,5 +1,5 @@
 /**
- * The element's language, as a reactive controller: which language the shopper reads (`locale`, else
+ * The element's language (the steps controller calls `refresh()` before each render): which language the shopper reads (`locale`, else
  * the nearest `lang`, else the browser's), loading its tables on demand, and holding the text while
  * they arrive so a shopper never sees English flash before their language: at most
  * {@link LANGUAGE_WAIT_MS}. Past that, English stands in where it is at hand (the CDN files carry it);
@@ -7,7 +7,6 @@
  * others a spinner until the text is there, or the network error with "try again" when it cannot be
  * loaded.
  */
-import type { ReactiveController } from 'lit';
 import type { LanguageHost } from './hosts.js';
 import type { MessageOverrides } from './i18n/index.js';
 import { loadLanguage, messagesFor, missingTables, resolveLanguage, type Messages } from './i18n/index.js';
@@ -15,7 +14,7 @@ import { loadLanguage, messagesFor, missingTables, resolveLanguage, type Message
 /** How long the text waits for the shopper's language table before showing the fallback. */
 export const LANGUAGE_WAIT_MS = 3000;
 
-export class LanguageController implements ReactiveController {
+export class LanguageController {
   /** The language asked for (`locale`, else the nearest `lang`, else the browser's). */
   tag = 'en';
   /** The tag used with `Intl` (the asked one when its table is there, else the table's language). */
@@ -31,11 +30,7 @@ export class LanguageController implements ReactiveController {
   private key?: string;
   private overrides?: MessageOverrides | null;
 
-  constructor(private readonly host: LanguageHost) {
-    host.el.addController(this);
-  }
-
-  hostConnected(): void {}
+  constructor(private readonly host: LanguageHost) {}
 
   /** Before each render (the host calls it first): the language of now, its tables asked for, the messages merged. */
   refresh(): void {

@@ -1,17 +1,16 @@
 /**
- * Code loaded on demand, as a reactive controller (after `@lit/task`'s model, cut to what the element
+ * Code loaded on demand, for the steps controller (after `@lit/task`'s model, cut to what the element
  * needs): each module has a status (`initial` → `pending` → `complete` | `error`); a load runs once;
  * a failed one stays failed until `retry()`; the host re-renders when one arrives, and its
  * `updateComplete` waits for the loads under way (see `PaydeskCheckout.getUpdateComplete`, steps.ts `wait`).
  */
-import type { ReactiveController } from 'lit';
 import type { LazyHost } from './hosts.js';
 
 export type Loaders = Readonly<Record<string, () => Promise<object>>>;
 export type Loaded<L extends Loaders> = { [K in keyof L]: Awaited<ReturnType<L[K]>> };
 export type LazyStatus = 'initial' | 'pending' | 'complete' | 'error';
 
-export class LazyController<L extends Loaders> implements ReactiveController {
+export class LazyController<L extends Loaders> {
   private readonly done: Partial<Loaded<L>> = {};
   private readonly status = new Map<keyof L, LazyStatus>();
 
@@ -20,11 +19,7 @@ export class LazyController<L extends Loaders> implements ReactiveController {
     private readonly loaders: L,
     /** Called with each module as it arrives (before the update it causes). */
     private readonly arrived: <K extends keyof L>(name: K, module: Loaded<L>[K]) => void,
-  ) {
-    host.el.addController(this);
-  }
-
-  hostConnected(): void {}
+  ) {}
 
   /** The module, once loaded. */
   get<K extends keyof L>(name: K): Loaded<L>[K] | undefined {

@@ -1,6 +1,6 @@
 /**
- * The shopper's device kind. Kept apart from banks.ts, which phones load on demand: the element
- * needs the platform at once, the bank-app table only on a phone.
+ * The shopper's device kind. Read by the views that show the requisites and the bank apps (loaded on
+ * demand), and by paydesk/ssr: not by the element's own module, which needs no platform before them.
  */
 export type Platform = 'ios' | 'android' | 'desktop';
 
@@ -10,3 +10,7 @@ export function detectPlatform(userAgent: string, maxTouchPoints = 0): Platform 
   if (/iphone|ipad|ipod/i.test(userAgent) || (/macintosh/i.test(userAgent) && maxTouchPoints > 1)) return 'ios';
   return 'desktop';
 }
+
+/** The platform the element's `env` gives, else the browser's (its user agent). */
+export const platformOf = (env: { platform?: Platform | undefined }): Platform =>
+  env.platform ?? detectPlatform(navigator.userAgent, navigator.maxTouchPoints);

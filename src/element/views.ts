@@ -15,7 +15,7 @@ import type { MachineState } from './machine.js';
 import { alert, icon } from './parts.js';
 import type { ReceiptLike, SheetLike, ViewHost } from './hosts.js';
 import { ApiError } from './api.js';
-import type { Platform } from './platform.js';
+import { platformOf, type Platform } from './platform.js';
 
 /**
  * The rules of the markup every view shares (lists, links, definition terms, the footer, the "ok"
@@ -166,14 +166,14 @@ export async function copyTo(host: ViewHost, id: string, label: string, text: st
 
 /** The context of the pay and closed views, for the order on screen. */
 export function contextOf(host: ViewHost, order: OrderView): ViewContext {
-  const { clock, platform } = host.env$;
+  const { clock } = host.env$;
   const s = host.machine;
   return {
     host,
     m: host.m,
     lang: host.language,
     order,
-    platform,
+    platform: platformOf(host.env$),
     embedded: host.embedded,
     deviceExpiry: Date.parse(order.expires_at) - serverNow(s.sync, clock.mono(), clock.now()) + clock.now(),
     copied: host.copied,
