@@ -5,12 +5,14 @@
  */
 import type { CustomerBank } from '../provider/facts.js';
 import type { Selection } from './machine.js';
-import { loadCheckout, PREFIX, saveCheckout, type KeyValueStorage, type StoredCheckout } from './storage.js';
+import { loadCheckout, parseAttempt, PREFIX, saveCheckout, type KeyValueStorage, type StoredCheckout } from './storage.js';
 
 /** The part of the Web Locks API used here (`navigator.locks`). */
 export interface Locks {
+  /** Runs `callback` holding the exclusive lock `name`; released when its promise settles. */
   request<T>(name: string, callback: () => T | Promise<T>): Promise<T>;
-  query?(): Promise<unknown>;
+  /** The locks held in the origin (`{ held: [{ name }] }`): another tab's attempt under way is read here. */
+  query(): Promise<unknown>;
 }
 
 /** How long a stored attempt holds (a create waits at most 65 s for the requisites search). */
@@ -19,22 +21,22 @@ export const ATTEMPT_MS = 2 * 60_000;
 export const SETTLE_MS = 80;
 
 /** `navigator.locks` where the browser has it. */
-export function defaultLocks(): Locks | null {
-  try {
-    const locks = (globalThis.navigator as { locks?: Locks } | undefined)?.locks;
-    return locks && typeof locks.request === 'function' ? locks : null;
-  } catch {
-    return null;
-  }
-}
+export const defaultLocks = (): Locks | null => (globalThis.navigator as { locks?: Locks } | undefined)?.locks ?? null;
 
 /** What to do instead of (or for) a create: follow another tab's session (its stored record), or send this attempt. */
 export type Claim = (StoredCheckout & { session: string }) | { key: string; selection: Selection };
 
 /**
- * Claims the creation of the order for `key`: an unexpired stored session wins (follow it); else a
- * stored attempt of another tab wins (send the same request with its key: the server answers the same
- * session); else `mine` is stored and returned. Atomic across tabs with Web Locks; without them, the
+ * Claims the creation of the order for `key`: another tab's attempt under way wins (send the same
+ * request with its key: the server answers the same session); else an unexpired stored session (follow
+ * it) or attempt; else `mine` is stored and returned.
+ *
+ * With Web Locks, the check runs under the purchase's lock, and an attempt is announced by a second
+ * lock named after it, held until `sent` settles (the create has its answer). That lock, not the
+ * stored record, is what another tab reads first: the lock manager is one for the whole browser,
+ * while a tab in another process may not have this tab's localStorage write yet when it gets the
+ * purchase's lock (two tabs opened together then made two orders). By the time the announcing lock is
+ * released, the record written a round trip earlier has reached every tab. Without Web Locks, the
  * record is read again after {@link SETTLE_MS} and the last writer's attempt is the one both send.
  */
 export async function claimCreate(
@@ -44,6 +46,7 @@ export async function claimCreate(
   now: () => number,
   locks: Locks | null,
   wait: (ms: number) => Promise<void>,
+  sent: Promise<unknown>,
 ): Promise<Claim> {
   if (!storage) return mine;
   // What is stored: another tab's session (follow it) or attempt (join it), else null.
@@ -54,10 +57,18 @@ export async function claimCreate(
   const decide = (): Claim | null =>
     read() ?? (saveCheckout(storage, key, { session: null, paid: false, attempt: mine, order: null, exp: now() + ATTEMPT_MS }), null);
   if (locks) {
+    const tag = `${PREFIX}${key} `;
     try {
-      return await locks.request(`${PREFIX}${key}`, () => decide() ?? mine);
+      return await locks.request(PREFIX + key, async () => {
+        const held = ((await locks.query()) as { held: Array<{ name: string }> }).held.find((l) => l.name.startsWith(tag));
+        return (
+          (held && parseAttempt(JSON.parse(held.name.slice(tag.length)))) ||
+          decide() ||
+          new Promise<Claim>((granted) => void locks.request(tag + JSON.stringify(mine), () => (granted(mine), sent)))
+        );
+      });
     } catch {
-      // A lock that cannot be taken (opaque origins): the settling wait below.
+      // A lock that cannot be taken (opaque origins), a browser without `query`: the settling wait below.
     }
   }
   const first = decide();

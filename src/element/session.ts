@@ -63,7 +63,7 @@ export class SessionController implements ReactiveController {
   hostConnected(): void {
     // A page's first Web Locks call waits tens of ms for the browser (its storage bucket): made at
     // once, it runs during the first render instead of between the create's claim and its request.
-    if (this.host.el.orderRef) void this.locks()?.query?.().catch(() => {});
+    if (this.host.el.orderRef) void this.locks()?.query().catch(() => {});
     const fx = this.pending;
     this.pending = null;
     if (fx) this.run(fx); // a request cut off by a disconnect runs again (same idempotency key)
@@ -102,15 +102,21 @@ export class SessionController implements ReactiveController {
         return true;
       case 'create':
         this.request(fx, async (signal) => {
-          const claim = await claimCreate(storage, this.key, { key: fx.key, selection: withBank(fx.selection, bank) }, () => clock.now(), this.locks(), (ms) => new Promise((r) => clock.setTimeout(r, ms)));
-          if (signal.aborted) return;
-          if ('session' in claim) {
-            // Another tab's order, followed: this tab's from now on (as in `stored`).
-            saveCheckout(h.env$.tabStorage, this.key, claim);
-            return h.send({ type: 'adopt', session: claim.session });
+          // Settles once the create has its answer: until then, this tab's attempt is announced (claim.ts).
+          let sent!: (v?: unknown) => void;
+          const claim = await claimCreate(storage, this.key, { key: fx.key, selection: withBank(fx.selection, bank) }, () => clock.now(), this.locks(), (ms) => new Promise((r) => clock.setTimeout(r, ms)), new Promise((r) => (sent = r)));
+          try {
+            if (signal.aborted) return;
+            if ('session' in claim) {
+              // Another tab's order, followed: this tab's from now on (as in `stored`).
+              saveCheckout(h.env$.tabStorage, this.key, claim);
+              return h.send({ type: 'adopt', session: claim.session });
+            }
+            const r = await this.api().create({ order_ref: orderRef, ...claim.selection, ...(mode ? { mode: mode as IntegrationMode } : {}) }, claim.key, signal);
+            h.send({ type: 'created', ...r, ...time(), selection: claim.selection, key: claim.key });
+          } finally {
+            sent();
           }
-          const r = await this.api().create({ order_ref: orderRef, ...claim.selection, ...(mode ? { mode: mode as IntegrationMode } : {}) }, claim.key, signal);
-          h.send({ type: 'created', ...r, ...time(), selection: claim.selection, key: claim.key });
         });
         return true;
       case 'resume': {

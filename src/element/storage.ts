@@ -69,7 +69,8 @@ function parseKnown(v: unknown): KnownOrder | null {
   return number ? { number, support: str(o?.support), back: str(o?.back) } : null;
 }
 
-function parseAttempt(v: unknown): StoredCheckout['attempt'] {
+/** An attempt as stored (or announced by a lock's name, claim.ts), checked; null when malformed. */
+export function parseAttempt(v: unknown): StoredCheckout['attempt'] {
   const a = v as { key?: unknown; selection?: unknown } | null;
   const key = str(a?.key);
   const sel = a?.selection;

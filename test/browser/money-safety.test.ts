@@ -141,15 +141,35 @@ describe('tabs of one browser share one order per order ref', () => {
     });
   }
 
+  it('two tabs whose copies of the storage differ (a tab in another process has not got the other\'s write yet): the Web Lock naming the attempt makes one order', async () => {
+    const server = new FakeEndpoint();
+    server.makeOrder = (_b, n) => orderView({ id: `ord-${n}` }, Date.now());
+    const release = server.hold('create');
+    // The browser's Web Locks (scoped to this page: helpers/mount.ts); each widget its own storage, as if
+    // no write ever reached the other.
+    const props = { paymentMethodId: 'm-sbp', orderRef: `sku-${Math.random().toString(36).slice(2)}` };
+    const [a, b] = (await Promise.all([mount(props, { server, storage: new MemoryStorage() }), mount(props, { server, storage: new MemoryStorage() })])) as [Harness, Harness];
+    await waitUntil(() => server.count('create') >= 1, 'a create went out');
+    release();
+    await Promise.all([a.until('pay'), b.until('pay')]);
+    expect(server.sessions.size).to.equal(1, 'one order');
+    expect(a.el.order!.id).to.equal(b.el.order!.id);
+    const keys = new Set(server.requests.filter((r) => r.route === 'create').map((r) => r.headers.get('Idempotency-Key')));
+    expect(keys.size).to.equal(1, 'the second tab sent the first tab\'s key');
+    const session = (h: Harness) => (JSON.parse(h.storage.getItem(`paydesk:v2:/api/paydesk|${props.orderRef}`)!) as { session: string }).session;
+    expect(session(b)).to.equal(session(a), 'both tabs keep the one session');
+  });
+
   it('asks Web Locks at connection, before the first render (a page\'s first call is slow), and still claims under the lock', async () => {
     const calls: string[] = [];
     const locks = {
-      query: async () => void calls.push('query'),
-      request: <T>(name: string, callback: () => T | Promise<T>) => (calls.push(`request ${name}`), Promise.resolve().then(callback)),
+      query: async () => (calls.push('query'), { held: [] }),
+      request: <T>(name: string, callback: () => T | Promise<T>) => (calls.push(`request ${name.replace(/ \{.*/, ' {attempt}')}`), Promise.resolve().then(callback)),
     };
     const h = await mount({ paymentMethodId: 'm-sbp' }, { env: { locks }, onCreate: (el) => el.addEventListener('paydesk-ready', () => calls.push('ready')) });
     await h.until('pay');
-    expect(calls).to.deep.equal(['query', 'ready', `request paydesk:v2:${KEY}`]);
+    // Under the purchase's lock: who else is creating (query), then this tab's attempt announced.
+    expect(calls).to.deep.equal(['query', 'ready', `request paydesk:v2:${KEY}`, 'query', `request paydesk:v2:${KEY} {attempt}`]);
     expect(h.server.count('create')).to.equal(1);
   });
 

@@ -52,6 +52,20 @@ export interface MountOptions {
 
 let keys = 0;
 
+/**
+ * The browser's Web Locks with names scoped to this test page. Test files run side by side in pages
+ * of one origin, which share their locks: unscoped, a widget of one file would join another file's
+ * attempt (claim.ts reads the attempts under way from the held locks' names).
+ */
+const scope = `page-${Math.random().toString(36).slice(2)}:`;
+export const pageLocks: NonNullable<CheckoutEnv['locks']> = {
+  request: <T>(name: string, callback: () => T | Promise<T>) => navigator.locks.request(scope + name, () => callback()) as Promise<T>,
+  query: async () => {
+    const { held = [] } = await navigator.locks.query();
+    return { held: held.filter((l) => l.name?.startsWith(scope)).map((l) => ({ ...l, name: l.name!.slice(scope.length) })) };
+  },
+};
+
 export async function mount(props: Partial<PaydeskCheckout> = {}, options: MountOptions = {}): Promise<Harness> {
   const clock = options.clock ?? new FakeClock();
   const server = options.server ?? new FakeEndpoint();
@@ -74,6 +88,7 @@ export async function mount(props: Partial<PaydeskCheckout> = {}, options: Mount
     copy: async (text) => void copies.push(text),
     platform: 'desktop',
     newKey: () => `key-${++keys}`,
+    locks: pageLocks,
     document: page,
     window: page,
     ...options.env,

@@ -8,6 +8,41 @@ import { MemoryStorage } from '../../browser/helpers/fake-endpoint.js';
 const NOW = 1_000_000;
 const record = (over: Partial<StoredCheckout> = {}): StoredCheckout => ({ session: 'S1', paid: false, attempt: null, order: null, exp: NOW + 60_000, ...over });
 const noWait = async () => {};
+/**
+ * Web Locks as a browser has them for one origin: exclusive locks by name, granted in the order asked,
+ * and `query()` listing the held ones (what every tab sees at once, unlike its copy of localStorage).
+ */
+class FakeLocks implements Locks {
+  readonly asked: string[] = [];
+  private readonly tails = new Map<string, Promise<unknown>>();
+  private readonly holding = new Set<string>();
+  request<T>(name: string, callback: () => T | Promise<T>): Promise<T> {
+    this.asked.push(name);
+    const before = this.tails.get(name) ?? Promise.resolve();
+    const run = before.then(async () => {
+      this.holding.add(name);
+      try {
+        return await callback();
+      } finally {
+        this.holding.delete(name);
+      }
+    });
+    this.tails.set(
+      name,
+      run.catch(() => undefined),
+    );
+    return run;
+  }
+  held(): string[] {
+    return [...this.holding].filter((n) => n.includes(' '));
+  }
+  async query(): Promise<{ held: Array<{ name: string }> }> {
+    return { held: [...this.holding].map((name) => ({ name })) };
+  }
+}
+
+/** The create's answer, already there (the claim's announcing lock, if any, is released at once). */
+const sent = Promise.resolve();
 
 describe('the stored checkout (shared by the tabs of a browser)', () => {
   test('saves, loads and forgets a session per endpoint and order ref', () => {
@@ -76,7 +111,7 @@ describe('claiming the create across tabs', () => {
 
   test('nothing stored: the attempt is stored before the request and sent', async () => {
     const s = new MemoryStorage();
-    assert.deepEqual(await claimCreate(s, 'k', mine, () => NOW, null, noWait), mine);
+    assert.deepEqual(await claimCreate(s, 'k', mine, () => NOW, null, noWait, sent), mine);
     assert.deepEqual(loadCheckout(s, 'k', NOW)?.attempt, mine);
     assert.equal(loadCheckout(s, 'k', NOW)?.exp, NOW + ATTEMPT_MS);
   });
@@ -84,14 +119,14 @@ describe('claiming the create across tabs', () => {
   test('another tab’s session wins: it is followed (its stored record, which this tab then keeps as its own), nothing is created', async () => {
     const s = new MemoryStorage();
     saveCheckout(s, 'k', record({ session: 'S-other' }));
-    assert.deepEqual(await claimCreate(s, 'k', mine, () => NOW, null, noWait), record({ session: 'S-other' }));
+    assert.deepEqual(await claimCreate(s, 'k', mine, () => NOW, null, noWait, sent), record({ session: 'S-other' }));
   });
 
   test('another tab’s attempt under way wins: the same key and selection are sent (the server replays one session)', async () => {
     const s = new MemoryStorage();
     const theirs = { key: 'k-theirs', selection: { payment_method_id: 'm-card' } };
     saveCheckout(s, 'k', record({ session: null, attempt: theirs }));
-    assert.deepEqual(await claimCreate(s, 'k', mine, () => NOW, null, noWait), theirs);
+    assert.deepEqual(await claimCreate(s, 'k', mine, () => NOW, null, noWait, sent), theirs);
   });
 
   test('without Web Locks two tabs that write at once both send the last writer’s attempt', async () => {
@@ -101,11 +136,19 @@ describe('claiming the create across tabs', () => {
     let waited = 0;
     // Both read an empty record and write before either settles.
     const [ra, rb] = await Promise.all([
-      claimCreate(s, 'k', a, () => NOW, null, async (ms) => {
-        waited = ms;
-        await new Promise((r) => setTimeout(r, 5));
-      }),
-      claimCreate(s, 'k', b, () => NOW, null, async () => new Promise((r) => setTimeout(r, 5))),
+      claimCreate(
+        s,
+        'k',
+        a,
+        () => NOW,
+        null,
+        async (ms) => {
+          waited = ms;
+          await new Promise((r) => setTimeout(r, 5));
+        },
+        sent,
+      ),
+      claimCreate(s, 'k', b, () => NOW, null, async () => new Promise((r) => setTimeout(r, 5)), sent),
     ]);
     assert.equal(waited, SETTLE_MS);
     assert.deepEqual(ra, rb, 'one attempt for both');
@@ -114,28 +157,51 @@ describe('claiming the create across tabs', () => {
 
   test('with Web Locks the check-and-store runs under the lock of the purchase', async () => {
     const s = new MemoryStorage();
-    const names: string[] = [];
-    let chain = Promise.resolve();
-    const locks: Locks = {
-      request<T>(name: string, cb: () => T | Promise<T>): Promise<T> {
-        names.push(name);
-        const run = chain.then(cb);
-        chain = run.then(
-          () => undefined,
-          () => undefined,
-        );
-        return run;
-      },
-    };
-    const first = await claimCreate(s, 'key-1', mine, () => NOW, locks, noWait);
-    const second = await claimCreate(s, 'key-1', { key: 'k-2', selection: {} }, () => NOW, locks, noWait);
+    const locks = new FakeLocks();
+    const first = await claimCreate(s, 'key-1', mine, () => NOW, locks, noWait, sent);
+    const second = await claimCreate(s, 'key-1', { key: 'k-2', selection: {} }, () => NOW, locks, noWait, sent);
     assert.deepEqual(first, mine);
     assert.deepEqual(second, mine, 'the second finds the first attempt');
-    assert.deepEqual(names, ['paydesk:v2:key-1', 'paydesk:v2:key-1']);
+    assert.deepEqual(
+      locks.asked.filter((n) => n === 'paydesk:v2:key-1'),
+      ['paydesk:v2:key-1', 'paydesk:v2:key-1'],
+    );
+  });
+
+  test('with Web Locks a tab whose copy of the storage has not caught up joins the attempt under way: its lock names it until the create has its answer', async () => {
+    // Two tabs in two processes: the same lock manager, two copies of localStorage (the second has not
+    // received the first's write yet).
+    const locks = new FakeLocks();
+    const [tabA, tabB, tabC] = [new MemoryStorage(), new MemoryStorage(), new MemoryStorage()];
+    let answered!: () => void;
+    const createUnderWay = new Promise<void>((r) => (answered = r));
+    const a = await claimCreate(tabA, 'k', mine, () => NOW, locks, noWait, createUnderWay);
+    assert.deepEqual(a, mine);
+    assert.deepEqual(locks.held(), [`paydesk:v2:k ${JSON.stringify(mine)}`], 'the attempt is announced while its create is under way');
+    const b = await claimCreate(tabB, 'k', { key: 'k-b', selection: { method_type: 'SBP' } }, () => NOW, locks, noWait, sent);
+    assert.deepEqual(b, mine, 'the second tab sends the first tab’s key and selection');
+    assert.equal(loadCheckout(tabB, 'k', NOW), null, 'and writes no attempt of its own');
+    answered();
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(locks.held(), [], 'released once the create has its answer');
+    // By then the first tab's record has reached every tab; a tab that has nothing makes its own.
+    assert.deepEqual(await claimCreate(tabC, 'k', { key: 'k-c', selection: {} }, () => NOW, locks, noWait, sent), { key: 'k-c', selection: {} });
+  });
+
+  test('with Web Locks an announced attempt is checked like a stored one: a forged lock name cannot add fields to a request', async () => {
+    const locks = new FakeLocks();
+    void locks.request(`paydesk:v2:k ${JSON.stringify({ key: 'k-x', selection: { method_type: 'SBP', amount: '1.00' } })}`, () => new Promise(() => {}));
+    assert.deepEqual(await claimCreate(new MemoryStorage(), 'k', mine, () => NOW, locks, noWait, sent), { key: 'k-x', selection: { method_type: 'SBP' } });
+    const garbage = new FakeLocks();
+    void garbage.request('paydesk:v2:k {"key":', () => new Promise(() => {}));
+    const s = new MemoryStorage();
+    // A name that is not JSON: the lock path gives up, the settling path (storage alone) decides.
+    assert.deepEqual(await claimCreate(s, 'k', mine, () => NOW, garbage, noWait, sent), mine);
+    assert.deepEqual(loadCheckout(s, 'k', NOW)?.attempt, mine);
   });
 
   test('no storage: the attempt goes out as it is (the server’s idempotency still holds for retries)', async () => {
-    assert.deepEqual(await claimCreate(null, 'k', mine, () => NOW, null, noWait), mine);
+    assert.deepEqual(await claimCreate(null, 'k', mine, () => NOW, null, noWait, sent), mine);
   });
 });
 
