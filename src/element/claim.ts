@@ -5,7 +5,7 @@
  */
 import type { CustomerBank } from '../provider/facts.js';
 import type { Selection } from './machine.js';
-import { loadCheckout, parseAttempt, PREFIX, saveCheckout, type KeyValueStorage, type StoredCheckout } from './storage.js';
+import { loadCheckout, parseAttempt, saveCheckout, type KeyValueStorage, type StoredCheckout } from './storage.js';
 
 /** The part of the Web Locks API used here (`navigator.locks`). */
 export interface Locks {
@@ -27,12 +27,14 @@ export const defaultLocks = (): Locks | null => (globalThis.navigator as { locks
 export type Claim = (StoredCheckout & { session: string }) | { key: string; selection: Selection };
 
 /**
- * Claims the creation of the order for `key`: another tab's attempt under way wins (send the same
+ * Claims the creation of the order for `key` (the purchase's storage key, storage.ts `storageKey`, which
+ * also names its lock): another tab's attempt under way wins (send the same
  * request with its key: the server answers the same session); else an unexpired stored session (follow
  * it) or attempt; else `mine` is stored and returned.
  *
  * With Web Locks, the check runs under the purchase's lock, and an attempt is announced by a second
- * lock named after it, held until `sent` settles (the create has its answer). That lock, not the
+ * lock named after it (`<key> <attempt as JSON>`), held until `sent` settles (the create has its
+ * answer); the create may go before that lock is granted, the purchase's lock is kept until it is. That lock, not the
  * stored record, is what another tab reads first: the lock manager is one for the whole browser,
  * while a tab in another process may not have this tab's localStorage write yet when it gets the
  * purchase's lock (two tabs opened together then made two orders). By the time the announcing lock is
@@ -57,15 +59,19 @@ export async function claimCreate(
   const decide = (): Claim | null =>
     read() ?? (saveCheckout(storage, key, { session: null, paid: false, attempt: mine, order: null, exp: now() + ATTEMPT_MS }), null);
   if (locks) {
-    const tag = `${PREFIX}${key} `;
+    const tag = `${key} `;
     try {
-      return await locks.request(PREFIX + key, async () => {
-        const held = ((await locks.query()) as { held: Array<{ name: string }> }).held.find((l) => l.name.startsWith(tag));
-        return (
-          (held && parseAttempt(JSON.parse(held.name.slice(tag.length)))) ||
-          decide() ||
-          new Promise<Claim>((granted) => void locks.request(tag + JSON.stringify(mine), () => (granted(mine), sent)))
-        );
+      // Settles with the claim as soon as it is decided (this tab's create may go at once); the
+      // purchase's lock is kept until this tab's attempt is announced, so the next tab sees it.
+      return await new Promise<Claim>((claimed, failed) => {
+        locks
+          .request(key, async () => {
+            const held = ((await locks.query()) as { held: Array<{ name: string }> }).held.find((l) => l.name.startsWith(tag));
+            const claim = (held && parseAttempt(JSON.parse(held.name.slice(tag.length)))) || decide();
+            claimed(claim || mine);
+            if (!claim) await new Promise((announced) => void locks.request(tag + JSON.stringify(mine), () => (announced(0), sent)));
+          })
+          .catch(failed);
       });
     } catch {
       // A lock that cannot be taken (opaque origins), a browser without `query`: the settling wait below.

@@ -169,7 +169,7 @@ describe('tabs of one browser share one order per order ref', () => {
     const h = await mount({ paymentMethodId: 'm-sbp' }, { env: { locks }, onCreate: (el) => el.addEventListener('paydesk-ready', () => calls.push('ready')) });
     await h.until('pay');
     // Under the purchase's lock: who else is creating (query), then this tab's attempt announced.
-    expect(calls).to.deep.equal(['query', 'ready', `request paydesk:v2:${KEY}`, 'query', `request paydesk:v2:${KEY} {attempt}`]);
+    expect(calls).to.deep.equal(['query', 'ready', `request ${KEY}`, 'query', `request ${KEY} {attempt}`]);
     expect(h.server.count('create')).to.equal(1);
   });
 

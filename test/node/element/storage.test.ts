@@ -163,8 +163,8 @@ describe('claiming the create across tabs', () => {
     assert.deepEqual(first, mine);
     assert.deepEqual(second, mine, 'the second finds the first attempt');
     assert.deepEqual(
-      locks.asked.filter((n) => n === 'paydesk:v2:key-1'),
-      ['paydesk:v2:key-1', 'paydesk:v2:key-1'],
+      locks.asked.filter((n) => n === 'key-1'),
+      ['key-1', 'key-1'],
     );
   });
 
@@ -177,7 +177,7 @@ describe('claiming the create across tabs', () => {
     const createUnderWay = new Promise<void>((r) => (answered = r));
     const a = await claimCreate(tabA, 'k', mine, () => NOW, locks, noWait, createUnderWay);
     assert.deepEqual(a, mine);
-    assert.deepEqual(locks.held(), [`paydesk:v2:k ${JSON.stringify(mine)}`], 'the attempt is announced while its create is under way');
+    assert.deepEqual(locks.held(), [`k ${JSON.stringify(mine)}`], 'the attempt is announced while its create is under way');
     const b = await claimCreate(tabB, 'k', { key: 'k-b', selection: { method_type: 'SBP' } }, () => NOW, locks, noWait, sent);
     assert.deepEqual(b, mine, 'the second tab sends the first tab’s key and selection');
     assert.equal(loadCheckout(tabB, 'k', NOW), null, 'and writes no attempt of its own');
@@ -190,10 +190,10 @@ describe('claiming the create across tabs', () => {
 
   test('with Web Locks an announced attempt is checked like a stored one: a forged lock name cannot add fields to a request', async () => {
     const locks = new FakeLocks();
-    void locks.request(`paydesk:v2:k ${JSON.stringify({ key: 'k-x', selection: { method_type: 'SBP', amount: '1.00' } })}`, () => new Promise(() => {}));
+    void locks.request(`k ${JSON.stringify({ key: 'k-x', selection: { method_type: 'SBP', amount: '1.00' } })}`, () => new Promise(() => {}));
     assert.deepEqual(await claimCreate(new MemoryStorage(), 'k', mine, () => NOW, locks, noWait, sent), { key: 'k-x', selection: { method_type: 'SBP' } });
     const garbage = new FakeLocks();
-    void garbage.request('paydesk:v2:k {"key":', () => new Promise(() => {}));
+    void garbage.request('k {"key":', () => new Promise(() => {}));
     const s = new MemoryStorage();
     // A name that is not JSON: the lock path gives up, the settling path (storage alone) decides.
     assert.deepEqual(await claimCreate(s, 'k', mine, () => NOW, garbage, noWait, sent), mine);
