@@ -148,8 +148,12 @@ describe('tabs of one browser share one order per order ref', () => {
     // The browser's Web Locks (scoped to this page: helpers/mount.ts); each widget its own storage, as if
     // no write ever reached the other.
     const props = { paymentMethodId: 'm-sbp', orderRef: `sku-${Math.random().toString(36).slice(2)}` };
-    const [a, b] = (await Promise.all([mount(props, { server, storage: new MemoryStorage() }), mount(props, { server, storage: new MemoryStorage() })])) as [Harness, Harness];
-    await waitUntil(() => server.count('create') >= 1, 'a create went out');
+    // Both tabs' creates are asked for before the first one is answered (the announcing lock is held
+    // until then; after it, a real tab's storage has long had the first tab's record).
+    let asked = 0;
+    const env: Partial<CheckoutEnv> = { fetch: (input, init) => (init?.method === 'POST' && asked++, server.fetch(input, init)) };
+    const [a, b] = (await Promise.all([mount(props, { server, storage: new MemoryStorage(), env }), mount(props, { server, storage: new MemoryStorage(), env })])) as [Harness, Harness];
+    await waitUntil(() => asked >= 2, 'both tabs sent their create');
     release();
     await Promise.all([a.until('pay'), b.until('pay')]);
     expect(server.sessions.size).to.equal(1, 'one order');
