@@ -14,6 +14,8 @@ export interface CheckoutElement extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
   endpoint: string;
   orderRef: string;
+  /** The `session` attribute: a session to resume. */
+  session: string;
   mode: string;
   bank: string;
   buttonName: string;

@@ -146,11 +146,12 @@ export class PaydeskCheckout extends LitElement {
     this._started = true;
     const problem = configProblem(this);
     if (problem) return c.send({ type: 'failed', error: { code: 'config', message: problem, retryable: false } });
-    const stored = this.session ? null : c.req.stored();
+    const stored = c.req.stored();
     c.send({
       type: 'start',
+      // A session given by attribute: "paid" was already said when this browser has it stored so (a reload).
       resume: this.session
-        ? { session: this.session, from: 'attribute' }
+        ? { session: this.session, from: 'attribute', paidNotified: stored?.session === this.session && stored.paid }
         : stored?.session
           ? { session: stored.session, from: 'storage', paidNotified: stored.paid, known: stored.order }
           : null,

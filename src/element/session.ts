@@ -33,8 +33,10 @@ export class SessionController implements ReactiveController {
     return normaliseEndpoint(this.host.el.endpoint) ?? '';
   }
 
+  /** The purchase's storage key: its order ref, else (a session given by attribute) that session. */
   get key(): string {
-    return storageKey(this.endpoint, this.host.el.orderRef);
+    const { orderRef, session } = this.host.el;
+    return storageKey(this.endpoint, orderRef || `#${session}`);
   }
 
   api(): Api {
@@ -42,13 +44,13 @@ export class SessionController implements ReactiveController {
   }
 
   /**
-   * The stored record of this purchase (none without an order ref): this tab's own first (the order it
+   * The stored record of this purchase (by order ref, else by the session attribute): this tab's own first (the order it
    * showed, even when another tab has made a newer one for the same ref since), else the shared one.
    */
   stored(): StoredCheckout | null {
-    const { env$, el: { orderRef } } = this.host;
+    const { env$ } = this.host;
     const now = env$.clock.now();
-    const stored = orderRef ? (loadCheckout(env$.tabStorage, this.key, now) ?? loadCheckout(env$.storage, this.key, now)) : null;
+    const stored = loadCheckout(env$.tabStorage, this.key, now) ?? loadCheckout(env$.storage, this.key, now);
     // This tab shows it from now on: a reload of this tab resumes it, whatever another tab makes next.
     if (stored?.session) saveCheckout(env$.tabStorage, this.key, stored);
     return stored;
@@ -125,10 +127,10 @@ export class SessionController implements ReactiveController {
       }
       case 'store':
         // The tab's record and the shared one (which a second tab resumes).
-        if (orderRef) for (const s of [h.env$.tabStorage, storage]) saveCheckout(s, this.key, record(fx.session, fx.paid, h.machine.order, clock.now()));
+        for (const s of [h.env$.tabStorage, storage]) saveCheckout(s, this.key, record(fx.session, fx.paid, h.machine.order, clock.now()));
         return true;
       case 'forget':
-        if (orderRef) for (const s of [h.env$.tabStorage, storage]) forgetCheckout(s, this.key, fx.mine);
+        for (const s of [h.env$.tabStorage, storage]) forgetCheckout(s, this.key, fx.mine);
         return true;
     }
     return false;

@@ -305,6 +305,29 @@ describe('<paydesk-checkout> flow', () => {
     expect(server.count('methods')).to.equal(0);
   });
 
+  it('a session given by attribute (a server-rendered page) that is paid: paydesk-paid once, not again on each reload of the page', async () => {
+    const server = new FakeEndpoint();
+    const clock = new FakeClock(Date.now());
+    const storage = new MemoryStorage();
+    server.sessions.set('merchant-made', orderView({ id: 'ord-m' }, Date.now()));
+    const first = await mount({ orderRef: '', session: 'merchant-made' }, { server, storage, clock });
+    await first.until('pay');
+    server.update('merchant-made', { status: 'paid', provider_status: 'Completed' });
+    await first.until('paid');
+    expect(first.of('paydesk-paid')).to.have.length(1);
+    first.el.remove();
+    // The page reloaded (same browser storage, a new tab storage): still paid, said once already.
+    const reload = await mount({ orderRef: '', session: 'merchant-made' }, { server, storage, clock });
+    await reload.until('paid');
+    expect(reload.of('paydesk-paid')).to.have.length(0);
+    reload.el.remove();
+    // Another session on the same page address is another order: its payment is said.
+    server.sessions.set('merchant-other', orderView({ id: 'ord-o', status: 'paid', provider_status: 'Completed' }, Date.now()));
+    const other = await mount({ orderRef: '', session: 'merchant-other' }, { server, storage, clock });
+    await other.until('paid');
+    expect(other.of('paydesk-paid')).to.have.length(1);
+  });
+
   it('form mode embeds the provider page and offers to open it', async () => {
     const server = new FakeEndpoint();
     server.makeOrder = (_b, n) => orderView({ id: `ord-${n}`, requisites: null, payment_link: null, form_url: 'https://pay.provider.example/pay?session_id=abc' }, Date.now());

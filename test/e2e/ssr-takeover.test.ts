@@ -4,7 +4,7 @@
  * puts `renderCheckout`'s HTML in the page, with the CDN script. With JavaScript off the requisites
  * are painted from the HTML alone; with it on the element takes that order over (no POST /sessions
  * at all, one provider order), never shows a blank card or a spinner in between, follows the order
- * until paid, and a reload shows the same order.
+ * until paid (paydesk-paid once), and a reload shows the same order without a second paydesk-paid.
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -143,8 +143,12 @@ describe('server-rendered checkout (paydesk/ssr) in Chromium', () => {
             if (root) watch(root);
             else requestAnimationFrame(find);
           };
-          requestAnimationFrame(find);`,
+          requestAnimationFrame(find);
+          // The shop's own listener: how often this page load hears "paid".
+          window.__paid = 0;
+          document.addEventListener('paydesk-paid', () => window.__paid++);`,
       });
+      const paidHeard = () => page.evaluate(() => (globalThis as unknown as { __paid: number }).__paid);
       posts.length = 0;
       creates.length = 0;
       await page.goto(`${origin}/checkout?cart=cart-js`);
@@ -171,10 +175,13 @@ describe('server-rendered checkout (paydesk/ssr) in Chromium', () => {
       const done = await sandbox.fetch(new Request(`http://sandbox.test/sandbox/orders/${encodeURIComponent(order.id)}/complete`, { method: 'POST', headers: { 'X-API-Key': KEY } }));
       assert.equal(done.status, 200);
       await waitForWidgetState(page, 'paid');
-      // A reload renders the same order (same Idempotency-Key): no second order, no POST.
+      assert.equal(await paidHeard(), 1, 'paydesk-paid once');
+      // A reload renders the same order (same Idempotency-Key): no second order, no POST, and the
+      // page's listener does not hear "paid" again (once per order, README).
       await page.reload();
       await waitForWidgetState(page, 'paid');
       assert.equal((await widgetOrder(page)).id, order.id);
+      assert.equal(await paidHeard(), 0, 'no second paydesk-paid for the same order');
       assert.equal((await providerOrders('cart-js')).length, 1);
       assert.deepEqual(posts, []);
       assert.deepEqual(creates, ['cart-js', 'cart-js']);
