@@ -21,6 +21,7 @@ import { errorOfAnswer, GONE_CODES, parseOrderAnswer, sessionPath, type ErrorInf
 import type { ReceiptHost, ViewHost } from './hosts.js';
 import { errorText, fill } from './i18n/text.js';
 import { plural, safeIntl } from './i18n/plural.js';
+import { platformOf } from './platform.js';
 import { canDispute, viewStyles } from './views.js';
 
 export const styles = [viewStyles, css`
@@ -215,7 +216,7 @@ export class ReceiptController implements ReactiveController {
 
   render(): TemplateResult {
     const { m, language: lang, env$ } = this.host;
-    const phone = env$.platform !== 'desktop';
+    const phone = platformOf(env$) !== 'desktop';
     const sending = this.progress !== null;
     const pick = (e: Event) => {
       const input = e.target as HTMLInputElement;

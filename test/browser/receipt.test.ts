@@ -21,8 +21,9 @@ function pick(input: HTMLInputElement, files: File[]): void {
   input.dispatchEvent(new Event('change', { bubbles: true }));
 }
 
-async function toReceipt(platform: 'desktop' | 'ios' | 'android' = 'desktop', server = new FakeEndpoint()): Promise<Harness> {
-  const h = await mount({ paymentMethodId: 'm-sbp' }, { server, env: { platform } });
+/** `platform` null: none given, the element reads the browser's user agent (this runner's: a desktop). */
+async function toReceipt(platform: 'desktop' | 'ios' | 'android' | null = 'desktop', server = new FakeEndpoint()): Promise<Harness> {
+  const h = await mount({ paymentMethodId: 'm-sbp' }, { server, env: { platform: platform ?? undefined } });
   await h.until('pay');
   byText(h.root, 'I have paid').click();
   await h.until('confirming');
@@ -62,6 +63,13 @@ describe('receipt upload', () => {
     expect(filesInput(h).accept).to.include('application/pdf');
     expect(filesInput(h).accept).to.include('.heic');
     expect(h.text()).not.to.include('or drop them here');
+  });
+
+  it('with no platform given, the browser\'s own (a desktop here): no camera, the drop hint, as on a desktop', async () => {
+    const h = await toReceipt(null);
+    expect(h.el.env.platform).to.equal(undefined);
+    expect(h.root.querySelector('#receipt-camera')).to.equal(null);
+    expect(h.text()).to.include('or drop them here');
   });
 
   it('on a desktop: files dropped on the form are taken', async () => {
