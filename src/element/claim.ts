@@ -11,17 +11,14 @@ import { loadCheckout, parseAttempt, saveCheckout, type KeyValueStorage, type St
 export interface Locks {
   /** Runs `callback` holding the exclusive lock `name`; released when its promise settles. */
   request<T>(name: string, callback: () => T | Promise<T>): Promise<T>;
-  /** The locks held in the origin (`{ held: [{ name }] }`): another tab's attempt under way is read here. */
-  query(): Promise<unknown>;
+  /** The locks held in the origin (`{ held: [{ name }] }`): another tab's attempt under way is read here (without it, claims take the settling wait). */
+  query?(): Promise<unknown>;
 }
 
 /** How long a stored attempt holds (a create waits at most 65 s for the requisites search). */
 export const ATTEMPT_MS = 2 * 60_000;
 /** Without Web Locks: how long to wait for another tab's simultaneous write before reading the winner. */
 export const SETTLE_MS = 80;
-
-/** `navigator.locks` where the browser has it. */
-export const defaultLocks = (): Locks | null => (globalThis.navigator as { locks?: Locks } | undefined)?.locks ?? null;
 
 /** What to do instead of (or for) a create: follow another tab's session (its stored record), or send this attempt. */
 export type Claim = (StoredCheckout & { session: string }) | { key: string; selection: Selection };
@@ -46,9 +43,10 @@ export async function claimCreate(
   key: string,
   mine: { key: string; selection: Selection },
   now: () => number,
-  locks: Locks | null,
+  locks: Locks | null | undefined,
   wait: (ms: number) => Promise<void>,
   sent: Promise<unknown>,
+  signal?: AbortSignal,
 ): Promise<Claim> {
   if (!storage) return mine;
   // What is stored: another tab's session (follow it) or attempt (join it), else null.
@@ -59,17 +57,22 @@ export async function claimCreate(
   const decide = (): Claim | null =>
     read() ?? (saveCheckout(storage, key, { session: null, paid: false, attempt: mine, order: null, exp: now() + ATTEMPT_MS }), null);
   if (locks) {
-    const tag = `${key} `;
+    const tag = `${key} {`;
     try {
       // Settles with the claim as soon as it is decided (this tab's create may go at once); the
-      // purchase's lock is kept until this tab's attempt is announced, so the next tab sees it.
+      // purchase's lock is kept until the attempt this tab sends is announced, so the next tab sees it.
       return await new Promise<Claim>((claimed, failed) => {
         locks
           .request(key, async () => {
-            const held = ((await locks.query()) as { held: Array<{ name: string }> }).held.find((l) => l.name.startsWith(tag));
-            const claim = (held && parseAttempt(JSON.parse(held.name.slice(tag.length)))) || decide();
-            claimed(claim || mine);
-            if (!claim) await new Promise((announced) => void locks.request(tag + JSON.stringify(mine), () => (announced(0), sent)));
+            const held = ((await locks.query!()) as { held: Array<{ name: string }> }).held.find((l) => l.name.startsWith(tag));
+            // Given up meanwhile (a reset, a disconnect): nothing stored, nothing announced.
+            if (signal?.aborted) return claimed(mine);
+            const joined = held && parseAttempt(JSON.parse(held.name.slice(tag.length - 1)));
+            const claim = joined || decide() || mine;
+            claimed(claim);
+            // An attempt no lock names yet (this one, or a stored one sent again after a disconnect).
+            if (!joined && !('session' in claim))
+              await new Promise((announced) => void locks.request(tag.slice(0, -1) + JSON.stringify(claim), () => (announced(0), sent)).catch(announced));
           })
           .catch(failed);
       });

@@ -11,7 +11,8 @@ import { defaultStorage, tabStorage, type KeyValueStorage } from './storage.js';
 /** What the element needs from the outside world (the `env` property); tests replace parts of it. */
 export interface CheckoutEnv {
   clock: Clock;
-  fetch: typeof fetch | undefined;
+  /** Default: the browser's `fetch`. */
+  fetch?: typeof fetch | undefined;
   EventSource: typeof EventSource | undefined;
   /** Sends receipts (upload progress needs it; `fetch` reports none); default the browser's. */
   XMLHttpRequest?: typeof XMLHttpRequest;
@@ -34,10 +35,10 @@ export interface CheckoutEnv {
 /** The browser's outside world, with the parts `given` replacing it. */
 export const withDefaults = (given: Partial<CheckoutEnv>): CheckoutEnv => ({
   clock: systemClock,
-  fetch: undefined,
   EventSource: globalThis.EventSource,
   storage: defaultStorage(),
   tabStorage: tabStorage(),
+  locks: (globalThis.navigator as { locks?: Locks } | undefined)?.locks ?? null,
   navigate: (url) => location.assign(url),
   copy: (text) => navigator.clipboard.writeText(text),
   newKey: newIdempotencyKey,

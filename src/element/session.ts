@@ -11,7 +11,7 @@
 import type { ReactiveController } from 'lit';
 import type { IntegrationMode, OrderView } from '../protocol/index.js';
 import { createApi, toErrorInfo, type Api } from './api.js';
-import { claimCreate, defaultLocks, withBank, type Locks } from './claim.js';
+import { claimCreate, withBank } from './claim.js';
 import type { SessionHost } from './hosts.js';
 import type { Effect } from './machine.js';
 import { ENDED_MS, forgetCheckout, loadCheckout, PAID_MS, saveCheckout, storageKey, type StoredCheckout } from './storage.js';
@@ -56,16 +56,10 @@ export class SessionController implements ReactiveController {
     return stored;
   }
 
-  /** The Web Locks of the claim (none: null). */
-  locks(): Locks | null {
-    const { locks } = this.host.env$;
-    return locks === undefined ? defaultLocks() : locks;
-  }
-
   hostConnected(): void {
     // A page's first Web Locks call waits tens of ms for the browser (its storage bucket): made at
     // once, it runs during the first render instead of between the create's claim and its request.
-    if (this.host.el.orderRef) void this.locks()?.query().catch(() => {});
+    void this.host.env$.locks?.query?.().catch(() => {});
     const fx = this.pending;
     this.pending = null;
     if (fx) this.run(fx); // a request cut off by a disconnect runs again (same idempotency key)
@@ -106,7 +100,7 @@ export class SessionController implements ReactiveController {
         this.request(fx, async (signal) => {
           // Settles once the create has its answer: until then, this tab's attempt is announced (claim.ts).
           let sent!: (v?: unknown) => void;
-          const claim = await claimCreate(storage, this.key, { key: fx.key, selection: withBank(fx.selection, bank) }, () => clock.now(), this.locks(), (ms) => new Promise((r) => clock.setTimeout(r, ms)), new Promise((r) => (sent = r)));
+          const claim = await claimCreate(storage, this.key, { key: fx.key, selection: withBank(fx.selection, bank) }, () => clock.now(), h.env$.locks, (ms) => new Promise((r) => clock.setTimeout(r, ms)), new Promise((r) => (sent = r)), signal);
           try {
             if (signal.aborted) return;
             if ('session' in claim) {

@@ -122,13 +122,9 @@ export function saveCheckout(storage: KeyValueStorage | null | undefined, key: s
  */
 export function forgetCheckout(storage: KeyValueStorage | null | undefined, key: string, mine: { session: string | null; key: string | null } | null = null): void {
   try {
-    if (mine) {
-      const raw = storage?.getItem(key);
-      const v = raw ? (JSON.parse(raw) as { session?: unknown; attempt?: { key?: unknown } } | null) : null;
-      const stored = str(v?.session);
-      const attempt = str(v?.attempt?.key);
-      if (stored ? stored !== mine.session : attempt !== null && attempt !== mine.key) return;
-    }
+    // The record as it is (0: whatever its expiry).
+    const v = mine && loadCheckout(storage, key, 0);
+    if (v && (v.session ? v.session !== mine.session : v.attempt!.key !== mine.key)) return;
     storage?.removeItem(key);
   } catch {
     // see saveCheckout

@@ -200,6 +200,53 @@ describe('claiming the create across tabs', () => {
     assert.deepEqual(loadCheckout(s, 'k', NOW)?.attempt, mine);
   });
 
+  test('with Web Locks a stored attempt sent again (after a disconnect, a failed create) is announced too', async () => {
+    const s = new MemoryStorage();
+    const locks = new FakeLocks();
+    saveCheckout(s, 'k', record({ session: null, attempt: mine }));
+    let answered!: () => void;
+    const again = await claimCreate(s, 'k', { key: 'k-new', selection: {} }, () => NOW, locks, noWait, new Promise<void>((r) => (answered = r)));
+    assert.deepEqual(again, mine, 'the stored attempt, its key kept');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(locks.held(), [`k ${JSON.stringify(mine)}`]);
+    answered();
+  });
+
+  test('with Web Locks the lock of another order ref whose key begins like this one is not joined', async () => {
+    const locks = new FakeLocks();
+    // Order ref "sku 2" while "sku" is claimed: `paydesk:v2:…|sku 2 {…}` begins with `…|sku `.
+    void locks.request(`k 2 ${JSON.stringify({ key: 'k-other', selection: {} })}`, () => new Promise(() => {}));
+    const s = new MemoryStorage();
+    let settled = false;
+    const settling = async () => void (settled = true);
+    assert.deepEqual(await claimCreate(s, 'k', mine, () => NOW, locks, settling, sent), mine);
+    assert.deepEqual(loadCheckout(s, 'k', NOW)?.attempt, mine);
+    assert.equal(settled, false, 'decided under the lock, not by the settling wait of a failed lock path');
+  });
+
+  test('with Web Locks a claim given up while it waited for the lock (a reset) stores and announces nothing', async () => {
+    const locks = new FakeLocks();
+    const s = new MemoryStorage();
+    let free!: () => void;
+    void locks.request('k', () => new Promise<void>((r) => (free = r)));
+    await new Promise((r) => setImmediate(r));
+    const gaveUp = new AbortController();
+    const claim = claimCreate(s, 'k', mine, () => NOW, locks, noWait, sent, gaveUp.signal);
+    gaveUp.abort();
+    free();
+    await claim;
+    assert.equal(loadCheckout(s, 'k', NOW), null, 'no attempt written back after the reset');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(locks.held(), []);
+  });
+
+  test('Web Locks without query (an older polyfill): the claim still decides, by the settling wait', async () => {
+    const s = new MemoryStorage();
+    const bare: Locks = { request: (_name, callback) => Promise.resolve().then(callback) };
+    assert.deepEqual(await claimCreate(s, 'k', mine, () => NOW, bare, noWait, sent), mine);
+    assert.deepEqual(loadCheckout(s, 'k', NOW)?.attempt, mine);
+  });
+
   test('no storage: the attempt goes out as it is (the server’s idempotency still holds for retries)', async () => {
     assert.deepEqual(await claimCreate(null, 'k', mine, () => NOW, null, noWait, sent), mine);
   });
