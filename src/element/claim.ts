@@ -24,19 +24,21 @@ export const SETTLE_MS = 80;
 export type Claim = (StoredCheckout & { session: string }) | { key: string; selection: Selection };
 
 /**
- * Claims the creation of the order for `key` (the purchase's storage key, storage.ts `storageKey`, which
- * also names its lock): another tab's attempt under way wins (send the same
- * request with its key: the server answers the same session); else an unexpired stored session (follow
- * it) or attempt; else `mine` is stored and returned.
+ * Claims the creation of the order for `key` (the purchase's storage key, storage.ts `storageKey`,
+ * which also names its lock): another tab's attempt under way wins (send the same request with its
+ * key: the server answers the same session); else an unexpired stored session (follow it) or attempt;
+ * else `mine` is stored and returned.
  *
- * With Web Locks, the check runs under the purchase's lock, and an attempt is announced by a second
- * lock named after it (`<key> <attempt as JSON>`), held until `sent` settles (the create has its
- * answer); the create may go before that lock is granted, the purchase's lock is kept until it is. That lock, not the
- * stored record, is what another tab reads first: the lock manager is one for the whole browser,
- * while a tab in another process may not have this tab's localStorage write yet when it gets the
- * purchase's lock (two tabs opened together then made two orders). By the time the announcing lock is
- * released, the record written a round trip earlier has reached every tab. Without Web Locks, the
- * record is read again after {@link SETTLE_MS} and the last writer's attempt is the one both send.
+ * With Web Locks, the check runs under the purchase's lock, and the attempt sent is announced by a
+ * second lock named after it (`<key> <attempt as JSON>`), held until `sent` settles (the create has
+ * its answer). The create may go before that lock is granted; the purchase's lock is kept until it
+ * is. That lock, not the stored record, is what another tab reads first: the lock manager is one for
+ * the whole browser, while a tab in another process may not yet have this tab's localStorage write
+ * when it gets the purchase's lock (two tabs opened together then made two orders). By the time the
+ * announcing lock is released, the record written a round trip earlier has reached every tab.
+ * `signal` aborted while the lock was awaited (a reset): nothing is stored or announced. Without Web
+ * Locks, the record is read again after {@link SETTLE_MS} and the last writer's attempt is the one
+ * both send.
  */
 export async function claimCreate(
   storage: KeyValueStorage | null,
