@@ -15,13 +15,12 @@
  * filled here and its `data-i18n` texts written in the page's language, so the page reads right with
  * JavaScript off too (the sandbox bar needs the page's script: it shows once that has run). The
  * rendered shadow root carries its styles in a `<style>` element: the page's Content-Security-Policy
- * allows exactly that text by its sha256 hash (no `'unsafe-inline'`).
+ * allows exactly those texts by their sha256 hashes (`checkoutStyleHashes()`; no `'unsafe-inline'`).
  */
-import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { BUTTON_NAMES, type ButtonName } from '../src/provider/index.js';
 import { CheckoutError, setClientAddress, type CheckoutHandler, type CreateSessionRequest } from '../src/server/index.js';
-import { renderCheckout } from '../src/ssr/index.js';
+import { checkoutStyleHashes, renderCheckout } from '../src/ssr/index.js';
 import type { Carts } from './carts.js';
 import type { Product } from './catalog.js';
 import { remoteAddress } from './http.js';
@@ -65,14 +64,11 @@ export function sessionInput(cart: string, method: (typeof METHODS)[number], ban
   return { order_ref: cart, method_type: 'SBP' };
 }
 
-/** The CSP with `'sha256-…'` of each `<style>` element of `html` added to its style-src. */
-function cspFor(csp: string, html: string): string {
-  const hashes = [...html.matchAll(/<style>([^<]*)<\/style>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
-  return csp.replace("style-src 'self'", ["style-src 'self'", ...new Set(hashes)].join(' '));
-}
 
 export function registerCheckoutPage(app: Hono, options: CheckoutPageOptions): void {
-  const { handler, endpoint, carts, pages, csp } = options;
+  const { handler, endpoint, carts, pages } = options;
+  // The rendered shadow root's <style>, allowed by its hash (paydesk/ssr knows every one it writes).
+  const csp = options.csp.replace("style-src 'self'", ["style-src 'self'", ...checkoutStyleHashes()].join(' '));
 
   // The template itself is not a page.
   app.get(TEMPLATE, (c) => c.text('Not found.', 404));
@@ -137,7 +133,7 @@ export function registerCheckoutPage(app: Hono, options: CheckoutPageOptions): v
     return c.body(html, status as 200, {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
-      'Content-Security-Policy': cspFor(csp, p.body),
+      'Content-Security-Policy': csp,
     });
   }
 }

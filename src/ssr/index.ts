@@ -262,9 +262,12 @@ export function renderCheckout(options: RenderCheckoutOptions): string {
   return `<paydesk-checkout${attributes}><template shadowrootmode="open"><style${nonce}>${style}</style>${shadow}</template></paydesk-checkout>`;
 }
 
-/** The text of the shadow root's `<style>`: the element's rules, the step's, and the server's own. */
+/** The text of the shadow root's `<style>`: the element's rules, the step's, and the server's own (the same for every page: made once). */
+const styles = new Map<boolean, string>();
 function styleOf(open: boolean): string {
-  return [cssText(elementStyles), cssText((open ? payView : closedView).styles), SERVER_RULES].join('\n');
+  let style = styles.get(open);
+  if (style === undefined) styles.set(open, (style = [cssText(elementStyles), cssText((open ? payView : closedView).styles), SERVER_RULES].join('\n')));
+  return style;
 }
 
 /**
