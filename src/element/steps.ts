@@ -152,13 +152,12 @@ export class Steps implements ViewHost, ReactiveController {
     const el = this.el;
     if (fx.type === 'check') return this.live?.check();
     if (fx.type !== 'emit') return;
+    // Paid resolves `result`, also when a reload resumes the order with `paydesk-paid` said already.
+    if (name === 'paid') this.resolve(order!);
     if (fx.event === 'status') emit(el, 'paydesk-status', { state: name, status: order?.status ?? null, order });
     else if (fx.event === 'error') error && emit(el, 'paydesk-error', { ...error });
     else if (fx.event === 'session') session && order && emit(el, 'paydesk-session', { session, order });
-    else if (order) {
-      if (fx.event === 'paid') this.resolve(order);
-      emit(el, `paydesk-${fx.event}`, { order });
-    }
+    else if (order) emit(el, `paydesk-${fx.event}`, { order });
   }
 
   /**

@@ -293,6 +293,8 @@ describe('<paydesk-checkout> flow', () => {
     await third.until('paid');
     expect(third.of('paydesk-paid')).to.have.length(0);
     expect(server.count('create')).to.equal(1);
+    // Said once, but a page awaiting the element's result still gets the paid order.
+    expect((await third.el.result).id).to.equal(first.el.order!.id);
   });
 
   it('resumes a session the merchant server created (session attribute, no order ref)', async () => {
