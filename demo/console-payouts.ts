@@ -10,7 +10,7 @@
 import type { Context, Hono } from 'hono';
 import { addAmounts, compareAmounts, currencyDigits, MoneyError, parseAmount } from '../src/money/index.js';
 import { isProviderError, orderOutcome, type DecimalAmount, type Order, type ProviderClient, type ProviderError } from '../src/provider/index.js';
-import { CREATE_IN_FLIGHT_MS, createOnce, type CheckoutStore } from '../src/server/index.js';
+import { createOnce, type CheckoutStore } from '../src/server/index.js';
 import { check, CreatePayoutBody, dateOrder, defined, id, PayoutsQuery, readJson, readQuery, SandboxCompleteBody } from './console-checks.js';
 import type { ConsoleErrorCode, CreatePayoutRequest, ListPage, PayoutResponse, PayoutView } from './console-contract.js';
 import { ConsoleHttpError, invalid, rateLimited, readError } from './console-errors.js';
@@ -64,6 +64,8 @@ export interface PayoutContext {
 
 /** How long a payout's create-once records are kept. */
 const PAYOUT_RECORD_TTL_MS = 24 * 3600 * 1000;
+/** How soon a submit that found nothing says to look again (the provider may list the payout any time). */
+const PAYOUT_LOOK_AGAIN_MS = 15_000;
 
 const DESTINATION_PROBLEMS: Record<DestinationProblem, string> = {
   empty: 'is required',
@@ -133,13 +135,17 @@ function payoutMaker(ctx: PayoutContext): (req: CreatePayoutRequest, amount: str
   const keyReused = (detail: string) =>
     new ConsoleHttpError(409, 'idempotency_key_reused', `this payout form ${detail}; open a new form for another payout`);
 
-  /** The payout is not found and an earlier submit's create may still land: nothing is sent. */
+  /**
+   * The payout is not found and an earlier submit's create may still land: nothing is sent. Its
+   * outcome stays unknown until the provider lists it (a provider that queues requests can make it
+   * minutes later), so the form never sends it again; `retry_after` says when to look again.
+   */
   function inProgress(retryAfterMs: number): ConsoleHttpError {
-    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    const seconds = Math.max(1, Math.ceil(Math.min(retryAfterMs, PAYOUT_LOOK_AGAIN_MS) / 1000));
     return new ConsoleHttpError(
       409,
       'payout_in_progress',
-      `an earlier submission of this payout is still being confirmed by the provider; nothing was sent, so it is not paid twice: check again in ${seconds} s`,
+      `an earlier submission of this payout was sent and the provider has not confirmed it: it may still be made, so this form does not send it again (this submit sent nothing); check again in ${seconds} s`,
       { retryable: true, details: { retry_after: seconds }, headers: { 'Retry-After': String(seconds) } },
     );
   }
@@ -158,6 +164,8 @@ function payoutMaker(ctx: PayoutContext): (req: CreatePayoutRequest, amount: str
           leaseMs: payoutLeaseMs,
           waitMs: payoutWaitMs,
           ttlMs: PAYOUT_RECORD_TTL_MS,
+          // A payout sent twice pays twice: one whose outcome is unknown is only looked up, never sent again.
+          inFlightMs: PAYOUT_RECORD_TTL_MS,
           inProgress,
           log: (message, fields) => logError(message, fields),
         },
@@ -356,7 +364,7 @@ function unconfirmed(why: string): ConsoleHttpError {
     502,
     'payout_unconfirmed',
     `the provider did not confirm the payout (${why}); it may exist or still land: submit the same form again, which finds it, ` +
-      `or answers payout_in_progress while it may still land (up to ${CREATE_IN_FLIGHT_MS / 1000} s), instead of paying twice`,
+      `or answers payout_in_progress and sends nothing while it has not appeared, instead of paying twice`,
     { retryable: true },
   );
 }

@@ -49,9 +49,10 @@
  * provider (a second submit gets the payout the first made); one arriving while another submit of
  * the form is with the provider waits for it a while; and after a create whose outcome is unknown
  * (the provider did not answer in time: `502 payout_unconfirmed`), a submit that does not find the
- * payout answers `409 payout_in_progress` with `retry_after` and sends nothing, for as long as that
- * create may still land (CREATE_IN_FLIGHT_MS). Each attempt writes one audit line (who, when,
- * amount, masked destination, result).
+ * payout answers `409 payout_in_progress` with `retry_after` and sends nothing, for as long as the
+ * records live (24 h): a provider that queues requests may make it long after, and a payout sent
+ * twice pays twice. Each attempt writes one audit line (who, when, amount, masked destination,
+ * result).
  */
 import { randomInt } from 'node:crypto';
 import { Hono } from 'hono';

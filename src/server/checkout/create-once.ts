@@ -9,7 +9,8 @@
  * - a create whose outcome is unknown (a timeout, a lost answer, garbage, a crash while it was sent)
  *   leaves a marker (`uncertain:<id>`: since when, and when it was last sent). The next attempt looks
  *   the order up first; while the earlier create may still land ({@link CREATE_IN_FLIGHT_MS} after
- *   it) and the lookup finds nothing, it answers "in progress" and sends nothing;
+ *   it, or the caller's `inFlightMs`: a payout's is as long as the marker lives) and the lookup finds
+ *   nothing, it answers "in progress" and sends nothing;
  * - only an answer that proves nothing was created ({@link provesNotCreated}) lets a later attempt
  *   create without waiting.
  *
@@ -72,9 +73,12 @@ export async function clearUncertain(store: CheckoutStore, coid: string): Promis
   await store.delete(uncertainKey(coid));
 }
 
-/** Until when (epoch ms) the earlier create a marker names may still land; undefined when it does not say. */
-export function inFlightUntil(marker: UncertainCreate | null): number | undefined {
-  return marker?.at === undefined ? undefined : marker.at + CREATE_IN_FLIGHT_MS;
+/**
+ * Until when (epoch ms) the earlier create a marker names may still land (`inFlightMs` after it was
+ * last sent); undefined when it does not say.
+ */
+export function inFlightUntil(marker: UncertainCreate | null, inFlightMs = CREATE_IN_FLIGHT_MS): number | undefined {
+  return marker?.at === undefined ? undefined : marker.at + inFlightMs;
 }
 
 /**
@@ -107,6 +111,13 @@ export interface CreateOnceOptions {
   waitMs: number;
   /** How long an unknown outcome is remembered. */
   ttlMs: number;
+  /**
+   * How long after a create whose outcome is unknown it is taken to be still on its way: until then a
+   * lookup that finds nothing sends nothing (default {@link CREATE_IN_FLIGHT_MS}). A provider that
+   * queues requests can make an order later than that; where a second order would move money twice
+   * (a payout), set it to `ttlMs`: an unknown create is then never sent again, only looked up.
+   */
+  inFlightMs?: number;
   /** The "in progress" error; `retryAfterMs` says when asking again may tell more. */
   inProgress: (retryAfterMs: number) => Error;
   log?: (message: string, fields: Record<string, unknown>) => void;
@@ -140,7 +151,7 @@ export async function createOnce<T>(coid: string, opts: CreateOnceOptions, steps
       if (earlier) await clearUncertain(store, coid).catch(() => undefined);
       return { value: found, found: true };
     }
-    const until = inFlightUntil(earlier);
+    const until = inFlightUntil(earlier, opts.inFlightMs);
     if (until !== undefined && now() < until) {
       opts.log?.('an earlier create of this order may still reach the provider; not creating another yet', { client_order_id: coid });
       throw opts.inProgress(until - now());

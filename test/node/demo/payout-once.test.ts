@@ -2,8 +2,8 @@
  * One payout form pays out once, whatever the provider's delays (issue 19, point 2): the console
  * API over the in-process sandbox, with a test double in front of it that holds a payout's create
  * (the provider is slow: the client times out and its lookups find nothing), then lets it land.
- * A resubmission while it may still land answers 409 payout_in_progress and sends nothing; once it
- * landed, the resubmission gets that payout. The same across a restart (a durable store) and for
+ * A resubmission that does not find it answers 409 payout_in_progress and sends nothing, however late
+ * (the provider may queue it); once it landed, the resubmission gets that payout. The same across a restart (a durable store) and for
  * two submits at once.
  */
 import assert from 'node:assert/strict';
@@ -244,18 +244,28 @@ describe('a payout form pays out once, whatever the provider’s delays', () => 
     assert.deepEqual((await sellsOf(body.key)).map((o) => o.id), [ok.body.payout.id]);
   });
 
-  test('after the window in which the earlier create could land, a form whose payout never appeared may be sent again', async () => {
+  test('a payout whose outcome is unknown is never sent again by its form: a provider that makes it minutes later (a queue) still pays once', async () => {
     const c = await consoleOver();
     const body = form('1500.00');
     slow = true;
     assert.equal((await submit(c, body)).body.error.code, 'payout_unconfirmed');
-    held = []; // that request never reaches the provider
-    slow = false;
-    assert.equal((await submit(c, body)).body.error.code, 'payout_in_progress');
-    clock += CREATE_IN_FLIGHT_MS + 1000;
+    slow = false; // the provider answers again, but the first create is still in its queue
+    for (const wait of [CREATE_IN_FLIGHT_MS + 1000, 3 * 3600_000]) {
+      clock += wait;
+      const again = await submit(c, body);
+      assert.equal(again.status, 409, JSON.stringify(again.body));
+      assert.equal(again.body.error.code, 'payout_in_progress');
+      const retry = again.body.error.details.retry_after as number;
+      assert.ok(retry >= 1 && retry <= 15, `retry_after ${retry}`);
+      assert.equal(creates, 1, 'nothing was sent again');
+    }
+    // The provider makes the first create now: the form's one payout, answered to every submit.
+    await land();
     const later = await submit(c, body);
-    assert.equal(later.status, 201, JSON.stringify(later.body));
+    assert.equal(later.status, 200, JSON.stringify(later.body));
+    assert.equal((later.body as PayoutResponse).replayed, true);
     assert.equal((await sellsOf(body.key)).length, 1);
+    assert.equal(creates, 1);
   });
 
   test('a different payout under a form whose payout may still land is refused as idempotency_key_reused', async () => {

@@ -63,6 +63,29 @@ describe('createOnce', () => {
     assert.equal(await readUncertain(store, 'c-1'), null, 'created: nothing left uncertain');
   });
 
+  test('with inFlightMs as long as the marker lives (a payout), a create whose outcome is unknown is only looked up, never sent again', async () => {
+    const { opts, advance } = setup();
+    const payout = { ...opts, inFlightMs: opts.ttlMs };
+    let sent = 0;
+    let landed: string | undefined;
+    const steps = {
+      find: async () => landed,
+      prepare: async () => async (): Promise<string> => {
+        sent++;
+        throw new ProviderError({ code: 'timeout', message: 'no answer', retryable: true, outcome: 'unknown' });
+      },
+    };
+    await assert.rejects(createOnce('p-1', payout, steps), ProviderError);
+    for (const wait of [CREATE_IN_FLIGHT_MS + 1, 30 * 60_000]) {
+      advance(wait);
+      await assert.rejects(createOnce('p-1', payout, steps), InProgress);
+    }
+    assert.equal(sent, 1, 'never sent again');
+    landed = 'payout-1'; // the provider made it late
+    assert.deepEqual(await createOnce('p-1', payout, steps), { value: 'payout-1', found: true });
+    assert.equal(sent, 1);
+  });
+
   test('a lost answer blocks a second create; once the order is found it is answered, never created again', async () => {
     const { opts } = setup();
     let landed: string | undefined;
