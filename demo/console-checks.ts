@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { parseIsoDateTime } from '../src/provider/index.js';
+import { FORM_SESSION_STATES, knownStatus, ORDER_STATUSES, parseIsoDateTime } from '../src/provider/index.js';
 import { WEBHOOK_OUTCOMES } from './console-contract.js';
 import { ConsoleHttpError, invalid } from './console-errors.js';
 import { PAYOUT_KEY } from './payout-rules.js';
@@ -25,11 +25,18 @@ export const isoDate = z
 export const bool = z.enum(['true', 'false'], { message: 'must be true or false' }).transform((v) => v === 'true');
 export const sortBy = z.enum(['created_at', 'amount'], { message: 'must be created_at or amount' });
 export const sortDir = z.enum(['asc', 'desc'], { message: 'must be asc or desc' });
+/** An order status the provider knows (any case; its older names too), as the provider spells it. */
+export const orderStatus = z
+  .string()
+  .max(64, 'is too long')
+  .refine((v) => knownStatus(v) !== null, `must be an order status: ${ORDER_STATUSES.join(', ')}`)
+  .transform((v) => knownStatus(v)!);
+export const formSessionState = z.enum(FORM_SESSION_STATES, { message: `must be one of ${FORM_SESSION_STATES.join(', ')}` });
 
 export const OrdersQuery = z.strictObject({
   page: page.optional(),
   size: size.optional(),
-  status: text.optional(),
+  status: orderStatus.optional(),
   order_side: z.enum(['Buy', 'Sell'], { message: 'must be Buy or Sell' }).optional(),
   payment_method_id: id.optional(),
   sort_by: sortBy.optional(),
@@ -43,7 +50,7 @@ export const OrdersQuery = z.strictObject({
 export const PayoutsQuery = z.strictObject({
   page: page.optional(),
   size: size.optional(),
-  status: text.optional(),
+  status: orderStatus.optional(),
   sort_by: sortBy.optional(),
   sort: sortDir.optional(),
   start_date: isoDate.optional(),
@@ -53,7 +60,7 @@ export const PayoutsQuery = z.strictObject({
 export const FormSessionsQuery = z.strictObject({
   page: page.optional(),
   size: size.optional(),
-  state: text.optional(),
+  state: formSessionState.optional(),
   order_id: id.optional(),
   client_order_id: clientOrderId.optional(),
   session_id: id.optional(),

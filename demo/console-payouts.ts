@@ -245,6 +245,15 @@ function payoutMaker(ctx: PayoutContext): (req: CreatePayoutRequest, amount: str
   };
 }
 
+/** A decimal amount of the payout form (`amount`, `total`), normalised; else a 400 naming the field. */
+function decimalField(value: string, field: 'amount' | 'total'): string {
+  try {
+    return parseAmount(value, { field });
+  } catch (err) {
+    throw invalid(field, err instanceof MoneyError ? err.message.replace(new RegExp(`^${field} `), '') : 'must be a decimal such as 1500.00');
+  }
+}
+
 /** The payout routes (see the file comment). */
 export function registerPayouts(app: Hono, ctx: PayoutContext): void {
   const { client, now, who, audit } = ctx;
@@ -262,13 +271,10 @@ export function registerPayouts(app: Hono, ctx: PayoutContext): void {
   app.post('/payouts', async (c) => {
     const line: PayoutAuditEntry = { at: new Date(now()).toISOString(), who: who(c), action: 'create', result: 'refused' };
     try {
-      const body = check(CreatePayoutBody, await readJson(c, '{"key", "method_id", "amount", "destination", "total"}'), 'field');
-      let amount: string;
-      try {
-        amount = parseAmount(body.amount, { field: 'amount' });
-      } catch (err) {
-        throw invalid('amount', err instanceof MoneyError ? err.message.replace(/^amount /, '') : 'must be a decimal such as 1500.00');
-      }
+      const form = check(CreatePayoutBody, await readJson(c, '{"key", "method_id", "amount", "destination", "total"}'), 'field');
+      const amount = decimalField(form.amount, 'amount');
+      // The total the operator confirmed is compared with the quote as money: it must be a decimal too.
+      const body = { ...form, total: decimalField(form.total, 'total') };
       const clientOrderId = payoutClientOrderId(body.key);
       Object.assign(line, { client_order_id: clientOrderId, method: body.method_id, amount, destination: maskDestination('', body.destination) });
 

@@ -349,6 +349,10 @@ describe('console API over a token endpoint and the sandbox', () => {
       ['/webhooks?size=0', 'size'],
       ['/webhooks?endpoint=/nope', 'endpoint'],
       ['/webhooks?order_id=a%20b', 'order_id'],
+      // Filters the provider would refuse (its 422 was answered as a 502 provider_error).
+      ['/orders?status=Evil', 'status'],
+      ['/payouts?status=x', 'status'],
+      ['/form-sessions?state=x', 'state'],
     ];
     for (const [path, field] of cases) {
       const res = await get(path);
@@ -356,6 +360,20 @@ describe('console API over a token endpoint and the sandbox', () => {
       assert.equal(res.status, 400, `${path}: ${JSON.stringify(body)}`);
       assert.equal(body.error.code, 'validation_failed', path);
       assert.equal(body.error.field, field, path);
+    }
+    // A known status in another case is the provider's spelling.
+    assert.ok(Array.isArray((await json<{ items: unknown[] }>('/orders?status=completed')).items));
+    // A payout's confirmed total is money: a non-decimal is a 400 naming it (it was a 500 from the comparison).
+    for (const total of ['abc', '1e3', '1,075.00']) {
+      const res = await app.request('/payouts', {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', 'x-paydesk': '1' },
+        body: JSON.stringify({ key: 'k'.repeat(24), method_id: 'm-1', amount: '1000.00', destination: '2200000000000004', total }),
+      });
+      const body = (await res.json()) as { error: { code: string; field?: string } };
+      assert.equal(res.status, 400, `total ${total}: ${JSON.stringify(body)}`);
+      assert.equal(body.error.code, 'validation_failed');
+      assert.equal(body.error.field, 'total');
     }
   });
 
