@@ -188,6 +188,13 @@ export interface CheckoutHandlerOptions {
   /** How long a webhook waits for the confirming provider read before answering 202 (default 2000 ms). */
   webhookConfirmTimeoutMs?: number;
   /**
+   * How long a status read (`GET /sessions/S`, a widget resuming after a reload) waits for its
+   * provider re-read before it answers the stored status (default 3000 ms): a slow provider does not
+   * hold the shopper (the widget gives up at 15 s). The re-read goes on; its change reaches the
+   * session's event stream.
+   */
+  readRefreshTimeoutMs?: number;
+  /**
    * The handler re-reads orders from the provider by itself every this many seconds (default 60):
    * pending ones, recently ended ones (late payments) and processed disputes, and retries failed hooks.
    * `0`: never by itself — call `handler.reconcile()` from a cron (serverless hosts). With several
@@ -267,6 +274,7 @@ export interface CheckoutTiming {
   idempotencyLeaseMs: number;
   idempotencyTtlMs: number;
   webhookConfirmTimeoutMs: number;
+  readRefreshTimeoutMs: number;
   lateWindowMs: number;
   disputeGraceMs: number;
   hookLeaseMs: number;
@@ -307,6 +315,7 @@ function timingOf(o: CheckoutHandlerOptions): CheckoutTiming {
     idempotencyLeaseMs: positive(o.idempotencyLeaseSeconds, 90, 'idempotencyLeaseSeconds') * 1000,
     idempotencyTtlMs: positive(o.idempotencyTtlSeconds, 24 * 3600, 'idempotencyTtlSeconds') * 1000,
     webhookConfirmTimeoutMs: positive(o.webhookConfirmTimeoutMs, 2000, 'webhookConfirmTimeoutMs'),
+    readRefreshTimeoutMs: positive(o.readRefreshTimeoutMs, 3000, 'readRefreshTimeoutMs'),
     lateWindowMs: lateWindowSeconds * 1000,
     disputeGraceMs: disputeGrace(o.disputeGraceSeconds, lateWindowSeconds) * 1000,
     hookLeaseMs: positive(o.hookLeaseSeconds, 30, 'hookLeaseSeconds') * 1000,

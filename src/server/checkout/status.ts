@@ -64,9 +64,26 @@ export class StatusSync {
       this.hooks.ensure(rec, null);
       return cached;
     }
-    const fresh = await this.refreshIfNeeded(rec, forceRefresh);
+    const fresh = await this.refreshWithin(rec, forceRefresh);
     this.hooks.ensure(fresh, null);
     return fresh === rec ? cached : { rec: fresh, viewJson: JSON.stringify(fresh.view) };
+  }
+
+  /**
+   * The re-read a status read waits for, at most `readRefreshTimeoutMs`: past that the stored record
+   * is answered and the re-read goes on (tracked); its change reaches the session's event stream.
+   */
+  private async refreshWithin(rec: SessionRecord, force: boolean): Promise<SessionRecord> {
+    const refresh = this.core.track(this.refreshIfNeeded(rec, force));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stored = new Promise<SessionRecord>((resolve) => {
+      timer = setTimeout(() => resolve(rec), this.core.cfg.readRefreshTimeoutMs);
+    });
+    try {
+      return (await Promise.race([refresh, stored])) ?? rec;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**

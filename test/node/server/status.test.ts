@@ -108,6 +108,26 @@ describe('GET /sessions/S: status', () => {
     assert.equal(second.provider.count('getOrder'), 2);
   });
 
+  test('a provider slow to answer a re-read: the stored status is answered after readRefreshTimeoutMs, and the re-read, once answered, reaches the stream', async () => {
+    const h = makeHarness({ readRefreshTimeoutMs: 50 });
+    const { session, order } = await createSession(h);
+    const stream = new SseReader(await events(h, session));
+    assert.equal((await stream.next())?.event, 'order'); // the stored state, first
+    let answer!: () => void;
+    h.provider.failNext('getOrder', () => new Promise<void>((resolve) => (answer = resolve)));
+    h.provider.setStatus(order.id, 'Completed');
+    // A reload resumes with ?refresh=1: the shopper gets the order they were paying, not a wait on the provider.
+    const res = await getSession(h, session, '?refresh=1');
+    assert.equal(res.status, 200);
+    assert.equal((await viewOf(res)).status, 'pending');
+    assert.equal(h.provider.count('getOrder'), 1, 'the re-read is under way');
+    answer();
+    const next = await stream.next();
+    assert.equal((JSON.parse(next!.data!) as { status: string }).status, 'paid');
+    await stream.cancel();
+    await h.handler.idle();
+  });
+
   test('a provider failure during a refresh serves the stored status (200) and is logged', async () => {
     const h = makeHarness();
     const { session } = await createSession(h);
