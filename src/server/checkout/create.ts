@@ -7,7 +7,13 @@
  *   it looks the order up before creating anything;
  * - a client order id the merchant gave (resolveOrder) is created under a lease, and a session of it
  *   that is still pending is answered again instead of creating a second order (two tabs, a double
- *   click without an Idempotency-Key).
+ *   click without an Idempotency-Key);
+ * - the id is marked uncertain before the create is sent (cleared once its session is stored), so a
+ *   process that dies while the create is out leaves the mark: the retry looks the order up and
+ *   adopts it, and the sweep leaves a paid order of that id (an orphan, inbox.ts) to that retry while
+ *   the mark lives, instead of flagging it `session_lost`;
+ * - a webhook that came before the create's answer (kept as an orphan) is taken by the new session
+ *   at once (Inbox.takeEarly): the answer already shows a payment the provider confirmed.
  */
 import { ORDER_LIFETIME_SECONDS } from '../../provider/facts.js';
 import { latestCreated, providerTime } from '../../provider/matching.js';
@@ -28,6 +34,7 @@ import { resolveOrder } from './resolve.js';
 import type { CheckedOrder } from './resolve.js';
 import { orderTrace } from '../telemetry.js';
 import { clearUncertain, holdCreateLease, inFlightUntil, markUncertain, provesNotCreated, readUncertain } from './create-once.js';
+import type { Inbox } from './inbox.js';
 
 // The create-once rule (lease, unknown outcomes, in-flight guard: create-once.ts) is shared with every order the server creates.
 export { CREATE_IN_FLIGHT_MS, provesNotCreated } from './create-once.js';
@@ -53,6 +60,11 @@ export interface CreateOptions {
   since?: number;
   /** An earlier attempt's create may still reach the provider until then (ms): no new create before. */
   inFlightUntil?: number;
+  /**
+   * No later request can use this client order id (a generated one, without an Idempotency-Key): its
+   * uncertain mark only needs to outlive the create itself, not wait for a retry.
+   */
+  oneShot?: boolean;
 }
 
 type Terms = { requested_amount: string; currency: string; unique_amount: boolean };
@@ -61,6 +73,7 @@ export class Creator {
   constructor(
     private readonly core: CheckoutCore,
     private readonly offers: Offers,
+    private readonly inbox: Inbox,
   ) {}
 
   /** Resolves, prices and creates; the plain path (no Idempotency-Key). */
@@ -71,6 +84,7 @@ export class Creator {
     return this.createForClientOrder(input, this.offers.priced(order, selection), selection, coid, {
       recover: false,
       generated: order.client_order_id === null,
+      oneShot: order.client_order_id === null,
     });
   }
 
@@ -157,7 +171,7 @@ export class Creator {
       // create it, so every later attempt with this id looks it up first (and waits while it may land).
       if (!stillInFlight && !provesNotCreated(err)) {
         const marker = { since: opts.since ?? startedAt, at: this.core.cfg.now() };
-        await markUncertain(this.core.cfg.store, coid, marker, this.core.cfg.idempotencyTtlMs).catch((storeErr: unknown) => {
+        await markUncertain(this.core.cfg.store, coid, marker, this.uncertainTtl(opts)).catch((storeErr: unknown) => {
           this.core.cfg.log.error('could not remember an uncertain creation', { client_order_id: coid, err: storeErr });
         });
       }
@@ -165,6 +179,16 @@ export class Creator {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * How long an uncertain mark of `coid` lives: as long as a retry may come (the Idempotency-Key's
+   * record, plus a lease, so the mark never ends before the record a retry would use), or for a
+   * create no one can retry, as long as that create may still be answered.
+   */
+  private uncertainTtl(opts: CreateOptions): number {
+    const { idempotencyTtlMs, idempotencyLeaseMs } = this.core.cfg;
+    return opts.oneShot ? idempotencyLeaseMs : idempotencyTtlMs + idempotencyLeaseMs;
   }
 
   private async createWithin(
@@ -175,7 +199,7 @@ export class Creator {
     coid: string,
     opts: CreateOptions,
   ): Promise<SessionRecord> {
-    const { client, log } = this.core.cfg;
+    const { client, log, store, now } = this.core.cfg;
     const mode = input.mode;
     const ctx: ViewContext = {
       currency: order.currency,
@@ -220,10 +244,23 @@ export class Creator {
             }
           : {}),
       };
+      // Marked before it is sent (as create-once.ts does): if this process dies while the create is
+      // out, the retry (after a restart too, with a durable store) looks the order up and adopts it,
+      // and the sweep leaves a paid order of this id to that retry instead of flagging it lost.
+      const earlier = await readUncertain(store, coid);
+      const since = opts.since ?? earlier?.since ?? now();
+      await markUncertain(store, coid, { since, at: now() }, this.uncertainTtl(opts));
       try {
         created = await client.createOrder(body, { signal });
       } catch (err) {
         this.core.logProviderFailure('order creation failed', err, { client_order_id: coid });
+        if (provesNotCreated(err)) {
+          // Nothing was created by this attempt: what was known before stands.
+          const restore = earlier
+            ? markUncertain(store, coid, { since: earlier.since ?? since, at: earlier.at ?? since }, this.uncertainTtl(opts))
+            : clearUncertain(store, coid);
+          await restore.catch((storeErr: unknown) => log.error('could not restore the uncertain mark of a client order id', { client_order_id: coid, err: storeErr }));
+        }
         throw fromProviderError(err);
       }
     }
@@ -250,7 +287,9 @@ export class Creator {
       expectedAmount: view.amount,
     });
     await clearUncertain(this.core.cfg.store, coid).catch(() => undefined);
-    return record;
+    // A webhook that came before this answer (or before this retry adopted the order) was kept as an
+    // orphan: the session takes it now, so a payment it reported shows in this answer.
+    return this.inbox.takeEarly(record);
   }
 
   /** The hosted form at the provider (mode `form`): its session, not an order yet. */
