@@ -243,6 +243,15 @@ describe('killed while the create was out, the order paid meanwhile (durable sto
     assert.deepEqual([f.reason, f.provider_order_id, f.session_id], ['session_lost', order.id, null]);
     assert.deepEqual(b.paid, []);
   });
+
+  test('a generated client order id without an Idempotency-Key (no retry can reuse it): left only while its create could be answered, then session_lost', async () => {
+    const w = new World('one-shot');
+    const { b, order } = await killedMidCreate(w, TEE);
+    assert.equal((await b.handler.reconcile()).flagged, 0, 'its create could still be answered');
+    w.skew += LEASE_MS + 1000;
+    assert.equal((await b.handler.reconcile()).flagged, 1);
+    assert.deepEqual(b.flagged.map((f) => [f.reason, f.provider_order_id]), [['session_lost', order.id]]);
+  });
 });
 
 describe('a webhook before the create\'s answer (one process)', () => {
