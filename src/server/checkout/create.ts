@@ -8,12 +8,10 @@
  * - a client order id the merchant gave (resolveOrder) is created under a lease, and a session of it
  *   that is still pending is answered again instead of creating a second order (two tabs, a double
  *   click without an Idempotency-Key);
- * - the id is marked uncertain before the create is sent (cleared once its session is stored), so a
- *   process that dies while the create is out leaves the mark: the retry looks the order up and
- *   adopts it, and the sweep leaves a paid order of that id (an orphan, inbox.ts) to that retry while
- *   the mark lives, instead of flagging it `session_lost`;
- * - a webhook that came before the create's answer (kept as an orphan) is taken by the new session
- *   at once (Inbox.takeEarly): the answer already shows a payment the provider confirmed.
+ * - the id is marked uncertain before the create is sent (cleared once its session is stored): after
+ *   a crash meanwhile the retry adopts the order, and the sweep leaves a paid order of that id to the
+ *   retry while the mark lives (sweep/orphans.ts), instead of flagging it `session_lost`;
+ * - a webhook that came before the answer (an orphan) is taken by the new session at once (Inbox.takeEarly).
  */
 import { ORDER_LIFETIME_SECONDS } from '../../provider/facts.js';
 import { latestCreated, providerTime } from '../../provider/matching.js';
@@ -33,7 +31,7 @@ import type { Offers } from './offers.js';
 import { resolveOrder } from './resolve.js';
 import type { CheckedOrder } from './resolve.js';
 import { orderTrace } from '../telemetry.js';
-import { clearUncertain, holdCreateLease, inFlightUntil, markUncertain, provesNotCreated, readUncertain } from './create-once.js';
+import { clearUncertain, holdCreateLease, inFlightUntil, markBeforeSend, markUncertain, provesNotCreated, readUncertain } from './create-once.js';
 import type { Inbox } from './inbox.js';
 
 // The create-once rule (lease, unknown outcomes, in-flight guard: create-once.ts) is shared with every order the server creates.
@@ -60,10 +58,7 @@ export interface CreateOptions {
   since?: number;
   /** An earlier attempt's create may still reach the provider until then (ms): no new create before. */
   inFlightUntil?: number;
-  /**
-   * No later request can use this client order id (a generated one, without an Idempotency-Key): its
-   * uncertain mark only needs to outlive the create itself, not wait for a retry.
-   */
+  /** No later request can use this client order id (generated, no Idempotency-Key): no retry to wait for. */
   oneShot?: boolean;
 }
 
@@ -81,11 +76,8 @@ export class Creator {
     const order = await resolveOrder(this.core, input.order_ref, request);
     const selection = this.offers.choose(input, await this.offers.for(order));
     const coid = order.client_order_id ?? generateClientOrderId();
-    return this.createForClientOrder(input, this.offers.priced(order, selection), selection, coid, {
-      recover: false,
-      generated: order.client_order_id === null,
-      oneShot: order.client_order_id === null,
-    });
+    const generated = order.client_order_id === null;
+    return this.createForClientOrder(input, this.offers.priced(order, selection), selection, coid, { recover: false, generated, oneShot: generated });
   }
 
   /**
@@ -181,14 +173,9 @@ export class Creator {
     }
   }
 
-  /**
-   * How long an uncertain mark of `coid` lives: as long as a retry may come (the Idempotency-Key's
-   * record, plus a lease, so the mark never ends before the record a retry would use), or for a
-   * create no one can retry, as long as that create may still be answered.
-   */
+  /** An uncertain mark lives while a retry may use it (the key's record, and a lease more), or, for a one-shot id, while its create may be answered. */
   private uncertainTtl(opts: CreateOptions): number {
-    const { idempotencyTtlMs, idempotencyLeaseMs } = this.core.cfg;
-    return opts.oneShot ? idempotencyLeaseMs : idempotencyTtlMs + idempotencyLeaseMs;
+    return this.core.cfg.idempotencyLeaseMs + (opts.oneShot ? 0 : this.core.cfg.idempotencyTtlMs);
   }
 
   private async createWithin(
@@ -199,7 +186,7 @@ export class Creator {
     coid: string,
     opts: CreateOptions,
   ): Promise<SessionRecord> {
-    const { client, log, store, now } = this.core.cfg;
+    const { client, log } = this.core.cfg;
     const mode = input.mode;
     const ctx: ViewContext = {
       currency: order.currency,
@@ -244,23 +231,14 @@ export class Creator {
             }
           : {}),
       };
-      // Marked before it is sent (as create-once.ts does): if this process dies while the create is
-      // out, the retry (after a restart too, with a durable store) looks the order up and adopts it,
-      // and the sweep leaves a paid order of this id to that retry instead of flagging it lost.
-      const earlier = await readUncertain(store, coid);
-      const since = opts.since ?? earlier?.since ?? now();
-      await markUncertain(store, coid, { since, at: now() }, this.uncertainTtl(opts));
+      // Marked before it is sent: after a crash meanwhile, the retry looks the order up and adopts it,
+      // and the sweep leaves a paid order of this id to that retry (see the file comment).
+      const unmark = await markBeforeSend(this.core.cfg.store, coid, this.core.cfg.now(), opts.since, this.uncertainTtl(opts));
       try {
         created = await client.createOrder(body, { signal });
       } catch (err) {
         this.core.logProviderFailure('order creation failed', err, { client_order_id: coid });
-        if (provesNotCreated(err)) {
-          // Nothing was created by this attempt: what was known before stands.
-          const restore = earlier
-            ? markUncertain(store, coid, { since: earlier.since ?? since, at: earlier.at ?? since }, this.uncertainTtl(opts))
-            : clearUncertain(store, coid);
-          await restore.catch((storeErr: unknown) => log.error('could not restore the uncertain mark of a client order id', { client_order_id: coid, err: storeErr }));
-        }
+        if (provesNotCreated(err)) await unmark().catch((e: unknown) => log.error('could not restore the uncertain mark', { client_order_id: coid, err: e }));
         throw fromProviderError(err);
       }
     }
@@ -287,8 +265,7 @@ export class Creator {
       expectedAmount: view.amount,
     });
     await clearUncertain(this.core.cfg.store, coid).catch(() => undefined);
-    // A webhook that came before this answer (or before this retry adopted the order) was kept as an
-    // orphan: the session takes it now, so a payment it reported shows in this answer.
+    // A webhook before this answer (or this adoption) was kept as an orphan: the session takes it now.
     return this.inbox.takeEarly(record);
   }
 
