@@ -263,9 +263,10 @@ export class Inbox {
     }
     const record: OrphanRecord = { order_id: order.id, client_order_id: order.client_order_id, first_seen: cfg.now(), status: order.status };
     const ttl = cfg.lateWindowMs + 30 * 24 * 3600 * 1000;
-    if (await cfg.store.create(orphanKey(order.id), JSON.stringify(record), ttl)) {
+    const paid = orderOutcome(order.status) === 'paid';
+    // Logged when first kept, and again when a delivery reports it paid.
+    if ((await cfg.store.create(orphanKey(order.id), JSON.stringify(record), ttl)) || paid) {
       const fields = { order_id: order.id, client_order_id: order.client_order_id, provider_status: order.status };
-      const paid = orderOutcome(order.status) === 'paid';
       if (creating) {
         // Not lost: the create's answer (or, after a crash, the shopper's retry) stores its session.
         cfg.log.warn('a webhook came for an order whose create has not been answered yet; the session that create (or its retry) stores takes it', fields);
