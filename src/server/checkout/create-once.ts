@@ -74,6 +74,18 @@ export async function clearUncertain(store: CheckoutStore, coid: string): Promis
 }
 
 /**
+ * Marks `coid` uncertain just before its create is sent, so a process that dies while the create is
+ * out leaves the mark. Resolves with the function that puts back what was known before, for a
+ * failure that proves nothing was created.
+ */
+export async function markBeforeSend(store: CheckoutStore, coid: string, at: number, since: number | undefined, ttlMs: number): Promise<() => Promise<void>> {
+  const earlier = await readUncertain(store, coid);
+  const from = since ?? earlier?.since ?? at;
+  await markUncertain(store, coid, { since: from, at }, ttlMs);
+  return () => (earlier ? markUncertain(store, coid, { since: earlier.since ?? from, at: earlier.at ?? from }, ttlMs) : clearUncertain(store, coid));
+}
+
+/**
  * Until when (epoch ms) the earlier create a marker names may still land (`inFlightMs` after it was
  * last sent); undefined when it does not say.
  */

@@ -7,7 +7,11 @@
  *   it looks the order up before creating anything;
  * - a client order id the merchant gave (resolveOrder) is created under a lease, and a session of it
  *   that is still pending is answered again instead of creating a second order (two tabs, a double
- *   click without an Idempotency-Key).
+ *   click without an Idempotency-Key);
+ * - the id is marked uncertain before the create is sent (cleared once its session is stored): after
+ *   a crash meanwhile the retry adopts the order, and the sweep leaves a paid order of that id to the
+ *   retry while the mark lives (sweep/orphans.ts), instead of flagging it `session_lost`;
+ * - a webhook that came before the answer (an orphan) is taken by the new session at once (Inbox.takeEarly).
  */
 import { ORDER_LIFETIME_SECONDS } from '../../provider/facts.js';
 import { latestCreated, providerTime } from '../../provider/matching.js';
@@ -27,7 +31,8 @@ import type { Offers } from './offers.js';
 import { resolveOrder } from './resolve.js';
 import type { CheckedOrder } from './resolve.js';
 import { orderTrace } from '../telemetry.js';
-import { clearUncertain, holdCreateLease, inFlightUntil, markUncertain, provesNotCreated, readUncertain } from './create-once.js';
+import { clearUncertain, holdCreateLease, inFlightUntil, markBeforeSend, markUncertain, provesNotCreated, readUncertain } from './create-once.js';
+import type { Inbox } from './inbox.js';
 
 // The create-once rule (lease, unknown outcomes, in-flight guard: create-once.ts) is shared with every order the server creates.
 export { CREATE_IN_FLIGHT_MS, provesNotCreated } from './create-once.js';
@@ -53,6 +58,8 @@ export interface CreateOptions {
   since?: number;
   /** An earlier attempt's create may still reach the provider until then (ms): no new create before. */
   inFlightUntil?: number;
+  /** No later request can use this client order id (generated, no Idempotency-Key): no retry to wait for. */
+  oneShot?: boolean;
 }
 
 type Terms = { requested_amount: string; currency: string; unique_amount: boolean };
@@ -61,6 +68,7 @@ export class Creator {
   constructor(
     private readonly core: CheckoutCore,
     private readonly offers: Offers,
+    private readonly inbox: Inbox,
   ) {}
 
   /** Resolves, prices and creates; the plain path (no Idempotency-Key). */
@@ -68,10 +76,8 @@ export class Creator {
     const order = await resolveOrder(this.core, input.order_ref, request);
     const selection = this.offers.choose(input, await this.offers.for(order));
     const coid = order.client_order_id ?? generateClientOrderId();
-    return this.createForClientOrder(input, this.offers.priced(order, selection), selection, coid, {
-      recover: false,
-      generated: order.client_order_id === null,
-    });
+    const generated = order.client_order_id === null;
+    return this.createForClientOrder(input, this.offers.priced(order, selection), selection, coid, { recover: false, generated, oneShot: generated });
   }
 
   /**
@@ -157,7 +163,7 @@ export class Creator {
       // create it, so every later attempt with this id looks it up first (and waits while it may land).
       if (!stillInFlight && !provesNotCreated(err)) {
         const marker = { since: opts.since ?? startedAt, at: this.core.cfg.now() };
-        await markUncertain(this.core.cfg.store, coid, marker, this.core.cfg.idempotencyTtlMs).catch((storeErr: unknown) => {
+        await markUncertain(this.core.cfg.store, coid, marker, this.uncertainTtl(opts)).catch((storeErr: unknown) => {
           this.core.cfg.log.error('could not remember an uncertain creation', { client_order_id: coid, err: storeErr });
         });
       }
@@ -165,6 +171,11 @@ export class Creator {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** An uncertain mark lives while a retry may use it (the key's record, and a lease more), or, for a one-shot id, while its create may be answered. */
+  private uncertainTtl(opts: CreateOptions): number {
+    return this.core.cfg.idempotencyLeaseMs + (opts.oneShot ? 0 : this.core.cfg.idempotencyTtlMs);
   }
 
   private async createWithin(
@@ -220,10 +231,14 @@ export class Creator {
             }
           : {}),
       };
+      // Marked before it is sent: after a crash meanwhile, the retry looks the order up and adopts it,
+      // and the sweep leaves a paid order of this id to that retry (see the file comment).
+      const unmark = await markBeforeSend(this.core.cfg.store, coid, this.core.cfg.now(), opts.since, this.uncertainTtl(opts));
       try {
         created = await client.createOrder(body, { signal });
       } catch (err) {
         this.core.logProviderFailure('order creation failed', err, { client_order_id: coid });
+        if (provesNotCreated(err)) await unmark().catch((e: unknown) => log.error('could not restore the uncertain mark', { client_order_id: coid, err: e }));
         throw fromProviderError(err);
       }
     }
@@ -250,7 +265,8 @@ export class Creator {
       expectedAmount: view.amount,
     });
     await clearUncertain(this.core.cfg.store, coid).catch(() => undefined);
-    return record;
+    // A webhook before this answer (or this adoption) was kept as an orphan: the session takes it now.
+    return this.inbox.takeEarly(record);
   }
 
   /** The hosted form at the provider (mode `form`): its session, not an order yet. */

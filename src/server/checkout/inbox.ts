@@ -7,10 +7,14 @@
  *   (recorded: the next read or sweep confirms it).
  * - A hosted-form order not bound yet: the sessions of that client order id are synced through their
  *   own form sessions, which binds the right one (never "the newest order with that id").
- * - No session (a store that lost it): the order is read from the provider; when it is this
- *   handler's (its webhook_url is ours, or its client order id is one we generate), it is kept as an
- *   orphan for the sweep, which flags it (`session_lost`) once it is paid. When nothing can be read
- *   or recorded, the answer is non-2xx and the provider retries.
+ * - No session: the order is read from the provider; when it is this handler's (its webhook_url is
+ *   ours, or its client order id is one we generate), it is kept as an orphan. Either a create of
+ *   its client order id is still out (the webhook outran the create's answer, or the process died
+ *   while the create was out and the shopper's retry will adopt the order): the session that create
+ *   or its retry stores takes the orphan at once ({@link Inbox.takeEarly}), and the sweep leaves it
+ *   alone while that may happen ({@link createMayStillBind}). Or the store lost the session: the
+ *   sweep flags it (`session_lost`) once it is paid. When nothing can be read or recorded, the answer
+ *   is non-2xx and the provider retries.
  *
  * Every webhook, refused or not, lands in a capped log (newest first) for the console: the verified
  * ones in one log (1000 lines), the ones that failed verification in their own (200 lines), so
@@ -20,9 +24,11 @@ import { orderOutcome } from '../../provider/facts.js';
 import type { Order } from '../../provider/schemas.js';
 import { isProviderError } from '../errors.js';
 import { randomId } from '../crypto.js';
-import { isGeneratedClientOrderId, seenClientOrderKey } from '../sessions.js';
+import { isGeneratedClientOrderId, seenClientOrderKey, WATCH_INDEX } from '../sessions.js';
 import type { SessionRecord } from '../sessions.js';
+import type { CheckoutStore } from '../store.js';
 import type { CheckoutCore } from './core.js';
+import { readUncertain } from './create-once.js';
 import type { StatusSync } from './status.js';
 import { noteWebhook } from '../telemetry.js';
 
@@ -33,6 +39,16 @@ export const WEBHOOK_LOG_KEEP = 1000;
 export const UNVERIFIED_WEBHOOK_LOG_KEEP = 200;
 export const ORPHAN_PREFIX = 'orphan:';
 export const orphanKey = (orderId: string) => `${ORPHAN_PREFIX}${orderId}`;
+
+/**
+ * True while a create of `coid` may still store a session for its order: the create is out (its
+ * answer may still come) or its outcome is unknown (a retry with the same Idempotency-Key or client
+ * order id looks the order up and adopts it). create.ts marks the id before it sends the create and
+ * clears the mark only after the session is stored, so: read this first, then look for the session.
+ */
+export async function createMayStillBind(store: CheckoutStore, coid: string): Promise<boolean> {
+  return (await readUncertain(store, coid)) !== null;
+}
 
 export type WebhookOutcome = 'confirmed' | 'recorded' | 'orphan' | 'ignored' | 'refused' | 'failed';
 
@@ -134,7 +150,51 @@ export class Inbox {
     let rec = await this.core.repo.findByOrderId(orderId);
     if (rec && rec.client_order_id !== coid) rec = null;
     if (!rec) rec = await this.bindFormSession(orderId, coid);
-    if (!rec) return this.orphan(orderId, coid);
+    if (!rec) {
+      const kept = await this.orphan(orderId, coid);
+      if (kept.outcome !== 'orphan') return kept;
+      // The create's answer may have stored the session while the order was read: it looked for the
+      // orphan before it was written, so this delivery confirms the session itself.
+      const owner = await this.core.repo.findByOrderId(orderId);
+      if (!owner || owner.client_order_id !== coid) return kept;
+      await this.dropOrphan(orderId);
+      rec = owner;
+    }
+    return this.confirm(rec);
+  }
+
+  /**
+   * The session `rec` has just been stored for its order (a create's answer, or a retry that adopted
+   * the order): a webhook for that order that came before it (an orphan) is taken now — the session
+   * is marked awaiting confirmation and read from the provider, so a payment shows in the create's
+   * answer (or, when that read is slow, at the next read), not at the next sweep. Never throws.
+   */
+  async takeEarly(rec: SessionRecord): Promise<SessionRecord> {
+    const { cfg } = this.core;
+    const orderId = rec.provider_order_id;
+    if (!orderId) return rec;
+    try {
+      if (!(await cfg.store.get(orphanKey(orderId)))) return rec;
+      await this.dropOrphan(orderId);
+      cfg.log.info('a webhook came for this order before its session was stored; the session takes it now', { session: rec.sid, order_id: orderId });
+      await this.confirm(rec);
+      return (await this.core.repo.get(rec.sid)) ?? rec;
+    } catch (err) {
+      cfg.log.warn('taking an early webhook for a new session failed; the next read or sweep confirms it', { session: rec.sid, order_id: orderId, err });
+      return rec;
+    }
+  }
+
+  /** The order is its session's now: the sweep no longer follows it as an orphan. */
+  private async dropOrphan(orderId: string): Promise<void> {
+    await this.core.cfg.store.delete(orphanKey(orderId));
+    await this.core.cfg.store.indexRemove(WATCH_INDEX, orphanKey(orderId));
+  }
+
+  /** Records the webhook on its session (store errors throw) and confirms it by reading the order, within the confirm timeout. */
+  private async confirm(rec: SessionRecord): Promise<ReceiveResult> {
+    const { cfg } = this.core;
+    const orderId = rec.provider_order_id;
     if (rec.view.status === 'paid') {
       this.status.settle(rec, null).catch((err: unknown) => cfg.log.error('settling a paid session failed', { err }));
       return { outcome: 'confirmed', sid: rec.sid };
@@ -178,6 +238,8 @@ export class Inbox {
   /** No session: read the order; keep it when it is ours. Throws when it cannot be read (→ 5xx, retried). */
   private async orphan(orderId: string, coid: string): Promise<ReceiveResult> {
     const { cfg } = this.core;
+    // Read before the order: the create may answer while the order is read (receive then finds its session).
+    const creating = await createMayStillBind(cfg.store, coid);
     let order: Order;
     try {
       order = await cfg.client.getOrder(orderId);
@@ -201,15 +263,25 @@ export class Inbox {
     }
     const record: OrphanRecord = { order_id: order.id, client_order_id: order.client_order_id, first_seen: cfg.now(), status: order.status };
     const ttl = cfg.lateWindowMs + 30 * 24 * 3600 * 1000;
-    if (await cfg.store.create(orphanKey(order.id), JSON.stringify(record), ttl)) {
-      cfg.log.error('a webhook came for an order of this endpoint whose session the store no longer has; it is kept for the sweep', {
-        order_id: order.id,
-        client_order_id: order.client_order_id,
-        provider_status: order.status,
-      });
+    const paid = orderOutcome(order.status) === 'paid';
+    // Logged when first kept, and again when a delivery reports it paid.
+    if ((await cfg.store.create(orphanKey(order.id), JSON.stringify(record), ttl)) || paid) {
+      const fields = { order_id: order.id, client_order_id: order.client_order_id, provider_status: order.status };
+      if (creating) {
+        // Not lost: the create's answer (or, after a crash, the shopper's retry) stores its session.
+        cfg.log.warn('a webhook came for an order whose create has not been answered yet; the session that create (or its retry) stores takes it', fields);
+      } else if (paid && !cfg.hooks.flagged) {
+        cfg.log.error('a webhook came for a paid order of this endpoint whose session the store no longer has, and no onOrderFlagged is configured: review it by hand', fields);
+      } else {
+        cfg.log.error(
+          paid
+            ? 'a webhook came for a paid order of this endpoint whose session the store no longer has; the next sweep reports it by onOrderFlagged (session_lost)'
+            : 'a webhook came for an order of this endpoint whose session the store no longer has; it is kept for the sweep (onOrderFlagged, session_lost, if it is paid)',
+          fields,
+        );
+      }
     }
-    await cfg.store.indexSet('watch', orphanKey(order.id), cfg.now());
-    if (orderOutcome(order.status) === 'paid') cfg.log.error('…and it is paid: onOrderFlagged (session_lost) runs for it', { order_id: order.id });
+    await cfg.store.indexSet(WATCH_INDEX, orphanKey(order.id), cfg.now());
     return { outcome: 'orphan', sid: null };
   }
 }

@@ -52,7 +52,7 @@ export class Checkout extends CheckoutCore {
     this.disputes = new Disputes(this, this.status);
     this.reconciler = new Reconciler(this, this.status, this.hooks, this.disputes);
     this.inspect = new Inspector(this, this.inbox);
-    this.creator = new Creator(this, this.offers);
+    this.creator = new Creator(this, this.offers, this.inbox);
     this.idempotent = new IdempotentCreate(this, this.offers, this.creator);
   }
 

@@ -1,7 +1,10 @@
 /**
- * The orphans part of a sweep: orders of this handler whose session the store lost (a webhook kept
- * them, inbox.ts). Each is followed until it is paid — then `onOrderFlagged` (`session_lost`), with
- * backoff when it throws — or until the late window closes; one whose session turned up is dropped.
+ * The orphans part of a sweep: orders of this handler without a session (a webhook kept them,
+ * inbox.ts). One whose session turned up is dropped. One whose client order id a create may still
+ * bind (its answer has not come, or it was cut off and a retry will adopt the order: the id's
+ * uncertain mark, create.ts) is left to that create, and looked at again at the next sweep, for as
+ * long as the mark lives (the Idempotency-Key's life). Any other is followed until it is paid — then
+ * `onOrderFlagged` (`session_lost`), with backoff when it throws — or until the late window closes.
  */
 import { orderOutcome } from '../../../provider/facts.js';
 import type { Order } from '../../../provider/schemas.js';
@@ -9,7 +12,7 @@ import { orderToView } from '../../order-view.js';
 import { WATCH_INDEX } from '../../sessions.js';
 import { hookBackoff, nextLateCheck } from '../config.js';
 import { hookMarker } from '../hooks.js';
-import { orphanKey } from '../inbox.js';
+import { createMayStillBind, orphanKey } from '../inbox.js';
 import type { OrphanRecord } from '../inbox.js';
 import { noteOrphanFlagged } from '../../telemetry.js';
 import type { Sweep } from './run.js';
@@ -35,6 +38,10 @@ async function sweepOrphan(sw: Sweep, orderId: string): Promise<void> {
     await store.indexRemove(WATCH_INDEX, member);
     return;
   }
+  const orphan = JSON.parse(stored.value) as OrphanRecord;
+  // Read before the session is looked for: a create stores its session before it clears the mark, so
+  // a mark gone means either the session is found below or no create will bind the order any more.
+  const creating = await createMayStillBind(store, orphan.client_order_id);
   if (await sw.core.repo.findByOrderId(orderId)) {
     // Its session was stored after the webhook came (a webhook that outran the create's answer, or a
     // form session bound to its order later): the order is that session's, which follows it.
@@ -42,7 +49,12 @@ async function sweepOrphan(sw: Sweep, orderId: string): Promise<void> {
     await store.indexRemove(WATCH_INDEX, member);
     return;
   }
-  const orphan = JSON.parse(stored.value) as OrphanRecord;
+  if (creating) {
+    // Not lost yet: the create's answer, or the shopper's retry after a crash, adopts the order and
+    // pays it through its session. Flagging it now would report one payment twice.
+    await store.indexSet(WATCH_INDEX, member, now());
+    return;
+  }
   const order = await sw.call(() => client.getOrder(orderId));
   const outcome = orderOutcome(order.status);
   if (outcome === 'pending') {
