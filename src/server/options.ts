@@ -94,8 +94,9 @@ export interface OrderEvent {
  *   session (it is never marked paid);
  * - `dispute_unconfirmed`: the provider processed the shopper's dispute, but no record of the money
  *   (a deposit naming the order) was found — never `onOrderPaid` for it;
- * - `session_lost`: a paid order this handler created, whose session the store no longer has (the
- *   memory store after a restart): `order_ref` and `session_id` are null.
+ * - `session_lost`: a paid order this handler created, whose session the store does not have (the
+ *   memory store after a restart; a crash while the create was out, once no retry of it can come):
+ *   `order_ref` and `session_id` are null.
  */
 export type FlagReason = 'amount_mismatch' | 'currency_mismatch' | 'dispute_unconfirmed' | 'session_lost';
 
