@@ -6,10 +6,11 @@
  * - A: the receipt opens a dispute on a pending order, then the provider accepts it (the order is
  *   completed, its webhook pays the session);
  * - B: the order is completed while the dispute's create is still on its way (the upload answers
- *   paid with the dispute open), then the provider processes the dispute (accepted or rejected).
+ *   paid with the dispute open), then the provider processes the dispute (accepted or rejected);
+ * - a receipt on an expired order processed without money yet, then the order completes late.
  *
  * Each time the session view and the event stream reach the decided dispute (`closed`,
- * `confirmed`), `onOrderPaid` runs once and not late, and nothing is flagged.
+ * `confirmed`), `onOrderPaid` runs once (late only when the order had ended), and nothing is flagged.
  */
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,6 +39,7 @@ interface World {
   /** Runs before the provider sees a dispute create (once). */
   beforeDisputeCreate: (() => Promise<void>) | null;
   control(path: string, body?: unknown): Promise<void>;
+  advance(seconds: number): Promise<void>;
 }
 
 function world(): World {
@@ -75,6 +77,7 @@ function world(): World {
     );
     assert.ok(res.ok, `${path}: ${res.status} ${await res.text()}`);
   };
+  w.advance = (seconds) => w.control('/sandbox/clock/advance', { seconds });
   open.push(() => w.sandbox.close(), () => w.handler.close());
   return w;
 }
@@ -164,6 +167,33 @@ describe('a dispute on an order that ends up paid is followed to its end', () =>
     assert.deepEqual(w.flagged, []);
     const detail = await w.handler.inspect.session(order.id);
     assert.deepEqual(detail?.disputes.map((d) => [d.id, d.processed, d.outcome]), [[up.order.dispute!.id, true, 'paid']]);
+  });
+
+  test('a receipt on an expired order, rejected (its money looked for during the grace), then the order completes late: "confirmed", paid once (late), never flagged', { timeout: 30_000 }, async () => {
+    const w = world();
+    const { session, order } = await created(w);
+    const events = stream(w, session);
+    await w.control(`/sandbox/orders/${order.id}/expire`);
+    await events.until((v) => v.status === 'expired');
+    const up = await upload(w, session);
+    assert.equal(up.status, 201);
+    await w.control(`/sandbox/disputes/${up.order.dispute!.id}/process`, { accepted: false });
+    await w.handler.reconcile();
+    assert.deepEqual(brief(await read(w, session)), ['expired', false, 'open', null], 'processed, its money looked for during the grace');
+
+    await w.control(`/sandbox/orders/${order.id}/complete`, { late: true });
+    assert.deepEqual(brief(await events.until((v) => v.status === 'paid')), ['paid', true, 'open', null]);
+    await w.handler.reconcile();
+    assert.deepEqual(brief(await read(w, session)), ['paid', true, 'closed', 'confirmed']);
+    assert.deepEqual(brief(await events.until((v) => v.dispute?.status !== 'open')), ['paid', true, 'closed', 'confirmed']);
+    assert.equal(await events.ended(), true);
+    await w.advance(3600);
+    await w.handler.reconcile();
+    assert.deepEqual(
+      w.paid.map((e) => [e.provider_order_id, e.late, e.dispute_id]),
+      [[order.id, true, null]],
+    );
+    assert.deepEqual(w.flagged, []);
   });
 
   for (const accepted of [true, false]) {

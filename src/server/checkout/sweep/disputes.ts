@@ -38,7 +38,7 @@ export async function sweepDisputes(sw: Sweep, sessions: SessionRecord[]): Promi
   for (const rec of sessions) {
     if (!rec.provider_order_id) continue;
     if (rec.view.status === 'paid') {
-      await confirmOnPaid(sw, rec.sid);
+      if (rec.disputes.some((d) => d.processed && d.outcome === null)) await confirmOnPaid(sw, rec.sid);
       continue;
     }
     if (rec.disputes.some((d) => d.processed && d.outcome !== 'paid' && followed(rec, d, sw.start, sw.core.cfg.lateWindowMs))) pass.needDeposit.add(rec.sid);
