@@ -1,8 +1,9 @@
 /**
  * Server-sent events of one session: the current state first, then every change published on the
  * session's channel by any instance, `id:` lines for Last-Event-ID resume, heartbeat comments, and
- * the end of the stream once nothing can change any more: after `paid`, or after `expired` /
- * `cancelled` only once the late window has closed (a late payment or a dispute may still come).
+ * the end of the stream once nothing can change any more: after `paid` (once its dispute, if one is
+ * shown, is decided), or after `expired` / `cancelled` only once the late window has closed (a late
+ * payment or a dispute may still come).
  * The bytes are written by the protocol's one SSE writer (src/protocol/sse.ts).
  */
 import { ORDER_EVENT } from '../protocol/index.js';
@@ -76,9 +77,10 @@ export class EventStreams {
     function finish(): void {
       writer.close();
     }
-    /** Nothing more can happen to the session: paid, or ended with the late window closed. */
-    const settled = (status: OrderView['status'], rec?: SessionRecord | null) => {
-      if (status === 'paid') return true;
+    /** Nothing more can happen to the session: paid (its dispute decided), or ended with the late window closed. */
+    const settled = (view: OrderView, rec?: SessionRecord | null) => {
+      const status = view.status;
+      if (status === 'paid') return view.dispute?.status !== 'open';
       if (status === 'pending') return false;
       const endedAt = rec?.ended_at ?? null;
       return endedAt !== null && core.cfg.now() - endedAt > core.cfg.lateWindowMs;
@@ -97,7 +99,7 @@ export class EventStreams {
       if (writer.closed || m.event <= lastSent) return;
       lastSent = m.event;
       writer.send(orderEvent(m.event, m.view));
-      if (settled(m.view.status)) finish();
+      if (settled(m.view)) finish();
     };
 
     const run = async () => {
@@ -125,7 +127,7 @@ export class EventStreams {
         if (!rec) return finish();
         if (lastEventId !== null && lastEventId > rec.event) lastSent = 0; // an id from elsewhere: start over
         if (rec.event > lastSent) push({ event: rec.event, view: rec.view });
-        if (settled(rec.view.status, rec)) return finish();
+        if (settled(rec.view, rec)) return finish();
         if (writer.closed) return;
         if (core.status.needsRefresh(rec)) void core.track(core.status.refreshIfNeeded(rec, false));
         heartbeat = setInterval(() => {
@@ -134,7 +136,7 @@ export class EventStreams {
             core.repo.get(sid).then((cur) => {
               if (!cur) return finish();
               if (cur.event > lastSent) push({ event: cur.event, view: cur.view }); // a missed message never stalls a stream
-              if (!writer.closed && settled(cur.view.status, cur)) return finish();
+              if (!writer.closed && settled(cur.view, cur)) return finish();
               if (!writer.closed && core.status.needsRefresh(cur)) return core.status.refreshIfNeeded(cur, false).then(() => undefined);
               return undefined;
             }),

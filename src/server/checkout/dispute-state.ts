@@ -10,15 +10,36 @@ import type { SessionDispute, SessionFlag, SessionRecord } from '../sessions.js'
 /** Still being checked: not processed, or processed and its money not looked for long enough. */
 export const undecided = (d: SessionDispute) => !d.processed || d.outcome === null;
 
-/** A dispute is followed until the late window after the later of its creation and the order's end. */
-export function followed(rec: Pick<SessionRecord, 'ended_at'>, d: SessionDispute, now: number, lateWindowMs: number): boolean {
-  const from = Math.max(rec.ended_at ?? now, Date.parse(d.created_at) || 0);
+/**
+ * A dispute is followed until the late window after the later of its creation and the order's end
+ * (expired or cancelled, else its payment: a dispute still open on a paid order is followed too).
+ */
+export function followed(rec: Pick<SessionRecord, 'ended_at' | 'payment'>, d: SessionDispute, now: number, lateWindowMs: number): boolean {
+  const from = Math.max(rec.ended_at ?? rec.payment?.at ?? now, Date.parse(d.created_at) || 0);
   return now - from <= lateWindowMs;
 }
 
-/** The dispute the OrderView shows: the one that confirmed the money, else the newest undecided one, else the newest. */
+/**
+ * When the sweep should look at a session's disputes next (null: none to follow): a dispute not
+ * processed yet, every sweep; processed and its money not found yet, when the grace ends — or at
+ * once on a paid order (its money is the order's: nothing to wait for).
+ */
+export function disputeCheckAt(rec: Pick<SessionRecord, 'ended_at' | 'payment' | 'disputes' | 'view'>, now: number, lateWindowMs: number, graceMs: number): number | null {
+  let at: number | null = null;
+  for (const d of rec.disputes) {
+    if (!followed(rec, d, now, lateWindowMs) || !undecided(d)) continue;
+    const due = !d.processed || rec.view.status === 'paid' ? now : Math.max(now, (d.processed_at ?? now) + graceMs);
+    at = at === null ? due : Math.min(at, due);
+  }
+  return at;
+}
+
+/**
+ * The dispute the OrderView shows: the one that confirmed the money (the one its deposit credited,
+ * else the first confirmed), else the newest undecided one, else the newest.
+ */
 export function shownDispute(disputes: readonly SessionDispute[]): SessionDispute | null {
-  const confirmed = disputes.find((d) => d.outcome === 'paid');
+  const confirmed = disputes.find((d) => d.outcome === 'paid' && d.deposit) ?? disputes.find((d) => d.outcome === 'paid');
   if (confirmed) return confirmed;
   for (let i = disputes.length - 1; i >= 0; i--) if (undecided(disputes[i]!)) return disputes[i]!;
   return disputes.at(-1) ?? null;

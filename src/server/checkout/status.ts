@@ -8,7 +8,7 @@ import { orderOutcome } from '../../provider/facts.js';
 import { providerTime } from '../../provider/matching.js';
 import type { FormSession, Order } from '../../provider/schemas.js';
 import type { OrderView } from '../../protocol/index.js';
-import { disputeView, followed, withDispute } from './dispute-state.js';
+import { disputeCheckAt, disputeView, withDispute } from './dispute-state.js';
 import { CheckoutError } from '../errors.js';
 import { normaliseDecimal, orderToView, viewsDiffer } from '../order-view.js';
 import { freshHook, MAX_HISTORY } from '../sessions.js';
@@ -275,13 +275,10 @@ export class StatusSync {
     const hooksAt = this.hooks.pendingAt(rec);
     if (hooksAt !== null) times.push(hooksAt);
     if (rec.view.status === 'pending' || rec.confirm_pending) times.push(now);
+    // Its disputes until decided, whatever the order's status (a paid one's too).
+    const disputesAt = disputeCheckAt(rec, now, this.core.cfg.lateWindowMs, this.core.cfg.disputeGraceMs);
+    if (disputesAt !== null) times.push(disputesAt);
     if (isEnded(rec.view.status)) {
-      // A dispute not processed yet: every sweep; processed, its money not found yet: when the grace ends.
-      for (const d of rec.disputes) {
-        if (!followed(rec, d, now, this.core.cfg.lateWindowMs)) continue;
-        if (!d.processed) times.push(now);
-        else if (d.outcome === null) times.push(Math.max(now, (d.processed_at ?? now) + this.core.cfg.disputeGraceMs));
-      }
       const late = nextLateCheck(rec.ended_at ?? rec.refreshed_at, now, this.core.cfg.lateWindowMs);
       if (late !== null && rec.provider_order_id !== null) times.push(late);
     }

@@ -2,7 +2,9 @@
  * The disputes part of a sweep: the provider's disputes created since the last sweep, and the open
  * ones this server follows; a processed one pays its order only on the provider's record of the
  * money (the order completed, or a deposit naming the order), else, after the grace, it is flagged
- * (`dispute_unconfirmed`) for a person.
+ * (`dispute_unconfirmed`) for a person. A dispute still open when its order is paid (the money came
+ * meanwhile, or its acceptance completed the order) is followed to its end too: processed, it is
+ * confirmed (the order's money is there), and nothing is paid again.
  */
 import { orderOutcome } from '../../../provider/facts.js';
 import { namesId, providerIso, providerTime } from '../../../provider/matching.js';
@@ -34,7 +36,11 @@ export async function sweepDisputes(sw: Sweep, sessions: SessionRecord[]): Promi
   // Processed earlier: looked for again when the grace ends, and (after an unconfirmed outcome) at
   // the late checks until the late window closes, for the money may come after all.
   for (const rec of sessions) {
-    if (rec.view.status === 'paid' || !rec.provider_order_id) continue;
+    if (!rec.provider_order_id) continue;
+    if (rec.view.status === 'paid') {
+      if (rec.disputes.some((d) => d.processed && d.outcome === null)) await confirmOnPaid(sw, rec.sid);
+      continue;
+    }
     if (rec.disputes.some((d) => d.processed && d.outcome !== 'paid' && followed(rec, d, sw.start, sw.core.cfg.lateWindowMs))) pass.needDeposit.add(rec.sid);
   }
   if (pass.needDeposit.size > 0) await lookForDeposits(sw, pass.needDeposit);
@@ -89,12 +95,13 @@ async function listNewDisputes(sw: Sweep, pass: DisputePass): Promise<void> {
 
 /**
  * The open disputes this server follows, created before the listing above: one call per order reads
- * all its disputes (one filed elsewhere meanwhile is found too).
+ * all its disputes (one filed elsewhere meanwhile is found too). A paid order's too: its dispute is
+ * followed until the provider processes it.
  */
 async function followOpenDisputes(sw: Sweep, pass: DisputePass, sessions: SessionRecord[]): Promise<void> {
   const { client, lateWindowMs } = sw.core.cfg;
   for (const rec of sessions) {
-    if (rec.view.status === 'paid' || !rec.provider_order_id) continue;
+    if (!rec.provider_order_id) continue;
     const open = rec.disputes.filter((d) => !d.processed && !pass.handled.has(d.id) && followed(rec, d, sw.start, lateWindowMs));
     if (open.length === 0) continue;
     const res = await sw.call(() => client.searchDisputes({ order_id: rec.provider_order_id!, size: 100 }));
@@ -105,14 +112,18 @@ async function followOpenDisputes(sw: Sweep, pass: DisputePass, sessions: Sessio
 
 /**
  * A processed dispute: the order completed (paid), or its money is looked for in the deposits (its
- * grace counts from now).
+ * grace counts from now). On an order already paid it is confirmed, and the order is not read.
  */
 async function actOnProcessed(sw: Sweep, pass: DisputePass): Promise<void> {
   const { client } = sw.core.cfg;
   for (const { sid, dispute } of pass.processed) {
     sw.report.disputes_processed++;
     const rec = await sw.core.repo.get(sid);
-    if (!rec || !rec.provider_order_id || rec.view.status === 'paid') continue;
+    if (!rec || !rec.provider_order_id) continue;
+    if (rec.view.status === 'paid') {
+      await confirmOnPaid(sw, sid, dispute.dispute_id);
+      continue;
+    }
     let order = sw.seen.get(rec.provider_order_id);
     if (!order || orderOutcome(order.status) !== 'paid') {
       order = await sw.call(() => client.getOrder(rec.provider_order_id!));
@@ -127,6 +138,20 @@ async function actOnProcessed(sw: Sweep, pass: DisputePass): Promise<void> {
     // Processed now: its grace counts from here; the deposit is looked for at once.
     if (known) await sw.disputes.record(sid, { ...known, processed: true, processed_at: sw.start, outcome: null }, 'sweep');
     pass.needDeposit.add(sid);
+  }
+}
+
+/**
+ * The disputes of a paid session the provider has processed (`processedId`: one it has just seen
+ * processed) and whose outcome is still open: confirmed, for the order's money is recorded (it was
+ * paid). The payment stands as it was: no hook, not late, no second payment.
+ */
+async function confirmOnPaid(sw: Sweep, sid: string, processedId?: string): Promise<void> {
+  const rec = await sw.core.repo.get(sid);
+  if (!rec || rec.view.status !== 'paid') return;
+  for (const d of rec.disputes) {
+    if (d.outcome !== null || !(d.processed || d.id === processedId)) continue;
+    await sw.disputes.record(sid, { ...d, processed: true, processed_at: d.processed_at ?? sw.start, outcome: 'paid' }, 'sweep');
   }
 }
 
