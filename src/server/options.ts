@@ -6,11 +6,9 @@ import { createProviderClient } from '../provider/client.js';
 import { isHttpUrl } from '../provider/schemas.js';
 import type { Order } from '../provider/schemas.js';
 import type { ProviderClient } from '../provider/types.js';
-import { INTEGRATION_MODES } from '../protocol/index.js';
-import type { IntegrationMode, OrderView } from '../protocol/index.js';
+import { INTEGRATION_MODES, type IntegrationMode, type OrderView } from '../protocol/index.js';
 import { OriginPolicy } from './http.js';
-import { resolveRateLimits } from './rate-limit.js';
-import type { RateLimits } from './rate-limit.js';
+import { resolveRateLimits, type RateLimits } from './rate-limit.js';
 import type { CheckoutStore } from './store.js';
 import { SessionTokens } from './tokens.js';
 import { createNodeTransport } from './transport.js';
@@ -188,12 +186,7 @@ export interface CheckoutHandlerOptions {
   idempotencyTtlSeconds?: number;
   /** How long a webhook waits for the confirming provider read before answering 202 (default 2000 ms). */
   webhookConfirmTimeoutMs?: number;
-  /**
-   * How long a status read (`GET /sessions/S`, a widget resuming after a reload) waits for its
-   * provider re-read before it answers the stored status (default 3000 ms): a slow provider does not
-   * hold the shopper (the widget gives up at 15 s). The re-read goes on; its change reaches the
-   * session's event stream.
-   */
+  /** How long a status read (`GET /sessions/S`, a resume) waits for its provider re-read before it answers the stored status (default 3000 ms); the re-read goes on, its change reaches the stream. */
   readRefreshTimeoutMs?: number;
   /**
    * The handler re-reads orders from the provider by itself every this many seconds (default 60):
