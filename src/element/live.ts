@@ -1,7 +1,9 @@
 /**
  * Live order status for one session: server-sent events first; when the stream fails, polling with
  * backoff. Never more than one status request in flight. Paused while the page is hidden; checked at
- * once (`?refresh=1`) when the shopper comes back (from the bank app: `visibilitychange`, `pageshow`).
+ * once (`?refresh=1`) when the shopper comes back (from the bank app: `visibilitychange`, `pageshow`)
+ * and when the network comes back (`online`): then the event stream is opened again too, so polling
+ * (whose delay grew while the network was down) does not stay in charge.
  * An ended order (expired, cancelled, a receipt being checked) is still followed, for a late payment
  * or the check's outcome: the stream the server keeps open, else slow polling (15 s, growing to 2 min).
  *
@@ -72,12 +74,14 @@ export interface LiveOptions {
   EventSource?: typeof EventSource | undefined;
   /** The page: `hidden` and `visibilitychange` (default: `document`). */
   document?: EventTarget & { readonly hidden: boolean };
-  /** Receives `pageshow` (default: `window`). */
+  /** Receives `pageshow`, `online` and `offline` (default: `window`). */
   window?: EventTarget;
   pollMs?: number;
   maxPollMs?: number;
   /** True while the order has ended: polls slowly (see {@link SLOW_POLL_MS}), the delay growing after every poll. */
   slow?: () => boolean;
+  /** The browser said `offline` (true) or `online` (false): the status shown may not be live. */
+  onOffline?(offline: boolean): void;
 }
 
 /** Polling of an ended order: first delay and the longest one. */
@@ -157,6 +161,8 @@ export class LiveStatus {
   private listen(method: 'addEventListener' | 'removeEventListener'): void {
     this.doc?.[method]('visibilitychange', this.onVisibility);
     this.win?.[method]('pageshow', this.wake);
+    this.win?.[method]('online', this.online);
+    this.win?.[method]('offline', this.offline);
   }
 
   private openStream(): void {
@@ -164,6 +170,7 @@ export class LiveStatus {
     if (!ES) return this.poll(0);
     this.mode = 'stream';
     this.opens = 0;
+    this.pollDelay = this.base;
     const es = (this.es = new ES(this.o.api.eventsUrl(this.o.session)));
     es.addEventListener('order', (ev) => {
       try {
@@ -213,6 +220,21 @@ export class LiveStatus {
     if (this.mode === 'stopped' || this.doc?.hidden) return;
     void this.check(true);
     if (this.mode === 'paused') this.openStream();
+  };
+
+  /** The network is back: ask now, and leave polling (its delay grown while offline) for the stream. */
+  private readonly online = (): void => {
+    if (this.mode === 'stopped') return;
+    this.o.onOffline?.(false);
+    if (this.mode === 'poll') {
+      this.halt();
+      this.mode = 'paused';
+    }
+    this.wake();
+  };
+
+  private readonly offline = (): void => {
+    if (this.mode !== 'stopped') this.o.onOffline?.(true);
   };
 
   private readonly onVisibility = (): void => {
