@@ -254,6 +254,8 @@ export function isEnded(s: MachineState): boolean {
 /** Keeps one {@link LiveStatus} open for the session while the machine watches it (`isWatching`). */
 export class LiveController implements ReactiveController {
   private live: LiveStatus | null = null;
+  /** The browser said `offline` (and not `online` since): the views say the status may be out of date. */
+  offline = false;
 
   constructor(private readonly host: LiveHost) {
     host.el.addController(this);
@@ -290,10 +292,15 @@ export class LiveController implements ReactiveController {
         // The machine gets the event straight from the stream's listener (bound: no step between).
         onOrder: h.send.bind(h),
         onFatal: (error) => h.send({ type: 'failed', error }),
+        onOffline: (offline) => {
+          this.offline = offline;
+          h.el.requestUpdate();
+        },
       })).start();
     } else {
       this.live?.stop();
       this.live = null;
+      this.offline = false;
     }
   }
 }

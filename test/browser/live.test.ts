@@ -1,5 +1,5 @@
 import { expect, waitUntil } from '@open-wc/testing';
-import { byText, mount, settle } from './helpers/mount.js';
+import { byText, mount, norm, settle } from './helpers/mount.js';
 import { FakeEndpoint, FakePage } from './helpers/fake-endpoint.js';
 import { FakeClock } from './helpers/fake-clock.js';
 
@@ -259,6 +259,24 @@ describe('<paydesk-checkout> live status', () => {
     expect(h.server.count('session')).to.equal(2, 'no polling while the stream works');
     h.server.update(h.server.session, { status: 'paid', provider_status: 'Completed' });
     await h.until('paid');
+  });
+
+  it('while the browser is offline, the requisites (and the check) say the status may be out of date; back online, that goes', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    await waitUntil(() => h.server.openStreams.length === 1);
+    const note = () => h.root.querySelector('[part="offline"]');
+    expect(note()).to.equal(null);
+    h.page.network(false);
+    await settle(h.el);
+    expect(norm(note()!.textContent!)).to.equal('No connection: the payment status will update when you are back online.');
+    expect(h.root.querySelector('[part="requisites"]'), 'the requisites stay').to.exist;
+    byText(h.root, 'I have paid').click();
+    await h.until('confirming');
+    expect(note(), 'also while the payment is checked').to.exist;
+    h.page.network(true);
+    await settle(h.el);
+    expect(note()).to.equal(null);
   });
 
   it('a removed checkout leaves no listener on the page (online, offline, visibility, pageshow)', async () => {
