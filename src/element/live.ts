@@ -33,7 +33,6 @@ export function parseOrderEvent(data: string): OrderAnswer {
 export type OrderEvent = Extract<MachineEvent, { type: 'order' }>;
 const orderEvent = (answer: OrderAnswer, clock: Clock): OrderEvent => ({ type: 'order', ...answer, mono: clock.mono(), wall: clock.now() });
 
-
 /** Delay until the displayed whole second changes (between 1 and 1000 ms). */
 export function msToNextSecond(remaining: number): number {
   return remaining % 1000 || 1000;
@@ -233,9 +232,7 @@ export class LiveStatus {
     this.wake();
   };
 
-  private readonly offline = (): void => {
-    if (this.mode !== 'stopped') this.o.onOffline?.(true);
-  };
+  private readonly offline = (): void => void (this.mode !== 'stopped' && this.o.onOffline?.(true));
 
   private readonly onVisibility = (): void => {
     if (this.mode === 'stopped') return;
@@ -249,7 +246,6 @@ export class LiveStatus {
 export function isEnded(s: MachineState): boolean {
   return !isOpen(s.name);
 }
-
 
 /** Keeps one {@link LiveStatus} open for the session while the machine watches it (`isWatching`). */
 export class LiveController implements ReactiveController {
