@@ -113,6 +113,8 @@ export interface ViewHost extends TickHost, ReceiptHost, FooterHost {
   readonly redirectUrl: string | null;
   /** The clock (live.ts), once loaded: seconds until the redirect after "paid". */
   readonly tick?: { readonly redirectIn: number } | undefined;
+  /** The live status (live.ts), once loaded: true while the browser is offline. */
+  readonly live?: { readonly offline: boolean } | undefined;
   /** Form mode: sizes the frame of the payment page (once its code is there). */
   readonly frame: { height: number; onLoad(e: Event): void; show(url: string): void } | null;
   /** The copy button showing "Copied", or ''. */

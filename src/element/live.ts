@@ -1,7 +1,9 @@
 /**
  * Live order status for one session: server-sent events first; when the stream fails, polling with
  * backoff. Never more than one status request in flight. Paused while the page is hidden; checked at
- * once (`?refresh=1`) when the shopper comes back (from the bank app: `visibilitychange`, `pageshow`).
+ * once (`?refresh=1`) when the shopper comes back (from the bank app: `visibilitychange`, `pageshow`)
+ * and when the network comes back (`online`): then the event stream is opened again too, so polling
+ * (whose delay grew while the network was down) does not stay in charge.
  * An ended order (expired, cancelled, a receipt being checked) is still followed, for a late payment
  * or the check's outcome: the stream the server keeps open, else slow polling (15 s, growing to 2 min).
  *
@@ -30,7 +32,6 @@ export function parseOrderEvent(data: string): OrderAnswer {
 /** The machine's event for a status answer: the answer, and the clocks' readings when it came. */
 export type OrderEvent = Extract<MachineEvent, { type: 'order' }>;
 const orderEvent = (answer: OrderAnswer, clock: Clock): OrderEvent => ({ type: 'order', ...answer, mono: clock.mono(), wall: clock.now() });
-
 
 /** Delay until the displayed whole second changes (between 1 and 1000 ms). */
 export function msToNextSecond(remaining: number): number {
@@ -72,12 +73,14 @@ export interface LiveOptions {
   EventSource?: typeof EventSource | undefined;
   /** The page: `hidden` and `visibilitychange` (default: `document`). */
   document?: EventTarget & { readonly hidden: boolean };
-  /** Receives `pageshow` (default: `window`). */
+  /** Receives `pageshow`, `online` and `offline` (default: `window`). */
   window?: EventTarget;
   pollMs?: number;
   maxPollMs?: number;
   /** True while the order has ended: polls slowly (see {@link SLOW_POLL_MS}), the delay growing after every poll. */
   slow?: () => boolean;
+  /** The browser said `offline` (true) or `online` (false): the status shown may not be live. */
+  onOffline?(offline: boolean): void;
 }
 
 /** Polling of an ended order: first delay and the longest one. */
@@ -157,6 +160,8 @@ export class LiveStatus {
   private listen(method: 'addEventListener' | 'removeEventListener'): void {
     this.doc?.[method]('visibilitychange', this.onVisibility);
     this.win?.[method]('pageshow', this.wake);
+    this.win?.[method]('online', this.online);
+    this.win?.[method]('offline', this.offline);
   }
 
   private openStream(): void {
@@ -164,6 +169,7 @@ export class LiveStatus {
     if (!ES) return this.poll(0);
     this.mode = 'stream';
     this.opens = 0;
+    this.pollDelay = this.base;
     const es = (this.es = new ES(this.o.api.eventsUrl(this.o.session)));
     es.addEventListener('order', (ev) => {
       try {
@@ -215,6 +221,19 @@ export class LiveStatus {
     if (this.mode === 'paused') this.openStream();
   };
 
+  /** The network is back: ask now, and leave polling (its delay grown while offline) for the stream. */
+  private readonly online = (): void => {
+    if (this.mode === 'stopped') return;
+    this.o.onOffline?.(false);
+    if (this.mode === 'poll') {
+      this.halt();
+      this.mode = 'paused';
+    }
+    this.wake();
+  };
+
+  private readonly offline = (): void => void (this.mode !== 'stopped' && this.o.onOffline?.(true));
+
   private readonly onVisibility = (): void => {
     if (this.mode === 'stopped') return;
     if (!this.doc?.hidden) return this.wake();
@@ -228,10 +247,11 @@ export function isEnded(s: MachineState): boolean {
   return !isOpen(s.name);
 }
 
-
 /** Keeps one {@link LiveStatus} open for the session while the machine watches it (`isWatching`). */
 export class LiveController implements ReactiveController {
   private live: LiveStatus | null = null;
+  /** The browser said `offline` (and not `online` since): the views say the status may be out of date. */
+  offline = false;
 
   constructor(private readonly host: LiveHost) {
     host.el.addController(this);
@@ -268,10 +288,15 @@ export class LiveController implements ReactiveController {
         // The machine gets the event straight from the stream's listener (bound: no step between).
         onOrder: h.send.bind(h),
         onFatal: (error) => h.send({ type: 'failed', error }),
+        onOffline: (offline) => {
+          this.offline = offline;
+          h.el.requestUpdate();
+        },
       })).start();
     } else {
       this.live?.stop();
       this.live = null;
+      this.offline = false;
     }
   }
 }

@@ -221,13 +221,16 @@ function routes(c: ViewContext, primary: boolean): unknown[] {
   return link ? [qr(c, link), sheet(m.payOnline)] : [];
 }
 
+/** While the browser is offline: the status shown may be out of date (it is checked when the network is back). */
+const offline = (c: ViewContext): unknown => (c.offline ? html`<p part="offline" class="warn">${icons.alert}<span>${c.m.offlineStatus}</span></p>` : nothing);
+
 /** The requisites of an open order (also rendered on the server: paydesk/ssr). */
 export function pay(c: ViewContext): TemplateResult {
   const { m, order } = c;
   const phone = c.platform !== 'desktop';
   const apps = phone && hasBankApps(order);
   const formUrl = c.embedded ? null : safeHttpUrl(order.form_url);
-  return html`<div class="pay">${amountBox(c)}${phone ? nothing : routes(c, false)}${requisites(c)}${apps ? routes(c, true) : nothing}${
+  return html`<div class="pay">${offline(c)}${amountBox(c)}${phone ? nothing : routes(c, false)}${requisites(c)}${apps ? routes(c, true) : nothing}${
     formUrl ? openForm(m, formUrl) : nothing
   }${orderNumber(c, order.client_order_id)}<div part="actions"><button class=${apps ? '' : 'primary'} @click=${c.paid}>${m.iPaid}</button></div></div>`;
 }
@@ -238,7 +241,7 @@ export function pay(c: ViewContext): TemplateResult {
  */
 export function confirming(c: ViewContext): TemplateResult {
   const { m, order } = c;
-  return html`${center(spinner, html`<p>${m.confirmingText}</p>`, html`<p class="amount">${amountOf(c)}</p>`)}<details><summary>${m.showDetails}</summary><div class="pay">${amountBox(c)}${
+  return html`${offline(c)}${center(spinner, html`<p>${m.confirmingText}</p>`, html`<p class="amount">${amountOf(c)}</p>`)}<details><summary>${m.showDetails}</summary><div class="pay">${amountBox(c)}${
     requisites(c)
   }${c.platform !== 'desktop' && hasBankApps(order) ? routes(c, false) : nothing}</div></details>${orderNumber(c, order.client_order_id)}${
     c.receipt ? actions(html`<button @click=${c.receipt}>${m.sendReceipt}</button>`) : nothing

@@ -4,7 +4,8 @@
  * drop on a desktop), each file's type and size and their number and total checked before anything is
  * sent (the limits of the protocol: `DISPUTE_*`), then `POST {endpoint}/sessions/S/dispute` as
  * `multipart/form-data` with the upload's progress shown (XMLHttpRequest: `fetch` reports no upload
- * progress). The answer's order (its dispute open) goes to the machine, which shows the check.
+ * progress). The answer's order (its dispute open) goes to the machine, which shows the check. Above
+ * the form, as on every screen, the order number with its copy button.
  */
 import { css, html, nothing, type ReactiveController, type TemplateResult } from 'lit';
 import {
@@ -18,11 +19,11 @@ import {
   PROTOCOL_HEADER,
 } from '../protocol/index.js';
 import { errorOfAnswer, GONE_CODES, parseOrderAnswer, sessionPath, type ErrorInfo } from './api.js';
-import type { ReceiptHost, ViewHost } from './hosts.js';
+import type { ViewHost } from './hosts.js';
 import { errorText, fill } from './i18n/text.js';
 import { plural, safeIntl } from './i18n/plural.js';
 import { platformOf } from './platform.js';
-import { canDispute, viewStyles } from './views.js';
+import { canDispute, copyTo, orderNumber, viewStyles } from './views.js';
 
 export const styles = [viewStyles, css`
 .receipt{display:grid;gap:calc(var(--_s)*2)}
@@ -38,6 +39,12 @@ textarea{min-height:72px;padding:8px 12px;border:var(--_b);border-radius:calc(va
 .problems p{color:var(--_no)}
 progress{width:100%;height:10px;accent-color:var(--_a)}
 button:disabled{opacity:.6;cursor:default}
+.rstep{display:grid;gap:calc(var(--_s)*2)}
+.rstep .order{display:grid;gap:2px}
+.rstep .row{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:var(--_s);min-width:0}
+.rstep .num{font-weight:600;font-variant-numeric:tabular-nums;overflow-wrap:anywhere;min-width:0}
+.rstep .copy{min-height:36px;padding:6px 10px;font-size:13px;color:var(--_a)}
+.rstep .done{color:var(--_ok);border-color:var(--_ok)}
 `];
 
 /** File-name endings accepted when the browser gives no type (HEIC often arrives so). */
@@ -68,10 +75,16 @@ export function fileProblems(files: readonly Pick<File, 'name' | 'type' | 'size'
   return out;
 }
 
-/** A size for people (`10 MB`), in the shopper's language. */
+/**
+ * A size for people (`10 MB`, `2.5 kB`), in the shopper's language. Under 1 kB it is `<1 kB` in every
+ * language: a fraction of a kilobyte rounded to one decimal was `0 kB` for one small file, `0.1 kB`
+ * for another.
+ */
 export function formatSize(bytes: number, lang: string): string {
-  const unit = (l: string) => new Intl.NumberFormat(l, { style: 'unit', unit: bytes < 1024 * 1024 ? 'kilobyte' : 'megabyte', maximumFractionDigits: 1 });
-  return safeIntl(() => unit(lang), () => unit('en')).format(bytes / (bytes < 1024 * 1024 ? 1024 : 1024 * 1024));
+  const mb = bytes >= 1024 * 1024;
+  const unit = (l: string) => new Intl.NumberFormat(l, { style: 'unit', unit: mb ? 'megabyte' : 'kilobyte', maximumFractionDigits: 1 });
+  const f = safeIntl(() => unit(lang), () => unit('en'));
+  return bytes < 1024 ? `<${f.format(1)}` : f.format(bytes / (mb ? 1024 * 1024 : 1024));
 }
 
 export class ReceiptController implements ReactiveController {
@@ -86,7 +99,7 @@ export class ReceiptController implements ReactiveController {
   private xhr: XMLHttpRequest | null = null;
   private over = false;
 
-  constructor(private readonly host: ReceiptHost) {
+  constructor(private readonly host: ViewHost) {
     host.el.addController(this);
   }
 
@@ -215,7 +228,8 @@ export class ReceiptController implements ReactiveController {
   }
 
   render(): TemplateResult {
-    const { m, language: lang, env$ } = this.host;
+    const h = this.host;
+    const { m, language: lang, env$, machine: s } = h;
     const phone = platformOf(env$) !== 'desktop';
     const sending = this.progress !== null;
     const pick = (e: Event) => {
@@ -231,7 +245,9 @@ export class ReceiptController implements ReactiveController {
       }
     };
     const messages = [...this.problems.map((p) => this.problemText(p)), ...(this.error ? [errorText(m, this.error)] : [])];
-    return html`<form part="receipt" class="receipt" novalidate @submit=${(e: Event) => {
+    // Outside the form: its copy button is no submit button.
+    const number = orderNumber({ m, copied: h.copied, copy: (id, label, text) => void copyTo(h, id, label, text) }, s.order?.client_order_id ?? s.known?.number);
+    return html`<div class="rstep">${number}<form part="receipt" class="receipt" novalidate @submit=${(e: Event) => {
       e.preventDefault();
       this.submit();
     }}><p>${fill(m.receiptText, { size: formatSize(DISPUTE_MAX_FILE_BYTES, lang) })}</p><div class="drop ${this.over ? 'over' : ''}" @dragover=${drag(true)} @dragleave=${drag(false)} @drop=${(e: DragEvent) => {
@@ -254,7 +270,7 @@ export class ReceiptController implements ReactiveController {
     }<label class="comment">${m.commentLabel}<textarea maxlength=${DISPUTE_MAX_COMMENT} ?disabled=${sending} .value=${this.comment} @input=${(e: Event) =>
       (this.comment = (e.target as HTMLTextAreaElement).value)}></textarea></label><div class="problems" role="alert">${messages.map((t) => html`<p>${t}</p>`)}</div>${
       sending ? html`<label class="comment">${fill(m.uploading, { percent: this.progress! })}<progress max="100" .value=${this.progress!}></progress></label>` : nothing
-    }<div part="actions"><button class="primary" type="submit" ?disabled=${sending}>${m.send}</button><button type="button" @click=${() => this.close()}>${m.cancel}</button></div></form>`;
+    }<div part="actions"><button class="primary" type="submit" ?disabled=${sending}>${m.send}</button><button type="button" @click=${() => this.close()}>${m.cancel}</button></div></form></div>`;
   }
 }
 

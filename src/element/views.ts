@@ -64,6 +64,8 @@ export interface ViewContext {
   renew: (() => void) | null;
   redirectUrl: string | null;
   redirectIn: number;
+  /** The browser is offline: the status shown may be out of date (absent: online, as on the server). */
+  offline?: boolean;
   /** The time zone of the pay-by time (paydesk/ssr, which cannot know the device's); the device's when absent. */
   timeZone?: string;
   /** The QR of a link as an image (paydesk/ssr: inline SVG); absent, a canvas the QR encoder draws on. */
@@ -185,6 +187,7 @@ export function contextOf(host: ViewHost, order: OrderView): ViewContext {
     renew: s.canCreate ? () => host.renew() : null,
     redirectUrl: host.redirectUrl,
     redirectIn: host.tick?.redirectIn ?? 0,
+    offline: host.live?.offline === true,
   };
 }
 

@@ -1,6 +1,6 @@
 import { expect, waitUntil } from '@open-wc/testing';
-import { byText, mount, settle } from './helpers/mount.js';
-import { FakeEndpoint } from './helpers/fake-endpoint.js';
+import { byText, mount, norm, settle } from './helpers/mount.js';
+import { FakeEndpoint, FakePage } from './helpers/fake-endpoint.js';
 import { FakeClock } from './helpers/fake-clock.js';
 
 const T0 = Date.parse('2026-03-02T10:00:00.000Z');
@@ -211,6 +211,100 @@ describe('<paydesk-checkout> live status', () => {
     h.page.show();
     await h.until('paid');
     expect(h.server.last('session')!.query.get('refresh')).to.equal('1');
+  });
+
+  it('offline, then online: checks at once (?refresh=1) and goes back to the event stream, not the grown polling', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    await waitUntil(() => h.server.openStreams.length === 1);
+    // The network goes: the stream breaks, every poll fails and the delay grows (3, 6, 12, 24 s).
+    h.page.network(false);
+    for (let i = 0; i < 6; i++) h.server.failNext('session', 'network');
+    h.server.openStreams[0]!.fail();
+    await waitUntil(() => h.server.count('session') === 1, 'the check after the stream broke');
+    for (const [delay, n] of [[3000, 2], [6000, 3], [12_000, 4]] as const) {
+      await settle(h.el);
+      await h.advance(delay);
+      await waitUntil(() => h.server.count('session') === n, `poll ${n} after ${delay} ms`);
+    }
+    await settle(h.el);
+    expect(h.server.openStreams).to.have.length(0);
+    expect(h.server.queued.session).to.have.length(2);
+    h.server.queued.session!.length = 0; // the network is back
+    h.server.update(h.server.session, { status: 'paid', provider_status: 'Completed' }, false);
+    const before = h.server.streams.length;
+    h.page.network(true);
+    await waitUntil(() => h.server.count('session') === 5, 'a check at once, not in 24 s');
+    expect(h.server.last('session')!.query.get('refresh')).to.equal('1');
+    expect(h.server.streams.length).to.equal(before + 1, 'the event stream is opened again');
+    await h.until('paid');
+    expect(h.of('paydesk-paid')).to.have.length(1);
+  });
+
+  it('back online, the event stream carries the status again (no polling)', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    await waitUntil(() => h.server.openStreams.length === 1);
+    h.page.network(false);
+    h.server.failNext('session', 'network');
+    h.server.openStreams[0]!.fail();
+    await waitUntil(() => h.server.count('session') === 1);
+    await settle(h.el);
+    h.page.network(true);
+    await waitUntil(() => h.server.openStreams.length === 1, 'the stream is opened again');
+    await waitUntil(() => h.server.count('session') === 2);
+    await settle(h.el);
+    await h.advance(120_000);
+    await settle(h.el);
+    expect(h.server.count('session')).to.equal(2, 'no polling while the stream works');
+    h.server.update(h.server.session, { status: 'paid', provider_status: 'Completed' });
+    await h.until('paid');
+  });
+
+  it('while the browser is offline, the requisites (and the check) say the status may be out of date; back online, that goes', async () => {
+    const h = await mount({ paymentMethodId: 'm-sbp' });
+    await h.until('pay');
+    await waitUntil(() => h.server.openStreams.length === 1);
+    const note = () => h.root.querySelector('[part="offline"]');
+    expect(note()).to.equal(null);
+    h.page.network(false);
+    await settle(h.el);
+    expect(norm(note()!.textContent!)).to.equal('No connection: the payment status will update when you are back online.');
+    expect(h.root.querySelector('[part="requisites"]'), 'the requisites stay').to.exist;
+    byText(h.root, 'I have paid').click();
+    await h.until('confirming');
+    expect(note(), 'also while the payment is checked').to.exist;
+    h.page.network(true);
+    await settle(h.el);
+    expect(note()).to.equal(null);
+  });
+
+  it('a removed checkout leaves no listener on the page (online, offline, visibility, pageshow)', async () => {
+    const page = new FakePage();
+    const listening = new Map<string, number>();
+    const add = page.addEventListener.bind(page);
+    const remove = page.removeEventListener.bind(page);
+    page.addEventListener = (type: string, fn: EventListenerOrEventListenerObject | null, o?: AddEventListenerOptions | boolean) => {
+      listening.set(type, (listening.get(type) ?? 0) + 1);
+      add(type, fn, o);
+    };
+    page.removeEventListener = (type: string, fn: EventListenerOrEventListenerObject | null, o?: EventListenerOptions | boolean) => {
+      listening.set(type, (listening.get(type) ?? 0) - 1);
+      remove(type, fn, o);
+    };
+    const h = await mount({ paymentMethodId: 'm-sbp' }, { env: { document: page, window: page } });
+    await h.until('pay');
+    await waitUntil(() => h.server.openStreams.length === 1);
+    expect(listening.get('online')).to.equal(1);
+    expect(listening.get('offline')).to.equal(1);
+    h.el.remove();
+    await settle(h.el);
+    expect(h.server.openStreams).to.have.length(0);
+    expect([...listening].filter(([, n]) => n !== 0)).to.deep.equal([]);
+    page.network(false);
+    page.network(true);
+    await settle(h.el);
+    expect(h.server.count('session')).to.equal(0);
   });
 
   it('shows "paid" only when the server says so, never because time passes or the shopper says so', async () => {

@@ -54,6 +54,29 @@ describe('receipt upload', () => {
     expect(h.root.querySelector('h2')!.textContent).to.equal('Send a receipt');
   });
 
+  it('the form shows the order number with a copy button, which copies it and sends nothing', async () => {
+    const h = await toReceipt();
+    const order = h.root.querySelector('[part="order"]');
+    expect(order, 'the order number on the receipt form').to.exist;
+    expect(norm(order!.textContent!)).to.include('Order number').and.include('sku-1');
+    const copy = order!.querySelector<HTMLButtonElement>('button')!;
+    expect(copy.getAttribute('aria-label')).to.equal('Copy: Order number');
+    copy.click();
+    await settle(h.el);
+    expect(h.copies).to.deep.equal(['sku-1']);
+    expect(norm(h.root.querySelector('[part="order"] button')!.textContent!)).to.equal('Copied');
+    expect(h.root.querySelector('[part="receipt"]'), 'the form stays open').to.exist;
+    expect(h.root.querySelector('[role="alert"]')!.textContent, 'the form was not sent').to.equal('');
+    expect(h.server.count('dispute')).to.equal(0);
+  });
+
+  it('a file under 1 kB is listed as "<1 kB"', async () => {
+    const h = await toReceipt();
+    pick(filesInput(h), [png('tiny.png', 24)]);
+    await h.el.updateComplete;
+    expect(norm(h.root.querySelector('.files')!.textContent!)).to.include('tiny.png<1 kB');
+  });
+
   it('on a phone: the camera (capture) and the files (images and PDF), no drop hint', async () => {
     const h = await toReceipt('ios');
     const camera = h.root.querySelector<HTMLInputElement>('#receipt-camera')!;

@@ -48,6 +48,7 @@ const messages: Messages = {
 
   confirmingTitle: 'Ödənişiniz yoxlanılır',
   confirmingText: 'Bu bir neçə dəqiqə çəkə bilər. Səhifəni bağlamayın: nəticə burada görünəcək.',
+  offlineStatus: 'Bağlantı yoxdur: internet qayıdanda ödənişin statusu yenilənəcək.',
 
   paidTitle: 'Ödəniş qəbul edildi',
   paidText: '{amount} qəbul edildi. Təşəkkür edirik!',

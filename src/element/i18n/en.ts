@@ -72,6 +72,7 @@ const messages: Messages = {
 
   confirmingTitle: 'Checking your payment',
   confirmingText: 'This can take a few minutes. Keep this page open: you will see the result here.',
+  offlineStatus: 'No connection: the payment status will update when you are back online.',
   showDetails: 'Payment details',
   sendReceipt: 'I paid — send a receipt',
 

@@ -121,6 +121,8 @@ export interface Messages {
 
   confirmingTitle: string;
   confirmingText: string;
+  /** Over the requisites or the check while the browser is offline: the status shown may be out of date. */
+  offlineStatus: string;
   /** Opens the requisites again while the payment is checked. */
   showDetails: string;
   sendReceipt: string;

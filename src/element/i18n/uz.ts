@@ -48,6 +48,7 @@ const messages: Messages = {
 
   confirmingTitle: 'Toʻlovingiz tekshirilmoqda',
   confirmingText: 'Bu bir necha daqiqa davom etishi mumkin. Sahifani yopmang: natija shu yerda koʻrinadi.',
+  offlineStatus: 'Aloqa yoʻq: internet qaytganda toʻlov holati yangilanadi.',
 
   paidTitle: 'Toʻlov qabul qilindi',
   paidText: '{amount} qabul qilindi. Rahmat!',

@@ -345,4 +345,8 @@ export class FakePage extends EventTarget {
   pageshow(): void {
     this.dispatchEvent(new Event('pageshow'));
   }
+  /** The browser says the network went away (`offline`) or came back (`online`). */
+  network(on: boolean): void {
+    this.dispatchEvent(new Event(on ? 'online' : 'offline'));
+  }
 }

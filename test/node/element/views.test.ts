@@ -80,6 +80,15 @@ describe('receipt checks before upload', () => {
     assert.match(formatSize(DISPUTE_MAX_FILE_BYTES, 'ru'), /^10\s?МБ$/);
     assert.equal(formatSize(2048, 'en'), '2 kB');
   });
+
+  test('a file under 1 kB is "<1 kB" in every language (it was "0 kB" in English for 24 bytes, "0,1 кБ" in Russian for 70)', () => {
+    for (const bytes of [24, 70, 1023]) {
+      assert.equal(formatSize(bytes, 'en'), '<1 kB');
+      assert.match(formatSize(bytes, 'ru'), /^<1\s?кБ$/);
+    }
+    assert.equal(formatSize(1024, 'en'), '1 kB');
+    assert.equal(formatSize(1536, 'en'), '1.5 kB');
+  });
 });
 
 describe('form frame messages', () => {
