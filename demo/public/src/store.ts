@@ -15,10 +15,11 @@ import { toast } from './shared/toast.js';
 import { bindCodePanel, renderCode } from './store-code.js';
 import { renderSandbox, SANDBOX_ACTIONS, sandboxAction } from './store-sandbox.js';
 import {
-  cartProduct,
+  cartInfo,
   checkoutPageUrl,
   DISPLAYS,
   forgetStoredSession,
+  isNetworkError,
   METHODS,
   openCart,
   params,
@@ -73,8 +74,11 @@ async function main(): Promise<void> {
   const cart = params.get('cart');
   if (cart) {
     // Resume: the widget finds the session stored for this endpoint and cart (this tab's, or another tab's of the same purchase).
-    const product = await cartProduct(cart);
-    if (product) openCheckout(product, cart, { resume: true });
+    // A paid cart (the shop's own record, whichever browser paid it) shows that it is paid, never a
+    // checkout: a checkout would create a new order and ask for the money again.
+    const info = await cartInfo(cart);
+    if (info?.paid) showPaidCart(info.product, cart, info.paid.client_order_id);
+    else if (info) openCheckout(info.product, cart, { resume: true });
     else {
       toast(state.t('cart.gone'), 'error');
       syncUrl();
@@ -161,6 +165,7 @@ function setLang(lang: Lang): void {
   renderProducts();
   renderSettings();
   renderSummary();
+  renderPaidCart();
   renderCode();
   syncUrl();
 }
@@ -235,13 +240,17 @@ async function buyProduct(product: Product): Promise<void> {
     if (state.display === 'server') return location.assign(checkoutPageUrl(cart));
     openCheckout(product, cart, { resume: false });
   } catch (err) {
-    toast(err instanceof Error ? err.message : state.t('error.generic'), 'error');
+    // Offline (or the shop unreachable): the page's own sentence, in its language, not the browser's "Failed to fetch".
+    toast(isNetworkError(err) ? state.t('error.offline') : err instanceof Error ? err.message : state.t('error.generic'), 'error');
   } finally {
     state.opening = null;
   }
 }
 
 function openCheckout(product: Product, cart: string, { resume }: { resume: boolean }): void {
+  // Settings changed while a paid cart is shown: it stays paid (no new order for it).
+  if (state.paidOrder !== null && state.cart === cart) return showPaidCart(product, cart, state.paidOrder);
+  state.paidOrder = null;
   removeWidget({ forget: !resume });
   state.buying = product;
   state.cart = cart;
@@ -254,11 +263,13 @@ function openCheckout(product: Product, cart: string, { resume }: { resume: bool
   }
   widget.addEventListener('paydesk-session', (e) => {
     state.session = e.detail.session;
+    state.order = e.detail.order;
     storeSession(cart, e.detail.session);
     renderSandbox();
   });
   widget.addEventListener('paydesk-status', (e) => {
     state.orderState = e.detail.state;
+    state.order = e.detail.order;
     renderSandbox();
   });
   widget.addEventListener('paydesk-error', (e) => (state.errorRetryable = e.detail.retryable));
@@ -266,6 +277,7 @@ function openCheckout(product: Product, cart: string, { resume }: { resume: bool
   state.widget = widget;
   state.session = resume ? storedSession(cart) : null;
   state.orderState = null;
+  state.order = null;
 
   const modal = $<HTMLDialogElement>('#modal');
   if (state.display === 'modal') {
@@ -284,6 +296,36 @@ function openCheckout(product: Product, cart: string, { resume }: { resume: bool
   renderSandbox();
   renderCode();
   syncUrl();
+}
+
+/** A paid cart: the shop's thank-you with the number of the order that paid it, in the checkout panel; no widget, no order. */
+function showPaidCart(product: Product, cart: string, orderNumber: string): void {
+  removeWidget({ forget: false });
+  state.buying = product;
+  state.cart = cart;
+  state.paidOrder = orderNumber;
+  const modal = $<HTMLDialogElement>('#modal');
+  if (modal.open) modal.close();
+  $('#modal-host').replaceChildren();
+  renderPaidCart();
+  showPanelEmpty(false);
+  renderSummary();
+  for (const li of $$('.product')) li.classList.toggle('selected', li.dataset.ref === product.ref);
+  renderSandbox();
+  renderCode();
+  syncUrl();
+}
+
+function renderPaidCart(): void {
+  if (state.paidOrder === null) return;
+  $('#inline-host').replaceChildren(
+    el(
+      'div',
+      { className: 'cart-paid', role: 'status', 'data-cart-paid': state.paidOrder },
+      el('p', { className: 'cart-paid-title', text: state.t('cart.paid', { order: state.paidOrder }) }),
+      el('p', { className: 'cart-paid-lead', text: state.t('cart.paidLead') }),
+    ),
+  );
 }
 
 /** Smooth unless the shopper asked for reduced motion. */
@@ -346,10 +388,12 @@ function removeWidget({ forget }: { forget: boolean }): void {
   state.widget = null;
   state.session = null;
   state.orderState = null;
+  state.order = null;
 }
 
 function closeCheckout(): void {
   removeWidget({ forget: false });
+  state.paidOrder = null;
   state.buying = null;
   state.cart = null;
   const modal = $<HTMLDialogElement>('#modal');
