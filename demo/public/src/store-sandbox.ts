@@ -1,8 +1,9 @@
 /**
  * The storefront's sandbox bar: complete, expire or dispute the order on screen, accept or reject
- * any open dispute of the order on screen (the one it opened, or the one the widget's order carries:
- * the shopper's receipt, or one opened before a reload) (POST /demo/api/sandbox/…, demo/sandbox-bar.ts). A control that becomes usable
- * right under a finger waits a moment before it takes taps.
+ * any open dispute of it — the one the bar opened, or the one the widget's order carries (the
+ * shopper's receipt, or one opened before a reload) — through POST /demo/api/sandbox/…
+ * (demo/sandbox-bar.ts). A control that becomes usable right under a finger waits a moment before
+ * it takes taps.
  */
 import { $$ } from './shared/dom.js';
 import { toast } from './shared/toast.js';
