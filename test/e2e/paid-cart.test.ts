@@ -110,6 +110,9 @@ describe('a paid cart is paid once', () => {
     await sandboxCall(demo, `/sandbox/orders/${first.id}/complete`, { body: { late: true } });
     await waitUntil(() => fulfilled(cart).length === 1, 'order 1 paid late fulfils the cart');
     assert.match(fulfilled(cart)[0]!, /paid late: fulfilled/);
+    // The page showing order 2's requisites learns that the cart is paid: no more asking for money.
+    await page.locator('#inline-host [data-cart-paid]').filter({ hasText: first.client_order_id }).waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('paydesk-checkout').count(), 0);
     await sandboxCall(demo, `/sandbox/orders/${second.id}/complete`, { body: {} });
     const double = (l: string) => l.startsWith('error [shop] double payment') && l.includes(first.id) && l.includes(second.id);
     await waitUntil(() => demo.logs.some(double), 'order 2 is flagged as a double payment');

@@ -275,6 +275,7 @@ function openCheckout(product: Product, cart: string, { resume }: { resume: bool
   widget.addEventListener('paydesk-error', (e) => (state.errorRetryable = e.detail.retryable));
   widget.addEventListener('paydesk-paid', () => toast(state.t('paid.toast')));
   state.widget = widget;
+  watchCart(product, cart, widget);
   state.session = resume ? storedSession(cart) : null;
   state.orderState = null;
   state.order = null;
@@ -296,6 +297,30 @@ function openCheckout(product: Product, cart: string, { resume }: { resume: bool
   renderSandbox();
   renderCode();
   syncUrl();
+}
+
+/** How often the page asks whether another order paid the cart on screen. */
+const CART_WATCH_MS = 5_000;
+
+/**
+ * While a checkout is open, asks the shop every {@link CART_WATCH_MS} whether the cart was paid by
+ * another order (from another browser, or an expired order paid late after its renewal): then the
+ * page shows the cart paid instead of this order's requisites, so the shopper is not asked to pay a
+ * paid cart again. The widget's own order paid is the widget's to show. Stops with the widget.
+ */
+function watchCart(product: Product, cart: string, widget: CheckoutElement): void {
+  const timer = setInterval(() => {
+    if (state.widget !== widget || !widget.isConnected) return clearInterval(timer);
+    if (state.orderState === 'paid') return;
+    cartInfo(cart)
+      .then((info) => {
+        if (!info?.paid || state.widget !== widget || state.cart !== cart) return;
+        if (state.orderState === 'paid' || info.paid.order_id === state.order?.id) return;
+        clearInterval(timer);
+        showPaidCart(product, cart, info.paid.client_order_id);
+      })
+      .catch(() => undefined); // offline for a moment: the next tick asks again
+  }, CART_WATCH_MS);
 }
 
 /** A paid cart: the shop's thank-you with the number of the order that paid it, in the checkout panel; no widget, no order. */
