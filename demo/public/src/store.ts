@@ -1,9 +1,11 @@
 /**
  * The storefront: products, checkout settings, the widget inline or in a modal (a full-screen sheet on
  * phones), the sandbox bar and the code panel. This module renders and wires; the page state, the
- * URL and the carts are in store-state.ts, the sandbox bar in store-sandbox.ts. Each "Buy" is a new
- * purchase (its own cart, so its own order); the cart in the URL makes a reload or a second tab of
- * the same purchase resume its order. An older `?buy=<product>` link opens a new cart for it.
+ * URL and the carts are in store-state.ts, the sandbox bar in store-sandbox.ts, a paid cart's page in
+ * store-paid.ts, the scrolling in store-scroll.ts. Each "Buy" is a new purchase (its own cart, so its
+ * own order); the cart in the URL makes a reload or a second tab of the same purchase resume its
+ * order, unless the cart is paid: then the page says so. An older `?buy=<product>` link opens a new
+ * cart for it.
  */
 // The element's events (`paydesk-session`, `paydesk-status`, …), typed on every element by this module.
 import type {} from '../../../src/element/events.js';
@@ -13,6 +15,8 @@ import { $, $$, checkRadio, el, onRadio } from './shared/dom.js';
 import { applyTexts, bindPreferences, setTheme, texts, type Lang, type Theme } from './shared/i18n.js';
 import { toast } from './shared/toast.js';
 import { bindCodePanel, renderCode } from './store-code.js';
+import { renderPaidCart, watchCart } from './store-paid.js';
+import { scrollToCheckout, scrollWhenShown } from './store-scroll.js';
 import { renderSandbox, SANDBOX_ACTIONS, sandboxAction } from './store-sandbox.js';
 import {
   cartInfo,
@@ -28,7 +32,6 @@ import {
   products,
   productTitle,
   settled,
-  SETTLED_STATES,
   state,
   storedSession,
   storeSession,
@@ -275,7 +278,7 @@ function openCheckout(product: Product, cart: string, { resume }: { resume: bool
   widget.addEventListener('paydesk-error', (e) => (state.errorRetryable = e.detail.retryable));
   widget.addEventListener('paydesk-paid', () => toast(state.t('paid.toast')));
   state.widget = widget;
-  watchCart(product, cart, widget);
+  watchCart(cart, widget, (orderNumber) => showPaidCart(product, cart, orderNumber));
   state.session = resume ? storedSession(cart) : null;
   state.orderState = null;
   state.order = null;
@@ -299,30 +302,6 @@ function openCheckout(product: Product, cart: string, { resume }: { resume: bool
   syncUrl();
 }
 
-/** How often the page asks whether another order paid the cart on screen. */
-const CART_WATCH_MS = 5_000;
-
-/**
- * While a checkout is open, asks the shop every {@link CART_WATCH_MS} whether the cart was paid by
- * another order (from another browser, or an expired order paid late after its renewal): then the
- * page shows the cart paid instead of this order's requisites, so the shopper is not asked to pay a
- * paid cart again. The widget's own order paid is the widget's to show. Stops with the widget.
- */
-function watchCart(product: Product, cart: string, widget: CheckoutElement): void {
-  const timer = setInterval(() => {
-    if (state.widget !== widget || !widget.isConnected) return clearInterval(timer);
-    if (state.orderState === 'paid') return;
-    cartInfo(cart)
-      .then((info) => {
-        if (!info?.paid || state.widget !== widget || state.cart !== cart) return;
-        if (state.orderState === 'paid' || info.paid.order_id === state.order?.id) return;
-        clearInterval(timer);
-        showPaidCart(product, cart, info.paid.client_order_id);
-      })
-      .catch(() => undefined); // offline for a moment: the next tick asks again
-  }, CART_WATCH_MS);
-}
-
 /** A paid cart: the shop's thank-you with the number of the order that paid it, in the checkout panel; no widget, no order. */
 function showPaidCart(product: Product, cart: string, orderNumber: string): void {
   removeWidget({ forget: false });
@@ -339,53 +318,6 @@ function showPaidCart(product: Product, cart: string, orderNumber: string): void
   renderSandbox();
   renderCode();
   syncUrl();
-}
-
-function renderPaidCart(): void {
-  if (state.paidOrder === null) return;
-  $('#inline-host').replaceChildren(
-    el(
-      'div',
-      { className: 'cart-paid', role: 'status', 'data-cart-paid': state.paidOrder },
-      el('p', { className: 'cart-paid-title', text: state.t('cart.paid', { order: state.paidOrder }) }),
-      el('p', { className: 'cart-paid-lead', text: state.t('cart.paidLead') }),
-    ),
-  );
-}
-
-/** Smooth unless the shopper asked for reduced motion. */
-function scrollBehavior(): ScrollBehavior {
-  return matchMedia('(prefers-reduced-motion: reduce)').matches ? 'instant' : 'smooth';
-}
-
-function scrollToCheckout(): void {
-  $('#checkout').scrollIntoView({ block: 'start', behavior: scrollBehavior() });
-}
-
-/**
- * Brings the checkout into view once the widget has content: its top at the first non-zero size
- * (scrolling while it is still 0 px tall stopped short: on a phone only the checkout's header showed
- * at the bottom of the screen), then, when the payment step shows the requisites (the widget's
- * `requisites` part), those too if they are below the fold.
- */
-function scrollWhenShown(widget: HTMLElement): void {
-  let shown = false;
-  const observer = new ResizeObserver(() => {
-    if (!widget.isConnected || state.widget !== widget) return observer.disconnect();
-    if (widget.getBoundingClientRect().height === 0) return;
-    if (!shown) {
-      shown = true;
-      scrollToCheckout();
-    }
-    const requisites = widget.shadowRoot?.querySelector('[part~="requisites"]');
-    if (requisites) {
-      observer.disconnect();
-      requisites.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
-    } else if (SETTLED_STATES.has(String(state.orderState)) || state.orderState === 'error') {
-      observer.disconnect(); // no payment step to show
-    }
-  });
-  observer.observe(widget);
 }
 
 function showPanelEmpty(empty: boolean): void {
