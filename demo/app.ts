@@ -28,7 +28,7 @@ import {
   type CheckoutStore,
   type Logger,
 } from '../src/server/index.js';
-import { openCarts, productForRef, type Carts } from './carts.js';
+import { CART_ID, openCarts, productForRef, type Carts } from './carts.js';
 import { catalogResolver, loadCatalog, type Product } from './catalog.js';
 import { CONSOLE_PATH, createConsoleApi, randomConsolePassword } from './console.js';
 import { sandboxReceipts } from './console-receipts.js';
@@ -182,15 +182,20 @@ async function createHandlers(s: Settled, p: ProviderSide, merchantUrl: string, 
     returnUrl: () => `${merchantUrl}/`,
     supportUrl: `${merchantUrl}/support`,
   });
-  const resolveOrder = (orderRef: string) => {
+  // A paid cart is never priced for a new order (404 order_not_found): only the replay of a create
+  // made before it was paid (its Idempotency-Key) still gets its session. A status read or a reload's
+  // resume (GET /sessions/…) does not ask resolveOrder, so the browser that paid still shows its order.
+  const resolveOrder = async (orderRef: string, request: Request) => {
     const product = productForRef(carts, s.products, orderRef);
-    return product ? byCatalog(product.ref) : null;
+    if (!product) return null;
+    if (CART_ID.test(orderRef) && !(await carts.mayCreate(orderRef, request.headers.get('idempotency-key')))) return null;
+    return byCatalog(product.ref);
   };
   const common = {
     resolveOrder,
     allowedOrigins: options.allowedOrigins ?? [],
     sessionSecrets: [s.sessionSecret],
-    ...shopHooks(s.logger),
+    ...shopHooks(s.logger, carts),
     logger: s.logger,
   };
   const main = createCheckoutHandler({
@@ -329,18 +334,31 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 }
 
 /**
- * The demo shop's fulfilment: a log line per paid order (a real shop marks it paid and ships). The
- * handler records when each hook ran; the console shows it per order.
+ * The demo shop's fulfilment: a log line per paid order (a real shop marks it paid and ships). A cart
+ * is fulfilled once: its first paid order is recorded with the cart (demo/carts.ts); another paid
+ * order of the same cart (the cart paid again from a second browser, or an expired order paid late
+ * after the shopper paid its renewal) is a double payment, logged at error level with both provider
+ * order ids for a refund, and listed by `GET /demo/api/carts/{id}`. The handler records when each hook
+ * ran; the console shows it per order.
  */
-function shopHooks(logger: Logger): Pick<CheckoutHandlerOptions, 'onOrderPaid' | 'onOrderFlagged'> {
+function shopHooks(logger: Logger, carts: Carts): Pick<CheckoutHandlerOptions, 'onOrderPaid' | 'onOrderFlagged'> {
   const say = logger.info?.bind(logger) ?? ((m: string, f?: Record<string, unknown>) => console.log(m, f ?? ''));
   return {
-    onOrderPaid: (e) => {
-      say(`[shop] order ${e.order_ref} paid${e.late ? ' late' : ''}: fulfilled`, {
+    onOrderPaid: async (e) => {
+      const fields = {
         client_order_id: e.client_order_id,
         order_id: e.provider_order_id,
         ...(e.dispute_id && { dispute_id: e.dispute_id }),
-      });
+      };
+      const paid = e.order_ref !== null && CART_ID.test(e.order_ref) ? await carts.markPaid(e.order_ref, { order_id: e.provider_order_id, client_order_id: e.client_order_id }) : ({ outcome: 'fulfil' } as const);
+      if (paid.outcome === 'already') return say(`[shop] order ${e.order_ref} paid again by the same order: already fulfilled`, fields);
+      if (paid.outcome === 'double') {
+        return logger.error(
+          `[shop] double payment: cart ${e.order_ref} was already paid by order ${paid.paid.order_id}; order ${e.provider_order_id} paid it again${e.late ? ' (late)' : ''} — not fulfilled, refund it`,
+          { ...fields, cart: e.order_ref, paid_order_id: paid.paid.order_id, refund_order_id: e.provider_order_id },
+        );
+      }
+      say(`[shop] order ${e.order_ref} paid${e.late ? ' late' : ''}: fulfilled`, fields);
     },
     onOrderFlagged: (e) => {
       logger.error(`[shop] order needs a person: ${e.reason}`, { order_ref: e.order_ref, client_order_id: e.client_order_id, order_id: e.provider_order_id });

@@ -9,10 +9,16 @@
  * are kept (the oldest go first) and none older than {@link CART_TTL_MS}; a cart that is gone reads
  * as unknown (the storefront then says so and offers the products again).
  *
+ * The shop's own record of a cart's payment lives beside it in the same store (as durable as the
+ * carts): the first paid order of a cart is the one fulfilled ({@link Carts.markPaid}); another paid
+ * order of the same cart is a double payment to refund, never a second fulfilment.
+ *
  *   POST /demo/api/carts {"product": "<ref>"}  → 201 {"cart": "cart_…", "product": "<ref>"}
- *   GET  /demo/api/carts/{id}                  → 200 {"cart", "product"} | 404 cart_not_found
+ *   GET  /demo/api/carts/{id}                  → 200 {"cart", "product", "paid": null | {"order_id", "client_order_id", "at"},
+ *                                                        "double_payments": ["<provider order id>", …]}
+ *                                                | 404 cart_not_found
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import type { CheckoutStore } from '../src/server/index.js';
 import type { Product } from './catalog.js';
@@ -25,12 +31,46 @@ export const CART_TTL_MS = 7 * 24 * 3600_000;
 /** A cart id: `cart_` and 16 random base64url characters (96 bits). */
 export const CART_ID = /^cart_[A-Za-z0-9_-]{16}$/;
 const INDEX = 'carts';
+/** Store keys of the payment records: `demo:cart-paid:<cart>` (the fulfilled order), the double payments' index, the seen create keys. */
+const PAID_KEY = (cart: string) => `demo:cart-paid:${cart}`;
+const DOUBLES_INDEX = (cart: string) => `demo:cart-doubles:${cart}`;
+const CREATE_KEY = (cart: string, key: string) => `demo:cart-create:${cart}:${createHash('sha256').update(key).digest('base64url')}`;
+
+/** The shop's record of a cart's payment: the provider order that paid it (and was fulfilled). */
+export interface CartPayment {
+  order_id: string;
+  /** Its client order id: the order number the widget showed the shopper. */
+  client_order_id: string;
+  /** When the shop learned of it (ms). */
+  at: number;
+}
+
+/** What {@link Carts.markPaid} decided for a paid order. */
+export type PaidOutcome =
+  | { outcome: 'fulfil' }
+  /** The same order again (a repeated hook): already fulfilled, nothing to do. */
+  | { outcome: 'already' }
+  /** Another order of a cart already paid by `paid`: a double payment, to refund. */
+  | { outcome: 'double'; paid: CartPayment };
 
 export interface Carts {
   /** Opens a new cart for `product` (a catalog ref); null when the catalog has no such product. */
   open(product: string): Promise<{ cart: string; product: Product } | null>;
   /** The product of a live cart, or null (unknown, malformed, dropped or expired). */
   productOf(cart: string): Product | null;
+  /**
+   * Records that `order` (the provider's order id and its client order id) paid `cart` (atomic in the store): `fulfil` for the cart's first paid order,
+   * `already` for that order again, `double` for any other order (also recorded, see {@link paymentOf}).
+   */
+  markPaid(cart: string, order: { order_id: string; client_order_id: string }): Promise<PaidOutcome>;
+  /** The cart's payment and the double payments seen (provider order ids), or null when it is unpaid. */
+  paymentOf(cart: string): Promise<(CartPayment & { double_payments: string[] }) | null>;
+  /**
+   * Whether a create request may price this cart: an unpaid cart always (its Idempotency-Key, when
+   * given, is remembered); a paid one only for a key remembered from before it was paid (the replay
+   * of a create the shopper already made), never for a new order.
+   */
+  mayCreate(cart: string, idempotencyKey: string | null): Promise<boolean>;
 }
 
 /** The carts of `products`, kept in `store` (loaded once here). */
@@ -74,7 +114,42 @@ export async function openCarts(store: CheckoutStore, products: readonly Product
       if (!entry || !fresh(entry.at)) return null;
       return byRef.get(entry.ref) ?? null;
     },
+    async markPaid(cart, order) {
+      const at = now();
+      const record: CartPayment = { order_id: order.order_id, client_order_id: order.client_order_id, at };
+      if (await store.create(PAID_KEY(cart), JSON.stringify(record), CART_TTL_MS)) return { outcome: 'fulfil' };
+      const paid = await readPayment(cart);
+      if (!paid || paid.order_id === order.order_id) return { outcome: 'already' };
+      await store.indexSet(DOUBLES_INDEX(cart), order.order_id, at);
+      return { outcome: 'double', paid };
+    },
+    async paymentOf(cart) {
+      const paid = await readPayment(cart);
+      if (!paid) return null;
+      const doubles = await store.indexRange(DOUBLES_INDEX(cart), { limit: 100 });
+      return { ...paid, double_payments: doubles.map((d) => d.member) };
+    },
+    async mayCreate(cart, idempotencyKey) {
+      if (!(await readPayment(cart))) {
+        if (idempotencyKey) await store.set(CREATE_KEY(cart, idempotencyKey), '1', CART_TTL_MS);
+        return true;
+      }
+      return idempotencyKey !== null && (await store.get(CREATE_KEY(cart, idempotencyKey))) !== null;
+    },
   };
+
+  async function readPayment(cart: string): Promise<CartPayment | null> {
+    const stored = await store.get(PAID_KEY(cart));
+    if (!stored) return null;
+    try {
+      const v = JSON.parse(stored.value) as Partial<CartPayment>;
+      return typeof v.order_id === 'string' && typeof v.client_order_id === 'string' && typeof v.at === 'number'
+        ? { order_id: v.order_id, client_order_id: v.client_order_id, at: v.at }
+        : null;
+    } catch {
+      return null;
+    }
+  }
 }
 
 /** The product an `order_ref` buys: a cart's product, or (older links, the code panel's snippets) a product ref itself. */
@@ -98,11 +173,17 @@ export function registerCartRoutes(app: Hono, carts: Carts): void {
     return c.json({ cart: opened.cart, product: opened.product.ref }, 201);
   });
 
-  app.get('/demo/api/carts/:id', (c) => {
+  app.get('/demo/api/carts/:id', async (c) => {
     c.header('Cache-Control', 'no-store');
     const cart = c.req.param('id');
     const product = carts.productOf(cart);
     if (!product) return errorJson(c, 404, 'cart_not_found', 'This cart is unknown or has expired: pick a product again.');
-    return c.json({ cart, product: product.ref });
+    const payment = await carts.paymentOf(cart);
+    return c.json({
+      cart,
+      product: product.ref,
+      paid: payment && { order_id: payment.order_id, client_order_id: payment.client_order_id, at: new Date(payment.at).toISOString() },
+      double_payments: payment?.double_payments ?? [],
+    });
   });
 }

@@ -83,6 +83,9 @@ export function registerCheckoutPage(app: Hono, options: CheckoutPageOptions): v
     const cart = c.req.param('cart');
     const product = carts.productOf(cart);
     if (!product) return page(c, 404, { lang, theme, t, product: null, body: message(t('cart.gone')) });
+    // A paid cart (the shop's record) is not checked out again: no new order, the page says it is paid.
+    const payment = await carts.paymentOf(cart);
+    if (payment) return page(c, 200, { lang, theme, t, product, body: message(t('cart.paid', { order: payment.client_order_id })) });
 
     // The page's request: resolveOrder sees the shopper's own headers (cookies), and the per-address
     // create limit counts the shopper's address. The cart is the purchase: one order for it at a time.

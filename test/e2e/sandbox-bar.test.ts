@@ -100,6 +100,35 @@ describe('sandbox bar and double taps on a phone', () => {
     );
   });
 
+  test('a dispute the shopper opened with "I paid — send a receipt": "Accept dispute" decides it, also after a reload; the order ends paid', async () => {
+    const page = await phone();
+    const order = await openCheckout(page, demo, 'coffee-beans', { method: 'sbp' });
+    const widget = page.locator('#inline-host paydesk-checkout');
+    await widget.getByRole('button', { name: 'I have paid' }).click();
+    await widget.getByRole('button', { name: /send a receipt/i }).click();
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC', 'base64');
+    await widget.locator('#receipt-files').setInputFiles({ name: 'transfer.png', mimeType: 'image/png', buffer: png });
+    await widget.getByRole('button', { name: /^send$/i }).click();
+    await waitForWidgetState(page, 'dispute');
+    const bar = page.locator('#sandbox-bar');
+    // The bar reads the open dispute from the widget's order: accept and reject are usable, the
+    // dispute button says it is open.
+    await bar.locator('[data-sandbox="accept"]:enabled').waitFor();
+    await bar.locator('[data-sandbox="reject"]:enabled').waitFor();
+    assert.equal(await bar.locator('[data-sandbox="dispute"]').getAttribute('aria-pressed'), 'true');
+    // A reload: the same, from the resumed order.
+    await page.reload();
+    await waitForWidgetState(page, 'dispute');
+    await bar.locator('[data-sandbox="accept"]:enabled').tap();
+    await page.locator('#toast').filter({ hasText: /accepted/i }).waitFor();
+    await waitForWidgetState(page, 'paid');
+    assert.equal((await widgetOrder(page)).id, order.id);
+    const decided = await disputesOf(order.id);
+    assert.equal(decided.length, 1, 'the shopper\'s dispute, decided');
+    assert.equal(decided[0]!.processed, true);
+    assert.equal(await bar.locator('[data-sandbox="accept"]').isDisabled(), true);
+  });
+
   test('a double tap on "Confirm payout" leaves the control that appears under the finger unpressed', async () => {
     const page = await phone();
     await logIn(page, demo);

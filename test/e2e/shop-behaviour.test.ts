@@ -1,7 +1,8 @@
 /**
  * The storefront behaves like a real shop on an emulated iPhone: after "Buy" the checkout's requisites
  * are on screen; switching display, language or theme mid-payment keeps the same order (one order at
- * the sandbox); a Russian/dark purchase ends on a Russian/dark thanks page.
+ * the sandbox); a Russian/dark purchase ends on a Russian/dark thanks page; "Buy" offline says so in
+ * the page's language.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -50,6 +51,21 @@ describe('the storefront on a phone', () => {
     assert.equal((await widgetOrder(page, '#modal-host paydesk-checkout')).id, first.id, 'inline → modal keeps the order');
     assert.equal(await page.locator('#modal-host paydesk-checkout').getAttribute('theme'), 'dark');
     assert.equal(await orderCount(), before + 1, 'exactly one order at the sandbox');
+  });
+
+  test('"Buy" with no connection says so in the page\'s language, not the browser\'s "Failed to fetch"; back online, "Buy" works', async () => {
+    const { context, page } = await shopper(IPHONE);
+    await page.goto(storeUrl(demo, { method: 'sbp', lang: 'ru' }));
+    await page.locator('[data-buy="coffee-beans"]').waitFor();
+    await context.setOffline(true);
+    await page.locator('[data-buy="coffee-beans"]').tap();
+    const toast = page.locator('#toast');
+    await toast.filter({ hasText: 'Нет соединения — попробуйте ещё раз.' }).waitFor();
+    assert.doesNotMatch(await toast.innerText(), /fetch/i);
+    assert.equal(await page.locator('paydesk-checkout').count(), 0);
+    await context.setOffline(false);
+    await page.locator('[data-buy="coffee-beans"]').tap();
+    await waitForWidgetState(page, 'pay');
   });
 
   test('a Russian/dark purchase opened by URL ends on a Russian/dark thanks page', async () => {

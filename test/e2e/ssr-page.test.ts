@@ -160,10 +160,12 @@ describe('the server-rendered checkout page', () => {
     assert.deepEqual(posts, []);
     assert.equal(await sessionsOfCart(demo, cart), 1);
 
-    // The page of the same cart after the payment: the server renders the same order, paid.
+    // The page of the same cart after the payment: the shop's record says it is paid, with the order
+    // number; no checkout, no new order.
     const html = await (await fetch(`${demo.merchantUrl}/checkout/${cart}?lang=en&method=sbp`)).text();
-    assert.match(html, /Payment received/);
+    assert.match(html, /This purchase is paid/);
     assert.ok(html.includes(order.client_order_id ?? order.id));
+    assert.doesNotMatch(html, /<paydesk-checkout/);
     assert.equal(await sessionsOfCart(demo, cart), 1);
     assert.deepEqual(errors, []);
     assert.deepEqual(cspViolations, []);

@@ -1,30 +1,47 @@
 /**
  * The storefront's sandbox bar: complete, expire or dispute the order on screen, accept or reject
- * its open dispute (POST /demo/api/sandbox/…, demo/sandbox-bar.ts). A control that becomes usable
- * right under a finger waits a moment before it takes taps.
+ * any open dispute of it — the one the bar opened, or the one the widget's order carries (the
+ * shopper's receipt, or one opened before a reload) — through POST /demo/api/sandbox/…
+ * (demo/sandbox-bar.ts). A control that becomes usable right under a finger waits a moment before
+ * it takes taps.
  */
 import { $$ } from './shared/dom.js';
 import { toast } from './shared/toast.js';
-import { OPEN_STATES, SETTLED_STATES, endpoint, state } from './store-state.js';
+import { OPEN_STATES, SETTLED_STATES, endpoint, isNetworkError, state } from './store-state.js';
 
 export const SANDBOX_ACTIONS = ['complete', 'expire', 'dispute', 'accept', 'reject'] as const;
 export type SandboxAction = (typeof SANDBOX_ACTIONS)[number];
 
 /** The dispute the bar opened for the order on screen (one at a time), or null. */
 let sandboxDispute: { session: string; id: string } | null = null;
+/** Disputes the bar decided: the widget may still show one open until the server's next status. */
+const decided = new Set<string>();
+
+/**
+ * The open dispute of the order on screen: the one the bar opened, else the one the widget's order
+ * carries (opened by the shopper's receipt, or by the bar before a reload), unless the bar decided it.
+ */
+function openDispute(): string | null {
+  if (!state.session) return null;
+  if (sandboxDispute?.session === state.session) return sandboxDispute.id;
+  const dispute = state.order?.dispute;
+  return dispute?.status === 'open' && !decided.has(dispute.id) ? dispute.id : null;
+}
 /** How long a control that just became usable ignores taps (the second tap of a double tap elsewhere). */
 const APPEAR_GUARD_MS = 500;
 const enabledAt = new WeakMap<HTMLButtonElement, number>();
 
 export function renderSandbox(): void {
-  const active = Boolean(state.session) && (state.orderState === null || OPEN_STATES.has(state.orderState));
-  const disputeOpen = Boolean(state.session) && sandboxDispute?.session === state.session;
+  // An order under dispute that is still pending can still be paid or expired.
+  const disputedPending = state.orderState === 'dispute' && state.order?.status === 'pending';
+  const active = Boolean(state.session) && (state.orderState === null || OPEN_STATES.has(state.orderState) || disputedPending);
+  const disputeOpen = openDispute() !== null;
   for (const button of $$<HTMLButtonElement>('[data-sandbox]')) {
     const action = button.dataset.sandbox;
     let usable: boolean;
     if (action === 'accept' || action === 'reject') usable = disputeOpen;
     // A dispute can be opened on a paid or ended order too; while one is open the button says so.
-    else if (action === 'dispute') usable = Boolean(state.session) && (active || SETTLED_STATES.has(String(state.orderState)));
+    else if (action === 'dispute') usable = Boolean(state.session) && (active || state.orderState === 'dispute' || SETTLED_STATES.has(String(state.orderState)));
     else usable = active;
     if (action === 'dispute') {
       button.setAttribute('aria-pressed', String(disputeOpen));
@@ -65,7 +82,8 @@ export async function sandboxAction(action: SandboxAction, button: HTMLButtonEle
   if (!state.session) return toast(state.t('sandbox.noOrder'), 'error');
   const session = state.session;
   // One dispute at a time: pressing "Dispute" again while it is open changes nothing.
-  if (action === 'dispute' && sandboxDispute?.session === session) return toast(state.t('sandbox.disputeAlready'));
+  const open = openDispute();
+  if (action === 'dispute' && open !== null) return toast(state.t('sandbox.disputeAlready'));
   button.dataset.busy = '1';
   button.disabled = true;
   try {
@@ -76,17 +94,23 @@ export async function sandboxAction(action: SandboxAction, button: HTMLButtonEle
     });
     const body = (await res.json().catch(() => null)) as { error?: { message?: string }; dispute?: { id?: unknown; status?: unknown } | null } | null;
     if (!res.ok) {
-      if (action !== 'dispute' && res.status === 409 && sandboxDispute?.session === session) sandboxDispute = null;
+      if (action !== 'dispute' && res.status === 409) forget(session, open);
       throw new Error(body?.error?.message ?? `HTTP ${res.status}`);
     }
     const dispute = body?.dispute;
     if (action === 'dispute' && typeof dispute?.id === 'string') sandboxDispute = { session, id: dispute.id };
-    if (action === 'accept' || action === 'reject') sandboxDispute = null;
+    if (action === 'accept' || action === 'reject') forget(session, open);
     toast(state.t(`sandbox.done.${action}`));
   } catch (err) {
-    toast(err instanceof Error ? err.message : String(err), 'error');
+    toast(isNetworkError(err) ? state.t('error.offline') : err instanceof Error ? err.message : String(err), 'error');
   } finally {
     delete button.dataset.busy;
     renderSandbox();
   }
+}
+
+/** The open dispute `id` of `session` is decided (or gone): accept and reject no longer apply to it. */
+function forget(session: string, id: string | null): void {
+  if (sandboxDispute?.session === session) sandboxDispute = null;
+  if (id !== null) decided.add(id);
 }

@@ -37,6 +37,13 @@ export interface CheckoutElement extends HTMLElement {
   theme: string;
 }
 
+/** What the page reads of the widget's order (an `OrderView`). */
+export interface ShownOrder {
+  id: string;
+  status: string;
+  dispute: { id: string; status: string } | null;
+}
+
 export const METHODS = ['choice', 'sbp', 'card', 'bank'] as const;
 export type MethodChoice = (typeof METHODS)[number];
 /** `server`: "Buy" opens the server-rendered checkout page (demo/checkout-page.ts) of the purchase's cart. */
@@ -75,9 +82,13 @@ export const state = {
   opening: null as string | null,
   /** The widget on screen. */
   widget: null as CheckoutElement | null,
+  /** The order number (client order id) of the order that paid the cart on screen (the shop's record): the page shows it paid, no checkout. */
+  paidOrder: null as string | null,
   /** Session token of the order on screen (for the sandbox controls). */
   session: null as string | null,
   orderState: null as string | null,
+  /** The order the widget shows (its last `paydesk-session` / `paydesk-status`): the bar reads its dispute. */
+  order: null as ShownOrder | null,
   /** Whether the widget's last error can be retried (its `paydesk-error`). */
   errorRetryable: false,
   codeTab: 'html' as CodeTab,
@@ -146,13 +157,28 @@ export async function openCart(product: Product): Promise<string> {
   return body.cart;
 }
 
-/** The product of a cart the server knows, or null (unknown or expired). */
-export async function cartProduct(cart: string): Promise<Product | null> {
+/** A cart the server knows: its product, and the order that paid it (the shop's own record), if any. */
+export interface CartInfo {
+  product: Product;
+  /** The order that paid it: the provider's id and the order number the widget shows (client order id). */
+  paid: { order_id: string; client_order_id: string } | null;
+}
+
+/** The cart as the server knows it, or null (unknown or expired). */
+export async function cartInfo(cart: string): Promise<CartInfo | null> {
   const res = await fetch(`/demo/api/carts/${encodeURIComponent(cart)}`, { headers: { accept: 'application/json' } });
   if (res.status === 404) return null;
   if (!res.ok) throw new Error(`cart: HTTP ${res.status}`);
-  const body = (await res.json()) as { product?: unknown };
-  return products().find((p) => p.ref === body.product) ?? null;
+  const body = (await res.json()) as { product?: unknown; paid?: { order_id?: unknown; client_order_id?: unknown } | null };
+  const product = products().find((p) => p.ref === body.product);
+  if (!product) return null;
+  const { order_id, client_order_id } = body.paid ?? {};
+  return { product, paid: typeof order_id === 'string' && typeof client_order_id === 'string' ? { order_id, client_order_id } : null };
+}
+
+/** A failed fetch (no connection, the server unreachable): the browser's own message is not for shoppers. */
+export function isNetworkError(err: unknown): boolean {
+  return err instanceof TypeError;
 }
 
 // ---------------------------------------------------------------------------------------------

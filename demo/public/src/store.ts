@@ -1,9 +1,11 @@
 /**
  * The storefront: products, checkout settings, the widget inline or in a modal (a full-screen sheet on
  * phones), the sandbox bar and the code panel. This module renders and wires; the page state, the
- * URL and the carts are in store-state.ts, the sandbox bar in store-sandbox.ts. Each "Buy" is a new
- * purchase (its own cart, so its own order); the cart in the URL makes a reload or a second tab of
- * the same purchase resume its order. An older `?buy=<product>` link opens a new cart for it.
+ * URL and the carts are in store-state.ts, the sandbox bar in store-sandbox.ts, a paid cart's page in
+ * store-paid.ts, the scrolling in store-scroll.ts. Each "Buy" is a new purchase (its own cart, so its
+ * own order); the cart in the URL makes a reload or a second tab of the same purchase resume its
+ * order, unless the cart is paid: then the page says so. An older `?buy=<product>` link opens a new
+ * cart for it.
  */
 // The element's events (`paydesk-session`, `paydesk-status`, …), typed on every element by this module.
 import type {} from '../../../src/element/events.js';
@@ -13,12 +15,15 @@ import { $, $$, checkRadio, el, onRadio } from './shared/dom.js';
 import { applyTexts, bindPreferences, setTheme, texts, type Lang, type Theme } from './shared/i18n.js';
 import { toast } from './shared/toast.js';
 import { bindCodePanel, renderCode } from './store-code.js';
+import { renderPaidCart, watchCart } from './store-paid.js';
+import { scrollToCheckout, scrollWhenShown } from './store-scroll.js';
 import { renderSandbox, SANDBOX_ACTIONS, sandboxAction } from './store-sandbox.js';
 import {
-  cartProduct,
+  cartInfo,
   checkoutPageUrl,
   DISPLAYS,
   forgetStoredSession,
+  isNetworkError,
   METHODS,
   openCart,
   params,
@@ -27,7 +32,6 @@ import {
   products,
   productTitle,
   settled,
-  SETTLED_STATES,
   state,
   storedSession,
   storeSession,
@@ -73,8 +77,11 @@ async function main(): Promise<void> {
   const cart = params.get('cart');
   if (cart) {
     // Resume: the widget finds the session stored for this endpoint and cart (this tab's, or another tab's of the same purchase).
-    const product = await cartProduct(cart);
-    if (product) openCheckout(product, cart, { resume: true });
+    // A paid cart (the shop's own record, whichever browser paid it) shows that it is paid, never a
+    // checkout: a checkout would create a new order and ask for the money again.
+    const info = await cartInfo(cart);
+    if (info?.paid) showPaidCart(info.product, cart, info.paid.client_order_id);
+    else if (info) openCheckout(info.product, cart, { resume: true });
     else {
       toast(state.t('cart.gone'), 'error');
       syncUrl();
@@ -161,6 +168,7 @@ function setLang(lang: Lang): void {
   renderProducts();
   renderSettings();
   renderSummary();
+  renderPaidCart();
   renderCode();
   syncUrl();
 }
@@ -235,13 +243,17 @@ async function buyProduct(product: Product): Promise<void> {
     if (state.display === 'server') return location.assign(checkoutPageUrl(cart));
     openCheckout(product, cart, { resume: false });
   } catch (err) {
-    toast(err instanceof Error ? err.message : state.t('error.generic'), 'error');
+    // Offline (or the shop unreachable): the page's own sentence, in its language, not the browser's "Failed to fetch".
+    toast(isNetworkError(err) ? state.t('error.offline') : err instanceof Error ? err.message : state.t('error.generic'), 'error');
   } finally {
     state.opening = null;
   }
 }
 
 function openCheckout(product: Product, cart: string, { resume }: { resume: boolean }): void {
+  // Settings changed while a paid cart is shown: it stays paid (no new order for it).
+  if (state.paidOrder !== null && state.cart === cart) return showPaidCart(product, cart, state.paidOrder);
+  state.paidOrder = null;
   removeWidget({ forget: !resume });
   state.buying = product;
   state.cart = cart;
@@ -254,18 +266,22 @@ function openCheckout(product: Product, cart: string, { resume }: { resume: bool
   }
   widget.addEventListener('paydesk-session', (e) => {
     state.session = e.detail.session;
+    state.order = e.detail.order;
     storeSession(cart, e.detail.session);
     renderSandbox();
   });
   widget.addEventListener('paydesk-status', (e) => {
     state.orderState = e.detail.state;
+    state.order = e.detail.order;
     renderSandbox();
   });
   widget.addEventListener('paydesk-error', (e) => (state.errorRetryable = e.detail.retryable));
   widget.addEventListener('paydesk-paid', () => toast(state.t('paid.toast')));
   state.widget = widget;
+  watchCart(cart, widget, (orderNumber) => showPaidCart(product, cart, orderNumber));
   state.session = resume ? storedSession(cart) : null;
   state.orderState = null;
+  state.order = null;
 
   const modal = $<HTMLDialogElement>('#modal');
   if (state.display === 'modal') {
@@ -286,39 +302,22 @@ function openCheckout(product: Product, cart: string, { resume }: { resume: bool
   syncUrl();
 }
 
-/** Smooth unless the shopper asked for reduced motion. */
-function scrollBehavior(): ScrollBehavior {
-  return matchMedia('(prefers-reduced-motion: reduce)').matches ? 'instant' : 'smooth';
-}
-
-function scrollToCheckout(): void {
-  $('#checkout').scrollIntoView({ block: 'start', behavior: scrollBehavior() });
-}
-
-/**
- * Brings the checkout into view once the widget has content: its top at the first non-zero size
- * (scrolling while it is still 0 px tall stopped short: on a phone only the checkout's header showed
- * at the bottom of the screen), then, when the payment step shows the requisites (the widget's
- * `requisites` part), those too if they are below the fold.
- */
-function scrollWhenShown(widget: HTMLElement): void {
-  let shown = false;
-  const observer = new ResizeObserver(() => {
-    if (!widget.isConnected || state.widget !== widget) return observer.disconnect();
-    if (widget.getBoundingClientRect().height === 0) return;
-    if (!shown) {
-      shown = true;
-      scrollToCheckout();
-    }
-    const requisites = widget.shadowRoot?.querySelector('[part~="requisites"]');
-    if (requisites) {
-      observer.disconnect();
-      requisites.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
-    } else if (SETTLED_STATES.has(String(state.orderState)) || state.orderState === 'error') {
-      observer.disconnect(); // no payment step to show
-    }
-  });
-  observer.observe(widget);
+/** A paid cart: the shop's thank-you with the number of the order that paid it, in the checkout panel; no widget, no order. */
+function showPaidCart(product: Product, cart: string, orderNumber: string): void {
+  removeWidget({ forget: false });
+  state.buying = product;
+  state.cart = cart;
+  state.paidOrder = orderNumber;
+  const modal = $<HTMLDialogElement>('#modal');
+  if (modal.open) modal.close();
+  $('#modal-host').replaceChildren();
+  renderPaidCart();
+  showPanelEmpty(false);
+  renderSummary();
+  for (const li of $$('.product')) li.classList.toggle('selected', li.dataset.ref === product.ref);
+  renderSandbox();
+  renderCode();
+  syncUrl();
 }
 
 function showPanelEmpty(empty: boolean): void {
@@ -346,10 +345,12 @@ function removeWidget({ forget }: { forget: boolean }): void {
   state.widget = null;
   state.session = null;
   state.orderState = null;
+  state.order = null;
 }
 
 function closeCheckout(): void {
   removeWidget({ forget: false });
+  state.paidOrder = null;
   state.buying = null;
   state.cart = null;
   const modal = $<HTMLDialogElement>('#modal');

@@ -72,6 +72,42 @@ describe('carts', () => {
     assert.equal(carts.productOf(ids[4]!), null, 'a week later the cart is gone');
   });
 
+  test('a cart is paid once: its first paid order is fulfilled, the same order again is nothing new, another order is a double payment; it survives a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paydesk-carts-'));
+    try {
+      const first = createSqliteStore({ path: join(dir, 'carts.db') });
+      const carts = await openCarts(first, products, { now: () => 1_000 });
+      const { cart } = (await carts.open('grinder'))!;
+      assert.equal(await carts.paymentOf(cart), null);
+      const [a, b] = [{ order_id: 'ord_a', client_order_id: 'pd_a' }, { order_id: 'ord_b', client_order_id: 'pd_b' }];
+      // Two concurrent hooks of one order: one fulfils.
+      const outcomes = await Promise.all([carts.markPaid(cart, a), carts.markPaid(cart, a)]);
+      assert.deepEqual(outcomes.map((o) => o.outcome).sort(), ['already', 'fulfil']);
+      assert.deepEqual(await carts.markPaid(cart, b), { outcome: 'double', paid: { ...a, at: 1_000 } });
+      await first.close();
+      const second = createSqliteStore({ path: join(dir, 'carts.db') });
+      const reopened = await openCarts(second, products);
+      assert.deepEqual(await reopened.paymentOf(cart), { ...a, at: 1_000, double_payments: ['ord_b'] });
+      assert.equal((await reopened.markPaid(cart, b)).outcome, 'double', 'still a double payment after a restart');
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a paid cart is priced only for the replay of a create made before it was paid', async () => {
+    const carts = await openCarts(createMemoryStore(), products);
+    const { cart } = (await carts.open('coffee-beans'))!;
+    assert.equal(await carts.mayCreate(cart, 'key-before'), true);
+    assert.equal(await carts.mayCreate(cart, null), true, 'an unpaid cart: any request');
+    await carts.markPaid(cart, { order_id: 'ord_a', client_order_id: 'pd_a' });
+    assert.equal(await carts.mayCreate(cart, 'key-before'), true, 'the replay of a create made before the payment');
+    assert.equal(await carts.mayCreate(cart, 'key-after'), false, 'a new create');
+    assert.equal(await carts.mayCreate(cart, null), false, 'a request without a key (GET /methods, a create without a key)');
+    const { cart: other } = (await carts.open('coffee-beans'))!;
+    assert.equal(await carts.mayCreate(other, 'key-after'), true, 'another cart is not paid');
+  });
+
   test('the routes: POST opens a cart (X-Paydesk required, a known product), GET reads it back; bad input is a clear 4xx', async () => {
     const app = new Hono();
     registerCartRoutes(app, await openCarts(createMemoryStore(), products));
@@ -83,7 +119,7 @@ describe('carts', () => {
     assert.equal(product, 'grinder');
     const read = await app.request(`/demo/api/carts/${cart}`);
     assert.equal(read.status, 200);
-    assert.deepEqual(await read.json(), { cart, product: 'grinder' });
+    assert.deepEqual(await read.json(), { cart, product: 'grinder', paid: null, double_payments: [] });
 
     assert.equal((await post('{"product":"grinder"}', { 'content-type': 'application/json' })).status, 403);
     assert.equal((await post('not json')).status, 400);

@@ -27,6 +27,9 @@ const en = {
   'sandbox.done.reject': 'The dispute was rejected: no money moves.',
   'sandbox.noOrder': 'Start a checkout first.',
   'cart.gone': 'This purchase has expired or is unknown: pick a product again.',
+  'cart.paid': 'This purchase is paid: order {order}. Thank you!',
+  'cart.paidLead': 'Nothing more to pay. To buy again, pick a product.',
+  'error.offline': 'No connection — try again.',
   'hero.eyebrow': 'Fresh roast · delivered tomorrow',
   'hero.title': 'Specialty coffee, paid in seconds by SBP',
   'hero.lead':
@@ -109,6 +112,9 @@ const ru: Record<StoreKey, string> = {
   'sandbox.done.reject': 'Спор отклонён: деньги не двигаются.',
   'sandbox.noOrder': 'Сначала начните оплату.',
   'cart.gone': 'Эта покупка устарела или не найдена: выберите товар заново.',
+  'cart.paid': 'Эта покупка оплачена: заказ {order}. Спасибо!',
+  'cart.paidLead': 'Больше ничего платить не нужно. Чтобы купить ещё, выберите товар.',
+  'error.offline': 'Нет соединения — попробуйте ещё раз.',
   'hero.eyebrow': 'Свежая обжарка · доставим завтра',
   'hero.title': 'Спешелти-кофе с оплатой по СБП за секунды',
   'hero.lead':
