@@ -48,6 +48,7 @@ export type { PaydeskLanguage, PaydeskLocale, Theme } from './config.js';
  * @csspart actions - The main buttons of a step.
  * @csspart form - The embedded payment page (form mode).
  * @csspart footer - Support and return links.
+ * @csspart offline - The note, while the browser is offline, that the status may be out of date.
  *
  * @cssprop --paydesk-color-accent - Buttons, links, focus rings.
  * @cssprop --paydesk-color-on-accent - Text on accent buttons.
