@@ -182,13 +182,13 @@ async function createHandlers(s: Settled, p: ProviderSide, merchantUrl: string, 
     returnUrl: () => `${merchantUrl}/`,
     supportUrl: `${merchantUrl}/support`,
   });
-  // A paid cart is never priced for a new order (404 order_not_found): only the replay of a create
-  // made before it was paid (its Idempotency-Key) still gets its session. A status read or a reload's
-  // resume (GET /sessions/…) does not ask resolveOrder, so the browser that paid still shows its order.
-  const resolveOrder = async (orderRef: string, request: Request) => {
+  // A paid cart is never priced again (404 order_not_found): no new order, and no replay of an older
+  // create either (a key whose create failed or lapsed would make one). A status read, a reload's
+  // resume or a receipt (…/sessions/S…) does not ask resolveOrder: the browser that paid still shows it.
+  const resolveOrder = async (orderRef: string) => {
     const product = productForRef(carts, s.products, orderRef);
     if (!product) return null;
-    if (CART_ID.test(orderRef) && !(await carts.mayCreate(orderRef, request.headers.get('idempotency-key')))) return null;
+    if (CART_ID.test(orderRef) && !(await carts.mayCreate(orderRef))) return null;
     return byCatalog(product.ref);
   };
   const common = {

@@ -18,7 +18,7 @@
  *                                                        "double_payments": ["<provider order id>", …]}
  *                                                | 404 cart_not_found
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import type { CheckoutStore } from '../src/server/index.js';
 import type { Product } from './catalog.js';
@@ -28,13 +28,18 @@ import { errorJson } from './http.js';
 export const MAX_CARTS = 10_000;
 /** How long a cart is kept after it was opened (7 days). */
 export const CART_TTL_MS = 7 * 24 * 3600_000;
+/**
+ * How long a cart's payment record is kept (30 days): past any late payment of its orders (an order
+ * may be paid up to the handler's late window, 7 days, after it ended, and a receipt's dispute is
+ * followed 7 days more), so a late one is always seen as a double payment, never fulfilled again.
+ */
+export const PAYMENT_TTL_MS = 30 * 24 * 3600_000;
 /** A cart id: `cart_` and 16 random base64url characters (96 bits). */
 export const CART_ID = /^cart_[A-Za-z0-9_-]{16}$/;
 const INDEX = 'carts';
-/** Store keys of the payment records: `demo:cart-paid:<cart>` (the fulfilled order), the double payments' index, the seen create keys. */
+/** Store keys of the payment records: `demo:cart-paid:<cart>` (the fulfilled order) and the double payments' index. */
 const PAID_KEY = (cart: string) => `demo:cart-paid:${cart}`;
 const DOUBLES_INDEX = (cart: string) => `demo:cart-doubles:${cart}`;
-const CREATE_KEY = (cart: string, key: string) => `demo:cart-create:${cart}:${createHash('sha256').update(key).digest('base64url')}`;
 
 /** The shop's record of a cart's payment: the provider order that paid it (and was fulfilled). */
 export interface CartPayment {
@@ -66,11 +71,10 @@ export interface Carts {
   /** The cart's payment and the double payments seen (provider order ids), or null when it is unpaid. */
   paymentOf(cart: string): Promise<(CartPayment & { double_payments: string[] }) | null>;
   /**
-   * Whether a create request may price this cart: an unpaid cart always (its Idempotency-Key, when
-   * given, is remembered); a paid one only for a key remembered from before it was paid (the replay
-   * of a create the shopper already made), never for a new order.
+   * Whether a create request may price this cart: only while it is unpaid. A paid cart gets no new
+   * order, and no replay either: a key whose create failed or lapsed would make one.
    */
-  mayCreate(cart: string, idempotencyKey: string | null): Promise<boolean>;
+  mayCreate(cart: string): Promise<boolean>;
 }
 
 /** The carts of `products`, kept in `store` (loaded once here). */
@@ -117,7 +121,7 @@ export async function openCarts(store: CheckoutStore, products: readonly Product
     async markPaid(cart, order) {
       const at = now();
       const record: CartPayment = { order_id: order.order_id, client_order_id: order.client_order_id, at };
-      if (await store.create(PAID_KEY(cart), JSON.stringify(record), CART_TTL_MS)) return { outcome: 'fulfil' };
+      if (await store.create(PAID_KEY(cart), JSON.stringify(record), PAYMENT_TTL_MS)) return { outcome: 'fulfil' };
       const paid = await readPayment(cart);
       if (!paid || paid.order_id === order.order_id) return { outcome: 'already' };
       await store.indexSet(DOUBLES_INDEX(cart), order.order_id, at);
@@ -129,12 +133,8 @@ export async function openCarts(store: CheckoutStore, products: readonly Product
       const doubles = await store.indexRange(DOUBLES_INDEX(cart), { limit: 100 });
       return { ...paid, double_payments: doubles.map((d) => d.member) };
     },
-    async mayCreate(cart, idempotencyKey) {
-      if (!(await readPayment(cart))) {
-        if (idempotencyKey) await store.set(CREATE_KEY(cart, idempotencyKey), '1', CART_TTL_MS);
-        return true;
-      }
-      return idempotencyKey !== null && (await store.get(CREATE_KEY(cart, idempotencyKey))) !== null;
+    async mayCreate(cart) {
+      return (await readPayment(cart)) === null;
     },
   };
 

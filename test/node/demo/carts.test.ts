@@ -95,17 +95,24 @@ describe('carts', () => {
     }
   });
 
-  test('a paid cart is priced only for the replay of a create made before it was paid', async () => {
+  test('a paid cart is priced for no create, a new one or a replay (a key whose create failed or lapsed would make an order)', async () => {
     const carts = await openCarts(createMemoryStore(), products);
     const { cart } = (await carts.open('coffee-beans'))!;
-    assert.equal(await carts.mayCreate(cart, 'key-before'), true);
-    assert.equal(await carts.mayCreate(cart, null), true, 'an unpaid cart: any request');
+    assert.equal(await carts.mayCreate(cart), true, 'an unpaid cart');
     await carts.markPaid(cart, { order_id: 'ord_a', client_order_id: 'pd_a' });
-    assert.equal(await carts.mayCreate(cart, 'key-before'), true, 'the replay of a create made before the payment');
-    assert.equal(await carts.mayCreate(cart, 'key-after'), false, 'a new create');
-    assert.equal(await carts.mayCreate(cart, null), false, 'a request without a key (GET /methods, a create without a key)');
+    assert.equal(await carts.mayCreate(cart), false, 'paid');
     const { cart: other } = (await carts.open('coffee-beans'))!;
-    assert.equal(await carts.mayCreate(other, 'key-after'), true, 'another cart is not paid');
+    assert.equal(await carts.mayCreate(other), true, 'another cart is not paid');
+  });
+
+  test('the payment record outlives the cart by the late window and a dispute\'s follow-up: a late payment 20 days on is a double payment', async () => {
+    let clock = 1_000;
+    const store = createMemoryStore({ now: () => clock });
+    const carts = await openCarts(store, products, { now: () => clock });
+    const { cart } = (await carts.open('coffee-beans'))!;
+    assert.equal((await carts.markPaid(cart, { order_id: 'ord_2', client_order_id: 'pd_2' })).outcome, 'fulfil');
+    clock += 20 * 24 * 3600_000; // the expired first order, paid late through a dispute
+    assert.equal((await carts.markPaid(cart, { order_id: 'ord_1', client_order_id: 'pd_1' })).outcome, 'double');
   });
 
   test('the routes: POST opens a cart (X-Paydesk required, a known product), GET reads it back; bad input is a clear 4xx', async () => {
