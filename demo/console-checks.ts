@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { FORM_SESSION_STATES, knownStatus, ORDER_STATUSES, parseIsoDateTime } from '../src/provider/index.js';
+import { FORM_SESSION_STATES, ORDER_STATUSES, parseIsoDateTime } from '../src/provider/index.js';
 import { WEBHOOK_OUTCOMES } from './console-contract.js';
 import { ConsoleHttpError, invalid } from './console-errors.js';
 import { PAYOUT_KEY } from './payout-rules.js';
@@ -25,12 +25,13 @@ export const isoDate = z
 export const bool = z.enum(['true', 'false'], { message: 'must be true or false' }).transform((v) => v === 'true');
 export const sortBy = z.enum(['created_at', 'amount'], { message: 'must be created_at or amount' });
 export const sortDir = z.enum(['asc', 'desc'], { message: 'must be asc or desc' });
-/** An order status the provider knows (any case; its older names too), as the provider spells it. */
+/** An order status of the provider's current API (any case), as the provider spells it. */
+const currentStatus = (v: string) => ORDER_STATUSES.find((s) => s.toLowerCase() === v.trim().toLowerCase());
 export const orderStatus = z
   .string()
   .max(64, 'is too long')
-  .refine((v) => knownStatus(v) !== null, `must be an order status: ${ORDER_STATUSES.join(', ')}`)
-  .transform((v) => knownStatus(v)!);
+  .refine((v) => currentStatus(v) !== undefined, `must be an order status: ${ORDER_STATUSES.join(', ')}`)
+  .transform((v) => currentStatus(v)!);
 export const formSessionState = z.enum(FORM_SESSION_STATES, { message: `must be one of ${FORM_SESSION_STATES.join(', ')}` });
 
 export const OrdersQuery = z.strictObject({
