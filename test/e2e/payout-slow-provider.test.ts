@@ -52,7 +52,9 @@ describe('a payout form with a slow provider', () => {
             const res = await fetch(late);
             assert.equal(res.status, 201, await res.text());
           });
-          return new Promise<Response>((_, reject) => req.signal.addEventListener('abort', () => reject(req.signal.reason), { once: true }));
+          // The client's own signal: a Request's copy of it may miss the abort after a garbage collection.
+          const signal = init?.signal ?? req.signal;
+          return new Promise<Response>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
         }
       }
     }
@@ -136,7 +138,9 @@ test('the guard holds across a restart of the demo on its data directory (PAYDES
         creates++;
         if (slow) {
           held.push(new Request(req.url, { method: 'POST', headers: req.headers, body }));
-          return new Promise<Response>((_, reject) => req.signal.addEventListener('abort', () => reject(req.signal.reason), { once: true }));
+          // The client's own signal: a Request's copy of it may miss the abort after a garbage collection.
+          const signal = init?.signal ?? req.signal;
+          return new Promise<Response>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
         }
       }
     }

@@ -56,7 +56,9 @@ describe('a payout form pays out once, whatever the provider’s delays', () => 
           assert.equal(res.status, 201, await res.text());
         });
         // The provider keeps the request and answers nothing: the client gives up at its timeout.
-        return new Promise<Response>((_, reject) => req.signal.addEventListener('abort', () => reject(req.signal.reason), { once: true }));
+        // The client's own signal: a Request's copy of it may miss the abort after a garbage collection.
+        const signal = init?.signal ?? req.signal;
+        return new Promise<Response>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
       }
     }
     return sandbox.fetch(req);

@@ -88,7 +88,9 @@ function world(opts: { form?: boolean } = {}): World {
       const copy = req.clone();
       const delivered = sleep(w.createDelayMs).then(() => w.sandbox.fetch(copy));
       return await new Promise<Response>((resolve, reject) => {
-        req.signal.addEventListener('abort', () => reject(req.signal.reason), { once: true });
+        // The client's own signal: a Request's copy of it may miss the abort after a garbage collection.
+        const signal = init?.signal ?? req.signal;
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
         delivered.then(resolve, reject);
       });
     }

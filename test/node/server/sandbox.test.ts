@@ -26,7 +26,11 @@ const PRODUCTS: Record<string, { amount: string; user_id?: string }> = {
   fraud: { amount: '900.00', user_id: 'mass-buyer' },
 };
 
-type Fault = (req: Request, forward: () => Promise<Response>) => Promise<Response>;
+/**
+ * `signal`: the client's own signal. A `new Request(…, { signal })` follows it only while undici's weak
+ * reference to its inner controller lives: after a garbage collection its abort may never arrive.
+ */
+type Fault = (req: Request, forward: () => Promise<Response>, signal: AbortSignal) => Promise<Response>;
 
 interface World {
   sandbox: Sandbox;
@@ -63,7 +67,7 @@ function world(opts: { key?: string; handler?: Partial<CheckoutHandlerOptions>; 
     const req = new Request(input, init);
     w.providerRequests.push(req.clone());
     const forward = () => w.sandbox.fetch(req.clone());
-    return w.fault ? w.fault(req, forward) : forward();
+    return w.fault ? w.fault(req, forward, init?.signal ?? req.signal) : forward();
   };
   const client = createProviderClient({
     baseUrl: PROVIDER,
@@ -338,9 +342,9 @@ describe('against the sandbox: provider faults', () => {
   test('slow beyond the timeout: 504 timeout, retryable', async () => {
     const w = world();
     await w.handler(new Request(`${ENDPOINT}/methods?order_ref=tee`));
-    w.fault = (req) =>
+    w.fault = (_req, _forward, signal) =>
       new Promise((_, reject) => {
-        req.signal.addEventListener('abort', () => reject(req.signal.reason));
+        signal.addEventListener('abort', () => reject(signal.reason));
       });
     // The client's timeout timer is unref'd (it never holds a server open); keep this test's loop alive.
     const keepAlive = setInterval(() => undefined, 1000);
