@@ -13,7 +13,14 @@ describe('offline, then back online', () => {
 
   test('a payment made while offline shows as soon as the network is back, and the offline note goes', async () => {
     const { context, page } = await shopper(IPHONE);
+    let streams = 0;
+    page.on('request', (r) => {
+      if (/\/sessions\/[^/?]+\/events(\?|$)/.test(r.url())) streams++;
+    });
     const order = await openCheckout(page, demo, 'coffee-beans', { method: 'sbp' });
+    // The live status (a chunk loaded after the requisites) hears online/offline once it runs: its
+    // stream's request says it does. Going offline before would be missed (a CI run under load).
+    await waitUntil(() => streams > 0, 'the live status runs (its event stream opened)', 30_000);
     const statusReads: number[] = [];
     page.on('request', (r) => {
       if (/\/sessions\/[^/?]+(\?|$)/.test(r.url())) statusReads.push(Date.now());
