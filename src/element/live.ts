@@ -117,6 +117,8 @@ export class LiveStatus {
   start(): void {
     if (this.mode !== 'paused' || this.es || this.timer) return;
     this.listen('addEventListener');
+    // An outage that began before this started: no `offline` event will come to say it.
+    if ((this.win as { navigator?: { onLine?: boolean } } | undefined)?.navigator?.onLine === false) this.offline();
     if (!this.doc?.hidden) this.openStream();
   }
 

@@ -279,6 +279,16 @@ describe('<paydesk-checkout> live status', () => {
     expect(note()).to.equal(null);
   });
 
+  it('a browser already offline when the live status starts: the note shows without an offline event; online, it goes', async () => {
+    // The outage began before the checkout was on the page: no offline event will come.
+    const h = await mount({ paymentMethodId: 'm-sbp' }, { onCreate: (el) => void ((el.env.window as FakePage).navigator.onLine = false) });
+    await h.until('pay');
+    await waitUntil(() => h.root.querySelector('[part="offline"]') !== null);
+    h.page.network(true);
+    await settle(h.el);
+    expect(h.root.querySelector('[part="offline"]')).to.equal(null);
+  });
+
   it('a removed checkout leaves no listener on the page (online, offline, visibility, pageshow)', async () => {
     const page = new FakePage();
     const listening = new Map<string, number>();

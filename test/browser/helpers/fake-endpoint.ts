@@ -345,8 +345,11 @@ export class FakePage extends EventTarget {
   pageshow(): void {
     this.dispatchEvent(new Event('pageshow'));
   }
+  /** `navigator.onLine`, as the window's own. */
+  readonly navigator = { onLine: true };
   /** The browser says the network went away (`offline`) or came back (`online`). */
   network(on: boolean): void {
+    this.navigator.onLine = on;
     this.dispatchEvent(new Event(on ? 'online' : 'offline'));
   }
 }
