@@ -296,10 +296,7 @@ function openCheckout(product: Product, cart: string, { resume }: { resume: bool
     renderSummary();
     if (!resume) scrollWhenShown(widget);
   }
-  for (const li of $$('.product')) li.classList.toggle('selected', li.dataset.ref === product.ref);
-  renderSandbox();
-  renderCode();
-  syncUrl();
+  panelChanged(product.ref);
 }
 
 /** A paid cart: the shop's thank-you with the number of the order that paid it, in the checkout panel; no widget, no order. */
@@ -314,7 +311,12 @@ function showPaidCart(product: Product, cart: string, orderNumber: string): void
   renderPaidCart();
   showPanelEmpty(false);
   renderSummary();
-  for (const li of $$('.product')) li.classList.toggle('selected', li.dataset.ref === product.ref);
+  panelChanged(product.ref);
+}
+
+/** The checkout panel changed: the selected product, the sandbox bar, the code panel and the address follow it. */
+function panelChanged(selectedRef: string | null): void {
+  for (const li of $$('.product')) li.classList.toggle('selected', li.dataset.ref === selectedRef);
   renderSandbox();
   renderCode();
   syncUrl();
@@ -358,10 +360,7 @@ function closeCheckout(): void {
   $('#inline-host').replaceChildren();
   $('#modal-host').replaceChildren();
   showPanelEmpty(true);
-  for (const li of $$('.product')) li.classList.remove('selected');
-  renderSandbox();
-  renderCode();
-  syncUrl();
+  panelChanged(null);
 }
 
 function renderSummary(): void {
