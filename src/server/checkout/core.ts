@@ -26,6 +26,23 @@ export class CheckoutCore {
     return p;
   }
 
+  /**
+   * Runs `promise` in the background ({@link track}) and waits for it at most `ms`: its value, or
+   * `late` when it takes longer (it goes on; `idle()` still waits for it).
+   */
+  async within<T, L>(promise: Promise<T>, ms: number, late: L): Promise<T | L | undefined> {
+    const task = this.track(promise);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<L>((resolve) => {
+      timer = setTimeout(() => resolve(late), ms);
+    });
+    try {
+      return await Promise.race([task, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async idle(): Promise<void> {
     while (this.background.size > 0) await Promise.all([...this.background]);
   }

@@ -202,24 +202,15 @@ export class Inbox {
     const sid = rec.sid;
     await this.core.repo.update(sid, (cur) => (cur.confirm_pending ? null : { ...cur, confirm_pending: true }));
     await this.core.repo.watch(sid, cfg.now());
-    const confirmation = this.core.track(
-      this.status.sync(rec, 'webhook').then(
-        () => true,
-        (err: unknown) => {
-          this.core.logProviderFailure('confirming a webhook with the provider failed; the next read or sweep confirms it', err, { session: sid, order_id: orderId });
-          return false;
-        },
-      ),
+    const confirmation = this.status.sync(rec, 'webhook').then(
+      () => true,
+      (err: unknown) => {
+        this.core.logProviderFailure('confirming a webhook with the provider failed; the next read or sweep confirms it', err, { session: sid, order_id: orderId });
+        return false;
+      },
     );
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), cfg.webhookConfirmTimeoutMs);
-    });
-    try {
-      return { outcome: (await Promise.race([confirmation, timeout])) === true ? 'confirmed' : 'recorded', sid };
-    } finally {
-      clearTimeout(timer);
-    }
+    const confirmed = await this.core.within(confirmation, cfg.webhookConfirmTimeoutMs, false);
+    return { outcome: confirmed === true ? 'confirmed' : 'recorded', sid };
   }
 
   /** Syncs the unbound hosted-form sessions of `coid`; the one whose form session made `orderId` binds to it. */

@@ -74,16 +74,7 @@ export class StatusSync {
    * is answered and the re-read goes on (tracked); its change reaches the session's event stream.
    */
   private async refreshWithin(rec: SessionRecord, force: boolean): Promise<SessionRecord> {
-    const refresh = this.core.track(this.refreshIfNeeded(rec, force));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stored = new Promise<SessionRecord>((resolve) => {
-      timer = setTimeout(() => resolve(rec), this.core.cfg.readRefreshTimeoutMs);
-    });
-    try {
-      return (await Promise.race([refresh, stored])) ?? rec;
-    } finally {
-      clearTimeout(timer);
-    }
+    return (await this.core.within(this.refreshIfNeeded(rec, force), this.core.cfg.readRefreshTimeoutMs, rec)) ?? rec;
   }
 
   /**
