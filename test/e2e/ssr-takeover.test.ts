@@ -158,14 +158,20 @@ describe('server-rendered checkout (paydesk/ssr) in Chromium', () => {
       assert.equal(provider.length, 1, 'one order at the provider');
       assert.equal(order.id, provider[0]!.id, 'the element shows the order the page made');
       assert.deepEqual(posts, [], 'the element made no POST /sessions');
-      // The server's paint went away once the element showed the same step: one card, one amount.
-      await waitUntil(() => page.evaluate(() => (globalThis as unknown as { __seen: string[] }).__seen.length > 0), 'the take-over');
+      // The server's paint goes away once the element shows the same step (its view's code loaded): its
+      // <style> leaves with it, and the element's adopted styles stand. The state is 'pay' before that
+      // (the machine has the order while the view's chunk may still be on its way), so wait for it.
+      await waitUntil(
+        () => page.evaluate(() => document.querySelector('paydesk-checkout')!.shadowRoot!.querySelectorAll('style').length === 0),
+        "the take-over: the server's <style> left with its paint",
+      );
       const shadow = await page.evaluate(() => {
         const root = document.querySelector('paydesk-checkout')!.shadowRoot!;
         return { cards: root.querySelectorAll('section.card').length, styles: root.querySelectorAll('style').length, seen: (globalThis as unknown as { __seen: string[] }).__seen };
       });
-      assert.equal(shadow.cards, 1);
-      assert.equal(shadow.styles, 0, "the server's <style> left with its paint (the element's adopted styles stand)");
+      assert.equal(shadow.cards, 1, 'one card: the server\'s and the element\'s never side by side');
+      assert.equal(shadow.styles, 0);
+      assert.ok(shadow.seen.length > 0, 'the take-over was watched');
       assert.deepEqual(
         shadow.seen.filter((s) => s !== 'card'),
         [],
@@ -242,9 +248,15 @@ describe('server-rendered checkout (paydesk/ssr) in Chromium', () => {
       await waitUntil(() => page.evaluate(() => (document.querySelector('paydesk-checkout') as Element & { state?: string } | null)?.state === 'loading'), 'the take-over under way');
       await page.evaluate(() => (document.querySelector('paydesk-checkout') as Element & { reset(): void }).reset());
       release();
+      // The server's paint has a (hidden) "I have paid" button too: wait for its <style> to leave, then
+      // for the element's own start button.
       await waitUntil(
-        () => page.evaluate(() => document.querySelector('paydesk-checkout')!.shadowRoot!.querySelector('section.card button.primary')?.textContent?.trim() ?? ''),
-        'the start button',
+        () =>
+          page.evaluate(() => {
+            const root = document.querySelector('paydesk-checkout')!.shadowRoot!;
+            return root.querySelectorAll('style').length === 0 && (root.querySelector('section.card button.primary')?.textContent?.trim() ?? '');
+          }),
+        "the server's paint gone and the start button shown",
       );
       const shadow = await page.evaluate(() => {
         const root = document.querySelector('paydesk-checkout')!.shadowRoot!;
