@@ -48,9 +48,12 @@ export interface Resume {
   session: string;
   /** A session the merchant gave us (`session` attribute) or one this browser stored earlier. */
   from: 'attribute' | 'storage';
-  /** `paydesk-paid` already fired for it (stored), so a reload does not fire it again. */
-  paidNotified?: boolean;
-  known?: KnownOrder | null;
+  /** What this browser stored of it (storage.ts `StoredCheckout`): `paydesk-paid` already fired, so a reload does not fire it again. */
+  paid?: boolean;
+  /** The shopper said it is paid ("I have paid", stored): a reload shows `confirming`, not the requisites again. */
+  said?: boolean;
+  /** What the `gone` step can say of the order. */
+  order?: KnownOrder | null;
 }
 
 export type Operation = 'methods' | 'create' | 'resume';
@@ -78,6 +81,8 @@ export interface MachineState {
   op: Operation | null;
   resumeFrom: Resume['from'] | null;
   paidNotified: boolean;
+  /** The shopper said this order is paid: while it is pending, the step is `confirming`. */
+  said: boolean;
   expiredNotified: boolean;
   /** The countdown ran out here before the server said so (still watching for the server's word). */
   localExpiry: boolean;
@@ -136,6 +141,7 @@ export const initialState = (): MachineState => ({
   op: null,
   resumeFrom: null,
   paidNotified: false,
+  said: false,
   expiredNotified: false,
   localExpiry: false,
 });
@@ -163,7 +169,7 @@ const stay = (state: MachineState): Step => ({ state, effects: [] });
 /** A new order attempt: forget the old order (its flags too) and create with `selection`. */
 function create(s: MachineState, selection: Selection, key: string): Step {
   return {
-    state: { ...s, name: 'searching', op: 'create', selection, key, error: null, session: null, order: null, known: null, paidNotified: false, expiredNotified: false, localExpiry: false },
+    state: { ...s, name: 'searching', op: 'create', selection, key, error: null, session: null, order: null, known: null, paidNotified: false, said: false, expiredNotified: false, localExpiry: false },
     effects: [{ type: 'create', selection, key }, emit('status')],
   };
 }
@@ -219,7 +225,7 @@ function applyOrder(s: MachineState, order: OrderView, serverTime: string | null
   if (order.status === 'paid') name = 'paid';
   else if (order.dispute) name = 'dispute';
   else if (order.status === 'pending') {
-    if (s.name === 'confirming') name = 'confirming';
+    if (s.said) name = 'confirming';
     else if (remainingMs(order.expires_at, sync, mono, wall) <= 0) {
       name = 'expired';
       localExpiry = true;
@@ -249,7 +255,7 @@ export function transition(s: MachineState, e: MachineEvent): Step {
     case 'start': {
       if (s.name !== 'idle') return stay(s);
       const base: MachineState = { ...initialState(), preselected: e.preselected, canCreate: e.canCreate, key: e.key };
-      if (e.resume) return resume({ ...base, known: e.resume.known ?? null, paidNotified: e.resume.paidNotified === true }, e.resume.session, e.resume.from);
+      if (e.resume) return resume({ ...base, known: e.resume.order ?? null, paidNotified: !!e.resume.paid, said: !!e.resume.said }, e.resume.session, e.resume.from);
       if (!e.canCreate) return fail(base, { code: 'config', message: 'order-ref or session is required', retryable: false }, null);
       return fresh(base, e.key);
     }
@@ -306,7 +312,8 @@ export function transition(s: MachineState, e: MachineEvent): Step {
     }
 
     case 'paidPressed':
-      return s.name === 'pay' ? { state: { ...s, name: 'confirming' }, effects: [emit('status'), { type: 'check' }] } : stay(s);
+      // Stored: a reload shows this step again, not the requisites (a shopper might pay twice).
+      return s.name === 'pay' ? { state: { ...s, name: 'confirming', said: true }, effects: [{ type: 'store', session: s.session!, paid: false }, emit('status'), { type: 'check' }] } : stay(s);
 
     case 'timeUp':
       if (s.name !== 'pay') return stay(s);

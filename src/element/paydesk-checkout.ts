@@ -150,14 +150,14 @@ export class PaydeskCheckout extends LitElement {
     const stored = c.req.stored();
     c.send({
       type: 'start',
-      // A session given by attribute: "paid" was already said when this browser has it stored so (a reload).
+      // With what this browser stored of the session (a reload): "paid" already said, "I have paid" pressed.
       resume: this.session
-        ? { session: this.session, from: 'attribute', paidNotified: stored?.session === this.session && stored.paid }
+        ? { ...(stored?.session === this.session && stored), session: this.session, from: 'attribute' }
         : stored?.session
-          ? { session: stored.session, from: 'storage', paidNotified: stored.paid, known: stored.order }
+          ? { ...stored, session: stored.session, from: 'storage' }
           : null,
       preselected: preselection(this),
-      canCreate: this.orderRef !== '',
+      canCreate: !!this.orderRef,
       key: c.env$.newKey(),
     });
   }

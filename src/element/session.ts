@@ -9,11 +9,11 @@
  *     another tab's attempt is joined (same key and request: the server answers the same session).
  */
 import type { ReactiveController } from 'lit';
-import type { IntegrationMode, OrderView } from '../protocol/index.js';
+import type { IntegrationMode } from '../protocol/index.js';
 import { createApi, toErrorInfo, type Api } from './api.js';
 import { claimCreate, withBank } from './claim.js';
 import type { SessionHost } from './hosts.js';
-import type { Effect } from './machine.js';
+import type { Effect, MachineState } from './machine.js';
 import { ENDED_MS, forgetCheckout, loadCheckout, PAID_MS, saveCheckout, storageKey, type StoredCheckout } from './storage.js';
 import { normaliseEndpoint, safeHttpUrl } from './url.js';
 
@@ -121,7 +121,7 @@ export class SessionController implements ReactiveController {
       }
       case 'store':
         // The tab's record and the shared one (which a second tab resumes).
-        for (const s of [h.env$.tabStorage, storage]) saveCheckout(s, this.key, record(fx.session, fx.paid, h.machine.order, clock.now()));
+        for (const s of [h.env$.tabStorage, storage]) saveCheckout(s, this.key, record(fx.session, fx.paid, h.machine, clock.now()));
         return true;
       case 'forget':
         for (const s of [h.env$.tabStorage, storage]) forgetCheckout(s, this.key, fx.mine);
@@ -150,13 +150,14 @@ export class SessionController implements ReactiveController {
   }
 }
 
-/** What is stored for a session: its expiry follows the order (longer once it ended, shorter once paid). */
-function record(session: string, paid: boolean, order: OrderView | null, now: number): StoredCheckout {
+/** What is stored for a session (the machine's order, and whether the shopper said it is paid): its expiry follows the order (longer once it ended, shorter once paid). */
+function record(session: string, paid: boolean, { order, said }: MachineState, now: number): StoredCheckout {
   const ends = Date.parse(order?.expires_at ?? '');
   const exp = paid ? now + PAID_MS : Math.max(now, Number.isNaN(ends) ? now : ends) + ENDED_MS;
   return {
     session,
     paid,
+    said,
     attempt: null,
     order: order ? { number: order.client_order_id, support: safeHttpUrl(order.support_url), back: safeHttpUrl(order.return_url) } : null,
     exp,

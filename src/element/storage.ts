@@ -20,6 +20,8 @@ export interface StoredCheckout {
   session: string | null;
   /** `paydesk-paid` already fired for this session. */
   paid: boolean;
+  /** The shopper said the order is paid ("I have paid"). */
+  said?: boolean;
   /** The attempt to create under way (or whose answer was lost): its key and what it asks for. */
   attempt: { key: string; selection: Selection } | null;
   /** What the `gone` step can still say when the session is lost. */
@@ -94,6 +96,7 @@ export function loadCheckout(storage: KeyValueStorage | null | undefined, key: s
     const record: StoredCheckout = {
       session: str(v?.session),
       paid: v?.paid === true,
+      said: v?.said === true,
       attempt: parseAttempt(v?.attempt),
       order: parseKnown(v?.order),
       exp,

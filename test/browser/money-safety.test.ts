@@ -228,6 +228,28 @@ describe('tabs of one browser share one order per order ref', () => {
     expect(server.count('create')).to.equal(3, 'A, B and C: a reload never makes an order');
   });
 
+  it('after "I have paid", a reload (and a second tab) shows the payment being checked, never the requisites and "I have paid" again', async () => {
+    const server = new FakeEndpoint();
+    const storage = new MemoryStorage();
+    const one = await mount({ paymentMethodId: 'm-sbp' }, { server, storage });
+    await one.until('pay');
+    byText(one.root, 'I have paid').click();
+    await one.until('confirming');
+    one.el.remove();
+    const reloaded = await mount({ paymentMethodId: 'm-sbp' }, { server, storage, tabStorage: one.tabStorage });
+    await reloaded.until('confirming');
+    await settle(reloaded.el);
+    expect(reloaded.el.order!.id).to.equal(one.el.order!.id);
+    expect(() => byText(reloaded.root, 'I have paid'), 'no second "I have paid" for a transfer already made').to.throw();
+    const other = await mount({ paymentMethodId: 'm-sbp' }, { server, storage });
+    await other.until('confirming');
+    // The transfer arrives: paid, in both.
+    server.update(server.session, { status: 'paid', provider_status: 'Completed' });
+    await reloaded.until('paid');
+    await other.until('paid');
+    expect(server.count('create')).to.equal(1);
+  });
+
   it('a widget still choosing follows the order the other one made when its shopper picks a way', async () => {
     const server = new FakeEndpoint();
     const storage = new MemoryStorage();

@@ -111,8 +111,14 @@ describe('money safety in the browser', () => {
     assert.deepEqual(await newOrders(demo, before), [order.id]);
     await page.unroute(/\/api\/paydesk\/sessions\/[^/?]+(\?.*)?$/);
     await widget.getByRole('button', { name: /try again/i }).click();
-    await waitForWidgetState(page, 'pay'); // the same order read again: still pending, its requisites
+    // The same order read again: still pending, and the shopper said it is paid: being checked.
+    await waitForWidgetState(page, 'confirming');
     assert.equal((await widgetOrder(page)).id, order.id);
+    // A reload: still being checked, never the requisites and "I have paid" again.
+    await page.reload();
+    await waitForWidgetState(page, 'confirming');
+    assert.equal((await widgetOrder(page)).id, order.id);
+    assert.equal(await widget.getByRole('button', { name: /I have paid/i }).count(), 0);
     assert.deepEqual(await newOrders(demo, before), [order.id]);
   });
 

@@ -133,10 +133,22 @@ describe('checkout state machine: the order', () => {
     assert.deepEqual(state.sync, { serverMs: T0, monoMs: 1000 });
   });
 
-  test('"I have paid" moves to confirming and asks the server at once', () => {
+  test('"I have paid" moves to confirming, stores that it was said (a reload shows confirming), and asks the server at once', () => {
     const { state, effects } = run([...toPay, { type: 'paidPressed' }]);
     assert.equal(state.name, 'confirming');
-    assert.deepEqual(types(effects), ['emit', 'check']);
+    assert.equal(state.said, true);
+    assert.deepEqual(effects, [{ type: 'store', session: 'S1', paid: false }, { type: 'emit', event: 'status' }, { type: 'check' }]);
+  });
+
+  test('a resumed session the shopper said is paid is confirming while pending; a new order after it ended is paid from the start', () => {
+    const resumed = run([start({ resume: { session: 'S1', from: 'storage', said: true } }), update({}, 0)]).state;
+    assert.equal(resumed.name, 'confirming');
+    const notSaid = run([start({ resume: { session: 'S1', from: 'storage' } }), update({}, 0)]).state;
+    assert.equal(notSaid.name, 'pay');
+    // It expires unpaid; the shopper takes new requisites: the new order is to be paid, not being checked.
+    const next = run([update({ status: 'expired', provider_status: 'CanceledByTimeout' }), { type: 'renew', key: 'k3' }, created(orderView({ id: 'ord-2' }))], { ...resumed, canCreate: true, selection: { payment_method_id: 'm-sbp' } });
+    assert.equal(next.state.name, 'pay');
+    assert.equal(next.state.said, false);
   });
 
   test('pending updates keep confirming (the shopper said they paid)', () => {
@@ -164,7 +176,7 @@ describe('checkout state machine: the order', () => {
 
   test('a resumed session whose paid event already fired does not fire it again', () => {
     const { state, effects } = run([
-      start({ resume: { session: 'S1', from: 'storage', paidNotified: true } }),
+      start({ resume: { session: 'S1', from: 'storage', paid: true } }),
       update({ status: 'paid', provider_status: 'Completed' }),
     ]);
     assert.equal(state.name, 'paid');
@@ -316,7 +328,7 @@ describe('checkout state machine: failures and retries', () => {
   for (const code of ['session_not_found', 'session_invalid', 'session_expired']) {
     test(`a stored session that is gone (${code}) says so and never makes a new order by itself`, () => {
       const known = { number: 'sku-1', support: 'https://shop.example/support', back: null };
-      const { state, effects } = run([start({ resume: { session: 'old', from: 'storage', known } }), failure(code, false)]);
+      const { state, effects } = run([start({ resume: { session: 'old', from: 'storage', order: known } }), failure(code, false)]);
       assert.equal(state.name, 'gone');
       assert.deepEqual(state.known, known, 'the order number and support link stay for the screen');
       assert.ok(!types(effects).includes('create') && !types(effects).includes('fetchMethods'));

@@ -6,7 +6,7 @@ import { forgetCheckout, loadCheckout, saveCheckout, storageKey, type StoredChec
 import { MemoryStorage } from '../../browser/helpers/fake-endpoint.js';
 
 const NOW = 1_000_000;
-const record = (over: Partial<StoredCheckout> = {}): StoredCheckout => ({ session: 'S1', paid: false, attempt: null, order: null, exp: NOW + 60_000, ...over });
+const record = (over: Partial<StoredCheckout> = {}): StoredCheckout => ({ session: 'S1', paid: false, said: false, attempt: null, order: null, exp: NOW + 60_000, ...over });
 const noWait = async () => {};
 /**
  * Web Locks as a browser has them for one origin: exclusive locks by name, granted in the order asked,
@@ -54,6 +54,16 @@ describe('the stored checkout (shared by the tabs of a browser)', () => {
     assert.equal(loadCheckout(s, b, NOW), null);
     forgetCheckout(s, a);
     assert.equal(loadCheckout(s, a, NOW), null);
+  });
+
+  test('"I have paid" is kept with the session; anything but true in its place reads as not said', () => {
+    const s = new MemoryStorage();
+    saveCheckout(s, 'k', record({ said: true }));
+    assert.equal(loadCheckout(s, 'k', NOW)?.said, true);
+    s.setItem('k', JSON.stringify({ ...record(), said: 'yes' }));
+    assert.equal(loadCheckout(s, 'k', NOW)?.said, false);
+    s.setItem('k', JSON.stringify({ ...record(), said: undefined }));
+    assert.equal(loadCheckout(s, 'k', NOW)?.said, false, 'a record stored before this field');
   });
 
   test('an expired record is ignored and removed', () => {
