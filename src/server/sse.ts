@@ -37,7 +37,12 @@ export function formatOrderEvent(event: number, view: OrderView): string {
 }
 
 export class EventStreams {
-  private readonly open = new Set<() => void>();
+  /**
+   * The open streams (their `finish`), each with the request it answers, kept reachable while it is
+   * open: a `Request`'s signal follows its caller's only through a weak reference (undici), so a
+   * request nothing else holds could be collected mid-stream and its disconnect never heard.
+   */
+  private readonly open = new Map<() => void, Request>();
   constructor(
     private readonly core: Checkout,
     private readonly options: StreamOptions,
@@ -49,11 +54,11 @@ export class EventStreams {
 
   /** Ends every open stream (shutdown). */
   closeAll(): void {
-    for (const finish of [...this.open]) finish();
+    for (const finish of [...this.open.keys()]) finish();
   }
 
-  /** A `text/event-stream` response for session `sid`, resuming after `lastEventId` when given. */
-  stream(sid: string, lastEventId: number | null, headers: Record<string, string>, signal?: AbortSignal): Response {
+  /** A `text/event-stream` response to `req` for session `sid`, resuming after `lastEventId` when given; it ends when `req` is aborted. */
+  stream(req: Request, sid: string, lastEventId: number | null, headers: Record<string, string>): Response {
     const { core, options } = this;
     const open = this.open;
     let lastSent = lastEventId ?? 0;
@@ -62,7 +67,7 @@ export class EventStreams {
     let lifetime: ReturnType<typeof setTimeout> | undefined;
 
     const writer = createSseWriter({
-      ...(signal && { signal }),
+      signal: req.signal,
       retryMs: options.retryMs ?? 3000,
       preamble: 'paydesk',
       onClose: () => {
@@ -149,7 +154,7 @@ export class EventStreams {
       }
     };
     if (writer.closed) return sseResponse(writer, headers);
-    open.add(finish);
+    open.set(finish, req);
     void run();
     return sseResponse(writer, headers);
   }

@@ -9,5 +9,5 @@ export async function eventsRoute(ctx: ServerContext, req: Request, token: strin
   const rec = await ctx.core.repo.get(sid);
   if (!rec) throw new CheckoutError(404, 'session_not_found', 'No session is stored for this token (pruned after its retention, or another store).');
   const lastEventId = parseLastEventId(req.headers.get('last-event-id'));
-  return ctx.streams.stream(sid, lastEventId, cors, req.signal);
+  return ctx.streams.stream(req, sid, lastEventId, cors);
 }

@@ -4,6 +4,8 @@
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ProviderError } from '../../../src/provider/errors.js';
 import { MemoryStore, SessionTokens } from '../../../src/server/index.js';
 import { BASE, createSession, getSession, makeHarness, SESSION_SECRET, SseReader, webhookRequest } from './fake-provider.js';
@@ -331,6 +333,25 @@ describe('GET /sessions/S/events', () => {
     await sse.next();
     ac.abort();
     assert.equal(await sse.next(), null);
+  });
+
+  test('an aborted request ends its stream, also when nothing but the stream holds the request (a garbage collection in between)', async () => {
+    // A Request's signal follows its caller's through a weak reference: collected, the abort would
+    // never arrive. The stream keeps its request while it is open.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const h = makeHarness();
+    const { session } = await createSession(h);
+    const ac = new AbortController();
+    const sse = new SseReader(await h.handler(new Request(`${BASE}/sessions/${session}/events`, { signal: ac.signal })));
+    await sse.next();
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    ac.abort();
+    assert.equal(await Promise.race([sse.next(), new Promise((resolve) => setTimeout(() => resolve('still open 2 s after the abort'), 2000))]), null);
+    await h.handler.close();
   });
 
   test('close() ends every open stream', async () => {
