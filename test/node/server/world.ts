@@ -158,7 +158,7 @@ export async function created(w: Pick<World, 'handler'>, body: Record<string, un
 export const read = (w: Pick<World, 'handler'>, token: string, query = '') => w.handler(new Request(`${ENDPOINT}/sessions/${token}${query}`));
 
 /** The session's order as `GET /sessions/{token}` shows it. */
-export const view = async (w: Pick<World, 'handler'>, token: string) => ((await (await read(w, token)).json()) as { order: OrderView }).order;
+export const view = async (w: Pick<World, 'handler'>, token: string, query = '') => ((await (await read(w, token, query)).json()) as { order: OrderView }).order;
 
 /** Completes the order at the sandbox and waits until its webhook and the handler's work are done. */
 export async function complete(w: World, orderId: string): Promise<void> {
