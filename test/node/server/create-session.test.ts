@@ -4,61 +4,31 @@
  * implementation: same checks, same resolveOrder, same answer, and a later POST for the same order
  * is answered with the same session (the live replay of the merchant's client_order_id).
  */
-import { test, describe, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createProviderClient } from '../../../src/provider/index.js';
-import type { Order } from '../../../src/provider/index.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { CheckoutError, createCheckoutHandler } from '../../../src/server/index.js';
-import type { CheckoutHandler, CheckoutHandlerOptions } from '../../../src/server/index.js';
+import { CheckoutError } from '../../../src/server/index.js';
+import type { CheckoutHandlerOptions } from '../../../src/server/index.js';
 import type { OrderView } from '../../../src/protocol/index.js';
-import { createRequest, SseReader, sandboxDeliveringTo } from './fake-provider.js';
+import { SseReader } from './fake-provider.js';
+import { ENDPOINT, KEY, post, PROVIDER, providerOrders as sandboxOrders, world as sandboxWorld, type World as SandboxWorld } from './world.js';
 
-const KEY = 'merchant_integration_key_0123456789';
-const PROVIDER = 'http://sandbox.test';
-const ENDPOINT = 'http://merchant.test/api/paydesk';
-const SECRET = 'integration-session-secret-0123456789abcdef';
-
-interface World {
-  sandbox: Sandbox;
-  handler: CheckoutHandler;
+interface World extends SandboxWorld {
+  /** The request resolveOrder got, each time. */
   resolved: Request[];
 }
-const worlds: World[] = [];
-after(async () => {
-  for (const w of worlds) {
-    await w.handler.close();
-    await w.sandbox.close();
-  }
-});
 
 /** The shop: every order_ref but `missing` is a 1500.00 order whose client_order_id the shop gives. */
 function world(options: Partial<CheckoutHandlerOptions> = {}): World {
-  const w = { resolved: [] } as unknown as World;
-  w.sandbox = sandboxDeliveringTo(KEY, ENDPOINT, () => w.handler);
-  const client = createProviderClient({ baseUrl: PROVIDER, apiKey: KEY, fetch: (i, init) => w.sandbox.fetch(new Request(i, init)), maxRetries: 0 });
-  w.handler = createCheckoutHandler({
-    provider: { client, apiKey: KEY },
-    sessionSecrets: [SECRET],
-    webhookSecrets: [w.sandbox.webhookSecret(KEY)],
+  const resolved: Request[] = [];
+  const handler: Partial<CheckoutHandlerOptions> = {
     resolveOrder: (ref, request) => {
-      w.resolved.push(request);
+      resolved.push(request);
       return ref === 'missing' ? null : { amount: '1500.00', client_order_id: `shop-${ref}` };
     },
-    logger: { warn: () => undefined, error: () => undefined },
-    reconcileIntervalSeconds: 0,
+    rateLimits: undefined, // the library's default limits
     ...options,
-  });
-  worlds.push(w);
-  return w;
-}
-
-const post = (w: World, body: Record<string, unknown>) =>
-  w.handler(new Request(`${ENDPOINT}/sessions`, { method: 'POST', headers: createRequest(body, { origin: 'http://merchant.test' }).headers, body: JSON.stringify(body) }));
-
-async function sandboxOrders(w: World): Promise<Order[]> {
-  const res = await w.sandbox.fetch(new Request(`${PROVIDER}/api/v1/order/?size=100`, { headers: { 'X-API-Key': KEY } }));
-  return ((await res.json()) as { orders: { items: Order[] } }).orders.items;
+  };
+  return Object.assign(sandboxWorld({ handler }), { resolved });
 }
 
 describe('handler.createSession: the in-process POST /sessions', () => {

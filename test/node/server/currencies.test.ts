@@ -4,67 +4,36 @@
  * and an order left in RUB on a UZS terminal is refused with an error and a log line that name the
  * currency mismatch.
  */
-import { test, describe, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { AGGREGATE_METHOD_IDS, createProviderClient } from '../../../src/provider/index.js';
-import { createSandbox } from '../../../src/sandbox/index.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { createCheckoutHandler } from '../../../src/server/index.js';
-import type { CheckoutHandler, CheckoutHandlerOptions } from '../../../src/server/index.js';
+import { AGGREGATE_METHOD_IDS } from '../../../src/provider/index.js';
+import type { CheckoutHandlerOptions } from '../../../src/server/index.js';
 import type { OrderView } from '../../../src/protocol/index.js';
-import { createRequest } from './fake-provider.js';
 import { selectMethod, type MethodOffer } from '../../../src/server/methods.js';
 import { CheckoutError } from '../../../src/server/errors.js';
+import { ENDPOINT, post, world as sandboxWorld, type World as SandboxWorld } from './world.js';
 
-const KEY = 'merchant_integration_key_0123456789';
-const PROVIDER = 'http://sandbox.test';
-const ENDPOINT = 'http://merchant.test/api/paydesk';
-
-interface World {
-  sandbox: Sandbox;
-  handler: CheckoutHandler;
-  logs: string[];
+interface World extends SandboxWorld {
+  /** The JSON bodies the client POSTed to the provider. */
   sent: unknown[];
 }
-const worlds: World[] = [];
-after(async () => {
-  for (const w of worlds) {
-    await w.handler.close();
-    await w.sandbox.close();
-  }
-});
 
+/** A UZS terminal that sends no webhooks; the shop's orders are 150000.00 UZS. */
 function world(handler: Partial<CheckoutHandlerOptions> = {}): World {
-  const w = { logs: [], sent: [] } as unknown as World;
-  w.sandbox = createSandbox({ apiKey: KEY, currency: 'UZS', seed: false, sweepIntervalMs: 0, webhookRetryDelaysMs: [] });
-  const client = createProviderClient({
-    baseUrl: PROVIDER,
-    apiKey: KEY,
-    maxRetries: 0,
-    fetch: async (input, init) => {
-      const req = new Request(input, init);
-      if (req.method === 'POST') w.sent.push(await req.clone().json());
-      return w.sandbox.fetch(req);
-    },
-  });
-  const log = (level: string) => (message: string, fields?: unknown) => w.logs.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
-  w.handler = createCheckoutHandler({
-    provider: { client, apiKey: KEY },
-    sessionSecrets: ['integration-session-secret-0123456789abcdef'],
-    webhookSecrets: [w.sandbox.webhookSecret(KEY)],
-    resolveOrder: () => ({ amount: '150000.00', currency: 'UZS' }),
-    logger: { info: log('info'), warn: log('warn'), error: log('error') },
-    rateLimits: false,
-    ...handler,
-  });
-  worlds.push(w);
+  const w: World = Object.assign(
+    sandboxWorld({
+      deliver: false,
+      sandbox: { currency: 'UZS' },
+      toSandbox: async (req, forward) => {
+        if (req.method === 'POST') w.sent.push(await req.clone().json());
+        return forward(req);
+      },
+      handler: { resolveOrder: () => ({ amount: '150000.00', currency: 'UZS' }), ...handler },
+    }),
+    { sent: [] as unknown[] },
+  );
   return w;
 }
-
-const post = (w: World, body: Record<string, unknown>) => {
-  const r = createRequest(body, { origin: 'http://merchant.test' });
-  return w.handler(new Request(`${ENDPOINT}/sessions`, { method: 'POST', headers: r.headers, body: JSON.stringify(body) }));
-};
 
 describe('a UZS terminal', () => {
   for (const type of ['BankCard', 'TransBankCard'] as const) {

@@ -14,86 +14,42 @@
  */
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createProviderClient } from '../../../src/provider/index.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { createCheckoutHandler } from '../../../src/server/index.js';
-import type { CheckoutHandler, FlaggedOrderEvent, OrderEvent } from '../../../src/server/index.js';
 import type { OrderView } from '../../../src/protocol/index.js';
-import { sandboxDeliveringTo, SseReader } from './fake-provider.js';
-
-const KEY = 'dispute_paid_terminal_key_0123456789ab';
-const PROVIDER = 'http://sandbox.test';
-const ENDPOINT = 'http://merchant.test/api/paydesk';
-const SECRET = 'dispute-paid-session-secret-0123456789abcdef';
+import { SseReader } from './fake-provider.js';
+import { created as createdFor, ENDPOINT, view as read, world as sandboxWorld, type World as SandboxWorld } from './world.js';
 
 const open: Array<() => Promise<unknown>> = [];
 after(async () => {
   for (const close of open.reverse()) await close();
 });
 
-interface World {
-  sandbox: Sandbox;
-  handler: CheckoutHandler;
-  paid: OrderEvent[];
-  flagged: FlaggedOrderEvent[];
+interface World extends SandboxWorld {
   /** Runs before the provider sees a dispute create (once). */
   beforeDisputeCreate: (() => Promise<void>) | null;
-  control(path: string, body?: unknown): Promise<void>;
-  advance(seconds: number): Promise<void>;
 }
 
 function world(): World {
-  const w = { paid: [], flagged: [], beforeDisputeCreate: null } as unknown as World;
-  w.sandbox = sandboxDeliveringTo(KEY, ENDPOINT, () => w.handler);
-  const client = createProviderClient({
-    baseUrl: PROVIDER,
-    apiKey: KEY,
-    maxRetries: 0,
-    fetch: async (input, init) => {
-      const req = new Request(input, init);
-      const hold = w.beforeDisputeCreate;
-      if (hold && req.method === 'POST' && new URL(req.url).pathname === '/api/v1/disputes/create') {
-        w.beforeDisputeCreate = null;
-        await hold();
-      }
-      return w.sandbox.fetch(req);
-    },
-  });
-  w.handler = createCheckoutHandler({
-    provider: { client, apiKey: KEY },
-    sessionSecrets: [SECRET],
-    webhookSecrets: [w.sandbox.webhookSecret(KEY)],
-    resolveOrder: () => ({ amount: '1500.00' }),
-    logger: { info() {}, warn() {}, error() {} },
-    rateLimits: false,
-    reconcileIntervalSeconds: 0,
-    now: () => w.sandbox.clock.now(),
-    onOrderPaid: (e) => void w.paid.push(e),
-    onOrderFlagged: (e) => void w.flagged.push(e),
-  });
-  w.control = async (path, body = {}) => {
-    const res = await w.sandbox.fetch(
-      new Request(`${PROVIDER}${path}`, { method: 'POST', headers: { 'X-API-Key': KEY, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
-    );
-    assert.ok(res.ok, `${path}: ${res.status} ${await res.text()}`);
-  };
-  w.advance = (seconds) => w.control('/sandbox/clock/advance', { seconds });
-  open.push(() => w.sandbox.close(), () => w.handler.close());
+  const w: World = Object.assign(
+    sandboxWorld({
+      key: 'dispute_paid_terminal_key_0123456789ab',
+      secret: 'dispute-paid-session-secret-0123456789abcdef',
+      sandboxClock: true,
+      record: ['paid', 'flagged'],
+      toSandbox: async (req, forward) => {
+        const hold = w.beforeDisputeCreate;
+        if (hold && req.method === 'POST' && new URL(req.url).pathname === '/api/v1/disputes/create') {
+          w.beforeDisputeCreate = null;
+          await hold();
+        }
+        return forward(req);
+      },
+    }),
+    { beforeDisputeCreate: null },
+  );
   return w;
 }
 
-async function created(w: World): Promise<{ session: string; order: OrderView }> {
-  const res = await w.handler(
-    new Request(`${ENDPOINT}/sessions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-paydesk': '1' },
-      body: JSON.stringify({ order_ref: 'coffee-beans', method_type: 'SBP' }),
-    }),
-  );
-  const json = (await res.json()) as { session: string; order: OrderView };
-  assert.equal(res.status, 201, JSON.stringify(json));
-  return json;
-}
+const created = (w: World) => createdFor(w, { order_ref: 'coffee-beans', method_type: 'SBP' });
 
 /** A PNG's first bytes: enough for the receipt check by content. */
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]);
@@ -105,8 +61,6 @@ async function upload(w: World, session: string): Promise<{ status: number; orde
   const json = (await res.json()) as { order: OrderView };
   return { status: res.status, order: json.order };
 }
-
-const read = async (w: World, session: string) => ((await (await w.handler(new Request(`${ENDPOINT}/sessions/${session}`))).json()) as { order: OrderView }).order;
 
 /** The session's event stream, read as the widget (or a merchant page) would. */
 function stream(w: World, session: string) {

@@ -4,53 +4,19 @@
  * payment link. End to end through the token endpoint and the in-process sandbox, then the mapping
  * itself for what the sandbox does not make (a method that names the bank another way, a link only).
  */
-import { test, describe, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createProviderClient } from '../../../src/provider/index.js';
 import type { Order } from '../../../src/provider/index.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { createCheckoutHandler, orderToView } from '../../../src/server/index.js';
-import type { CheckoutHandler } from '../../../src/server/index.js';
+import { orderToView } from '../../../src/server/index.js';
 import { parseOrderView, type OrderView } from '../../../src/protocol/index.js';
 import { bankOfMethodName, recipientBankName } from '../../../src/provider/recipient-bank.js';
-import { createRequest, sandboxDeliveringTo } from './fake-provider.js';
+import { created as createdFor, world as sandboxWorld, type World } from './world.js';
 
-const KEY = 'merchant_integration_key_0123456789';
-const PROVIDER = 'http://sandbox.test';
-const ENDPOINT = 'http://merchant.test/api/paydesk';
-const SECRET = 'integration-session-secret-0123456789abcdef';
+const world = () => sandboxWorld({ client: { timeoutMs: 500 } });
 
-const open: Array<{ handler: CheckoutHandler; sandbox: Sandbox }> = [];
-after(async () => {
-  for (const w of open) {
-    await w.handler.close();
-    await w.sandbox.close();
-  }
-});
-
-function world() {
-  const w = {} as { handler: CheckoutHandler; sandbox: Sandbox };
-  w.sandbox = sandboxDeliveringTo(KEY, ENDPOINT, () => w.handler);
-  const client = createProviderClient({ baseUrl: PROVIDER, apiKey: KEY, fetch: (i, init) => w.sandbox.fetch(new Request(i, init)), timeoutMs: 500, maxRetries: 0 });
-  w.handler = createCheckoutHandler({
-    provider: { client, apiKey: KEY },
-    sessionSecrets: [SECRET],
-    webhookSecrets: [w.sandbox.webhookSecret(KEY)],
-    resolveOrder: () => ({ amount: '1500.00' }),
-    logger: { info() {}, warn() {}, error() {} },
-    rateLimits: false,
-  });
-  open.push(w);
-  return w;
-}
-
-async function created(w: ReturnType<typeof world>, body: Record<string, unknown>): Promise<OrderView> {
-  const r = createRequest(body, { origin: 'http://merchant.test' });
-  const res = await w.handler(new Request(`${ENDPOINT}/sessions`, { method: 'POST', headers: r.headers, body: JSON.stringify(body) }));
-  const json = (await res.json()) as { order: OrderView };
-  assert.equal(res.status, 201, JSON.stringify(json));
+async function created(w: World, body: Record<string, unknown>): Promise<OrderView> {
   // What the widget reads: the answer passes its check and keeps the field.
-  return parseOrderView(json.order);
+  return parseOrderView((await createdFor(w, body)).order);
 }
 
 describe('the recipient’s bank of an order (requisites.bank_name), end to end', () => {

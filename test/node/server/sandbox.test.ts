@@ -3,22 +3,17 @@
  * sandbox's fetch (no port), and the sandbox delivers its signed webhooks straight into the handler.
  * Every route end to end, the preset terminals' refusals, and provider faults injected in between.
  */
-import { test, describe, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyFee } from '../../../src/money/index.js';
-import { createProviderClient } from '../../../src/provider/index.js';
 import type { Order, PaymentMethod } from '../../../src/provider/index.js';
 import { createSandbox, PRESET_KEYS, signWebhook } from '../../../src/sandbox/index.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
 import { createCheckoutHandler } from '../../../src/server/index.js';
-import type { CheckoutHandler, CheckoutHandlerOptions, OrderEvent } from '../../../src/server/index.js';
+import type { CheckoutHandlerOptions } from '../../../src/server/index.js';
 import type { OrderView } from '../../../src/protocol/index.js';
 import { createRequest, SseReader } from './fake-provider.js';
+import { created, ENDPOINT, KEY as MERCHANT_KEY, post, PROVIDER, SECRET, view as read, world as sandboxWorld, type World as SandboxWorld } from './world.js';
 
-const MERCHANT_KEY = 'merchant_integration_key_0123456789';
-const PROVIDER = 'http://sandbox.test';
-const ENDPOINT = 'http://merchant.test/api/paydesk';
-const SECRET = 'integration-session-secret-0123456789abcdef';
 const PRODUCTS: Record<string, { amount: string; user_id?: string }> = {
   tee: { amount: '1500.00' },
   hoodie: { amount: '4200.00' },
@@ -32,83 +27,34 @@ const PRODUCTS: Record<string, { amount: string; user_id?: string }> = {
  */
 type Fault = (req: Request, forward: () => Promise<Response>, signal: AbortSignal) => Promise<Response>;
 
-interface World {
-  sandbox: Sandbox;
-  handler: CheckoutHandler;
-  paid: OrderEvent[];
-  closed: OrderEvent[];
-  logs: string[];
+interface World extends SandboxWorld {
   /** Replace to inject faults between the client and the sandbox. */
   fault: Fault | null;
   providerRequests: Request[];
 }
 
-const worlds: World[] = [];
-after(async () => {
-  for (const w of worlds) {
-    await w.handler.close();
-    await w.sandbox.close();
-  }
-});
-
-/** A sandbox and a handler wired to each other in process. */
+/** A sandbox (the merchant's terminal) and a handler wired to each other in process; `key`: the handler's terminal. */
 function world(opts: { key?: string; handler?: Partial<CheckoutHandlerOptions>; fastClient?: boolean } = {}): World {
-  const key = opts.key ?? MERCHANT_KEY;
-  const w = { paid: [], closed: [], logs: [], fault: null, providerRequests: [] } as unknown as World;
-  w.sandbox = createSandbox({
-    apiKey: MERCHANT_KEY,
-    seed: false,
-    sweepIntervalMs: 0,
-    webhookUrl: `${ENDPOINT}/webhooks`,
-    webhookRetryDelaysMs: [],
-    fetch: (input, init) => w.handler(new Request(input, init)),
-  });
-  const toSandbox = (input: RequestInfo | URL, init?: RequestInit) => {
-    const req = new Request(input, init);
-    w.providerRequests.push(req.clone());
-    const forward = () => w.sandbox.fetch(req.clone());
-    return w.fault ? w.fault(req, forward, init?.signal ?? req.signal) : forward();
-  };
-  const client = createProviderClient({
-    baseUrl: PROVIDER,
-    apiKey: key,
-    fetch: toSandbox,
-    timeoutMs: 200,
-    maxRetries: opts.fastClient === false ? 2 : 0,
-    sleep: async () => undefined,
-  });
-  const log = (level: string) => (message: string, fields?: unknown) => w.logs.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
-  w.handler = createCheckoutHandler({
-    provider: { client, apiKey: key },
-    sessionSecrets: [SECRET],
-    webhookSecrets: [w.sandbox.webhookSecret(key)],
-    resolveOrder: (ref) => PRODUCTS[ref] ?? null,
-    logger: { info: log('info'), warn: log('warn'), error: log('error') },
-    onOrderPaid: (e) => void w.paid.push(e),
-    onOrderClosed: (e) => void w.closed.push(e),
-    rateLimits: false,
-    ...opts.handler,
-  });
-  worlds.push(w);
+  const w: World = Object.assign(
+    sandboxWorld({
+      key: opts.key ?? MERCHANT_KEY,
+      sandbox: { apiKey: MERCHANT_KEY },
+      client: { timeoutMs: 200, maxRetries: opts.fastClient === false ? 2 : 0, sleep: async () => undefined },
+      toSandbox: (req, forward, signal) => {
+        w.providerRequests.push(req.clone());
+        const again = () => forward(req.clone());
+        return w.fault ? w.fault(req, again, signal) : again();
+      },
+      record: ['paid', 'closed'],
+      handler: { resolveOrder: (ref) => PRODUCTS[ref] ?? null, reconcileIntervalSeconds: undefined, ...opts.handler },
+    }),
+    { fault: null, providerRequests: [] as Request[] },
+  );
   return w;
 }
 
-const post = (w: World, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  w.handler(new Request(`${ENDPOINT}/sessions`, createRequestInit(body, headers)));
-function createRequestInit(body: unknown, headers: Record<string, string>): RequestInit {
-  const r = createRequest(body, { origin: 'http://merchant.test', ...headers });
-  return { method: 'POST', headers: r.headers, body: JSON.stringify(body) };
-}
-async function created(w: World, body: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const res = await post(w, body, headers);
-  const json = (await res.json()) as { session: string; order: OrderView; error?: unknown };
-  assert.equal(res.status, 201, JSON.stringify(json));
-  return json;
-}
 const control = (w: World, path: string, key = MERCHANT_KEY) =>
   w.sandbox.fetch(new Request(`${PROVIDER}${path}`, { method: 'POST', headers: { 'X-API-Key': key } }));
-const read = async (w: World, token: string, query = '') =>
-  ((await (await w.handler(new Request(`${ENDPOINT}/sessions/${token}${query}`))).json()) as { order: OrderView }).order;
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string; retryable: boolean } }).error;
 async function sandboxOrders(w: World, key = MERCHANT_KEY): Promise<Order[]> {
   const res = await w.sandbox.fetch(new Request(`${PROVIDER}/api/v1/order/?size=100`, { headers: { 'X-API-Key': key } }));

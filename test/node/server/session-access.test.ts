@@ -10,93 +10,41 @@
  * - a receipt upload that cannot be taken is answered before its body is read, and one upload at a
  *   time per session reads its body.
  */
-import { test, describe, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createProviderClient } from '../../../src/provider/index.js';
 import type { Order } from '../../../src/provider/index.js';
-import { createSandbox } from '../../../src/sandbox/index.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { createCheckoutHandler, createMemoryStore, SessionTokens } from '../../../src/server/index.js';
-import type { CheckoutHandler, CheckoutHandlerOptions, ResolvedOrder } from '../../../src/server/index.js';
+import { createMemoryStore, SessionTokens } from '../../../src/server/index.js';
+import type { CheckoutHandlerOptions, ResolvedOrder } from '../../../src/server/index.js';
 import type { OrderView } from '../../../src/protocol/index.js';
 import { tokenUsableUntil } from '../../../src/server/sessions.js';
 import type { SessionRecord } from '../../../src/server/sessions.js';
 import { SseReader } from './fake-provider.js';
+import { created, ENDPOINT, providerOrders, read, sessionRequest as createRequest, world as sandboxWorld, type World as SandboxWorld } from './world.js';
 
-const KEY = 'access_terminal_key_0123456789abcdef';
-const PROVIDER = 'http://sandbox.test';
-const ENDPOINT = 'http://merchant.test/api/paydesk';
 const SECRET = 'access-session-secret-0123456789abcdef012';
 const DAY = 24 * 3600;
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-after(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
-interface World {
-  sandbox: Sandbox;
-  handler: CheckoutHandler;
-  advance(seconds: number): Promise<void>;
-  control(path: string, body?: unknown): Promise<Record<string, unknown>>;
+interface World extends SandboxWorld {
   ordersOf(coid: string): Promise<Order[]>;
 }
 
+/** No webhooks: the handler learns of a payment by reading the order. One clock for both (the sandbox's). */
 function world(given: Partial<CheckoutHandlerOptions> | ((sandbox: Sandbox) => Partial<CheckoutHandlerOptions>) = {}): World {
-  const sandbox = createSandbox({ apiKey: KEY, seed: false, sweepIntervalMs: 0 });
-  const options = typeof given === 'function' ? given(sandbox) : given;
-  cleanups.push(() => sandbox.close());
-  const client = createProviderClient({ baseUrl: PROVIDER, apiKey: KEY, fetch: async (input, init) => sandbox.fetch(new Request(input, init)), maxRetries: 0 });
-  const handler = createCheckoutHandler({
-    provider: { client, apiKey: KEY },
-    sessionSecrets: [SECRET],
-    resolveOrder: (ref) => (ref === 'tee' ? { amount: '1500.00' } : null),
-    rateLimits: false,
-    reconcileIntervalSeconds: 0,
-    // One clock for both: the sandbox's (its offset moves with POST /sandbox/clock/advance).
-    now: () => sandbox.clock.now(),
-    logger: { warn: () => undefined, error: () => undefined },
-    ...options,
+  const w = sandboxWorld({
+    key: 'access_terminal_key_0123456789abcdef',
+    secret: SECRET,
+    deliver: false,
+    sandboxClock: true,
+    handler: ({ sandbox }) => ({
+      webhookSecrets: undefined,
+      resolveOrder: (ref) => (ref === 'tee' ? { amount: '1500.00' } : null),
+      ...(typeof given === 'function' ? given(sandbox) : given),
+    }),
   });
-  cleanups.push(() => handler.close());
-  const control = async (path: string, body?: unknown) => {
-    const res = await sandbox.fetch(
-      new Request(`${PROVIDER}${path}`, {
-        method: 'POST',
-        headers: { 'X-API-Key': KEY, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
-      }),
-    );
-    assert.ok(res.ok, `${path}: ${res.status} ${await res.clone().text()}`);
-    return (await res.json()) as Record<string, unknown>;
-  };
-  return {
-    sandbox,
-    handler,
-    control,
-    advance: async (seconds) => void (await control('/sandbox/clock/advance', { seconds })),
-    ordersOf: async (coid) => {
-      const res = await sandbox.fetch(new Request(`${PROVIDER}/api/v1/order/search-by-client-order-id?id=${encodeURIComponent(coid)}&size=100`, { headers: { 'X-API-Key': KEY } }));
-      return ((await res.json()) as { orders: { items: Order[] } }).orders.items;
-    },
-  };
+  return Object.assign(w, { ordersOf: (coid: string) => providerOrders(w, coid) });
 }
 
-function createRequest(body: Record<string, unknown>, headers: Record<string, string> = {}): Request {
-  return new Request(`${ENDPOINT}/sessions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-paydesk': '1', ...headers },
-    body: JSON.stringify(body),
-  });
-}
-
-async function created(w: World, body: Record<string, unknown> = { order_ref: 'tee', method_type: 'SBP' }) {
-  const res = await w.handler(createRequest(body));
-  const json = (await res.json()) as { session: string; order: OrderView };
-  assert.equal(res.status, 201, JSON.stringify(json));
-  return json;
-}
-
-const read = (w: World, token: string, query = "") => w.handler(new Request(`${ENDPOINT}/sessions/${token}${query}`));
 const events = (w: World, token: string) => w.handler(new Request(`${ENDPOINT}/sessions/${token}/events`));
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string } }).error.code;
 

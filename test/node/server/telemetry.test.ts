@@ -16,18 +16,13 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { AggregationTemporality, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { DataPoint, Histogram } from '@opentelemetry/sdk-metrics';
-import { createProviderClient } from '../../../src/provider/index.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { createCheckoutHandler } from '../../../src/server/index.js';
-import type { CheckoutHandler, CheckoutHandlerOptions, FlaggedOrderEvent, OrderEvent } from '../../../src/server/index.js';
+import type { CheckoutHandlerOptions } from '../../../src/server/index.js';
 import { sessionKey } from '../../../src/server/sessions.js';
 import { setTelemetryLoader } from '../../../src/server/telemetry.js';
-import type { OrderView } from '../../../src/protocol/index.js';
-import { createRequest, sandboxDeliveringTo } from './fake-provider.js';
+import { createRequest } from './fake-provider.js';
+import { complete, created as buy, ENDPOINT, world as sandboxWorld, type World as SandboxWorld } from './world.js';
 
 const KEY = 'merchant_otel_key_0123456789abcdef';
-const PROVIDER = 'http://sandbox.test';
-const ENDPOINT = 'http://merchant.test/api/paydesk';
 const SECRET = 'otel-test-session-secret-0123456789abcdef';
 
 /** A reader whose every collect returns what was recorded since the last one. */
@@ -52,71 +47,41 @@ before(() => {
   metrics.setGlobalMeterProvider(meterProvider);
 });
 
-interface World {
-  sandbox: Sandbox;
-  handler: CheckoutHandler;
-  paid: OrderEvent[];
-  flagged: FlaggedOrderEvent[];
+interface World extends SandboxWorld {
   /** Rewrites the provider's answers to the handler (null: as they are). */
   rewrite: ((req: Request, body: string) => string) | null;
   /** The provider answers 502 to everything. */
   down: boolean;
 }
-const worlds: World[] = [];
 after(async () => {
-  for (const w of worlds) {
-    await w.handler.close();
-    await w.sandbox.close();
-  }
   await tracerProvider.shutdown();
   await meterProvider.shutdown();
 });
 
+/** `OTEL_TEST_LOG=1` prints the handler's log. */
+const print = (level: string) => (message: string, fields?: unknown) => process.env.OTEL_TEST_LOG && console.log(level, message, fields);
+
 function world(options: Partial<CheckoutHandlerOptions> = {}): World {
-  const w = { paid: [], flagged: [], rewrite: null, down: false } as unknown as World;
-  w.sandbox = sandboxDeliveringTo(KEY, ENDPOINT, () => w.handler);
-  const client = createProviderClient({
-    baseUrl: PROVIDER,
-    apiKey: KEY,
-    maxRetries: 0,
-    fetch: async (input, init) => {
-      const req = new Request(input, init);
-      if (w.down) return new Response('upstream down', { status: 502, headers: { 'content-type': 'text/plain' } });
-      const res = await w.sandbox.fetch(req.clone());
-      if (!w.rewrite) return res;
-      return new Response(w.rewrite(req, await res.text()), { status: res.status, headers: res.headers });
-    },
-  });
-  w.handler = createCheckoutHandler({
-    provider: { client, apiKey: KEY },
-    sessionSecrets: [SECRET],
-    webhookSecrets: [w.sandbox.webhookSecret(KEY)],
-    resolveOrder: (ref) => (ref === 'tee' ? { amount: '1500.00' } : null),
-    logger: { info: (m, f) => process.env.OTEL_TEST_LOG && console.log('info', m, f), warn: (m, f) => process.env.OTEL_TEST_LOG && console.log('warn', m, f), error: (m, f) => process.env.OTEL_TEST_LOG && console.log('error', m, f) },
-    onOrderPaid: (e) => void w.paid.push(e),
-    onOrderFlagged: (e) => void w.flagged.push(e),
-    rateLimits: false,
-    reconcileIntervalSeconds: 0,
-    ...options,
-  });
-  worlds.push(w);
+  const w: World = Object.assign(
+    sandboxWorld({
+      key: KEY,
+      secret: SECRET,
+      record: ['paid', 'flagged'],
+      toSandbox: async (req, forward) => {
+        if (w.down) return new Response('upstream down', { status: 502, headers: { 'content-type': 'text/plain' } });
+        const res = await forward(req.clone());
+        if (!w.rewrite) return res;
+        return new Response(w.rewrite(req, await res.text()), { status: res.status, headers: res.headers });
+      },
+      handler: {
+        resolveOrder: (ref) => (ref === 'tee' ? { amount: '1500.00' } : null),
+        logger: { info: print('info'), warn: print('warn'), error: print('error') },
+        ...options,
+      },
+    }),
+    { rewrite: null, down: false },
+  );
   return w;
-}
-
-async function buy(w: World): Promise<{ session: string; order: OrderView }> {
-  const body = { order_ref: 'tee', method_type: 'SBP' };
-  const r = createRequest(body, { origin: 'http://merchant.test' });
-  const res = await w.handler(new Request(`${ENDPOINT}/sessions`, { method: 'POST', headers: r.headers, body: JSON.stringify(body) }));
-  const json = (await res.json()) as { session: string; order: OrderView };
-  assert.equal(res.status, 201, JSON.stringify(json));
-  return json;
-}
-
-async function complete(w: World, orderId: string): Promise<void> {
-  const res = await w.sandbox.fetch(new Request(`${PROVIDER}/sandbox/orders/${orderId}/complete`, { method: 'POST', headers: { 'X-API-Key': KEY } }));
-  assert.equal(res.status, 200);
-  await w.sandbox.webhooks.idle();
-  await w.handler.idle();
 }
 
 /** The data points of one metric recorded since the last call, with their attributes. */
