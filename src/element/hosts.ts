@@ -131,7 +131,7 @@ export interface ViewHost extends TickHost, ReceiptHost, FooterHost {
     get(name: 'qr'): { drawQr(canvas: HTMLCanvasElement, text: string): boolean } | undefined;
     get(name: 'banks' | 'receipt'): object | undefined;
     load(name: 'qr' | 'banks' | 'receipt'): void;
-    retry(name: 'banks' | 'receipt'): void;
-    state(name: 'banks' | 'receipt'): string;
+    retry(name: 'banks' | 'receipt' | 'live' | 'qr'): void;
+    state(name: 'banks' | 'receipt' | 'live' | 'qr'): string;
   };
 }

@@ -97,8 +97,29 @@ export function formUrl(host: ViewHost): string | null {
   return u.href;
 }
 
-/** After each render: the QR encoder is loaded when a QR is first shown; the canvas stays hidden until it is drawn. */
+/** Hosts with a new try of lost background code due (see {@link painted}). */
+const retrying = new WeakSet<ViewHost>();
+/** How long after a failed load code that works in the background is asked for again. */
+export const BACKGROUND_RETRY_MS = 5000;
+
+/**
+ * After each render (this module is there whenever the element has an order): the QR encoder is loaded
+ * when a QR is first shown, and the canvas stays hidden until it is drawn. Code that works in the
+ * background and failed to load (a network blip, a deploy in between) is asked for again every 5 s
+ * until it is there: without the live status the order is not followed (a payment, a late one) and the
+ * countdown stands still; without the encoder there is no QR. Nothing on screen offers a "try again"
+ * for them, unlike the views.
+ */
 export function painted(host: ViewHost): void {
+  const { code } = host;
+  if (!retrying.has(host) && (code.state('live') === 'error' || code.state('qr') === 'error')) {
+    retrying.add(host);
+    host.env$.clock.setTimeout(() => {
+      retrying.delete(host);
+      code.retry('live');
+      code.retry('qr');
+    }, BACKGROUND_RETRY_MS);
+  }
   const canvas = host.el.renderRoot.querySelector('canvas');
   const text = canvas?.dataset.qr;
   const qr = host.code.get('qr');

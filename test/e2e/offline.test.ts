@@ -2,6 +2,8 @@
  * A phone loses its network while the requisites are on screen; the order is paid meanwhile. When the
  * browser says it is online again, the widget asks at once and shows "paid": not when its polling,
  * slowed down by the failures while offline, would have come round (probe: 26.9 s).
+ * Code the widget loads in the background (the live status, the QR encoder) lost to a blip is fetched
+ * again.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -48,5 +50,25 @@ describe('offline, then back online', () => {
     const took = Date.now() - back;
     assert.ok(took < 3000, `paid shown ${took} ms after the network came back`);
     assert.equal(await note.count(), 0);
+  });
+
+  test('the live status code lost to a network blip is fetched again: the order is followed, the payment shows', async () => {
+    const { page } = await shopper(IPHONE);
+    // The first request for the live status chunk fails (offline for that moment), later ones pass.
+    let lost = 0;
+    await page.route(/\/live-[\w-]+\.js$/, (route) => (lost++ === 0 ? route.abort('internetdisconnected') : route.continue()));
+    const order = await openCheckout(page, demo, 'coffee-beans', { method: 'sbp' });
+    await waitUntil(() => lost >= 1, 'the live status chunk lost', 30_000);
+    await sandboxCall(demo, `/sandbox/orders/${order.id}/complete`, { body: {} });
+    await waitForWidgetState(page, 'paid');
+  });
+
+  test('the QR encoder lost to a network blip is fetched again: the SBP QR is drawn', async () => {
+    const { page } = await shopper();
+    let lost = 0;
+    await page.route(/\/qr-[\w-]+\.js$/, (route) => (lost++ === 0 ? route.abort('internetdisconnected') : route.continue()));
+    await openCheckout(page, demo, 'coffee-beans', { method: 'sbp' });
+    await waitUntil(() => lost >= 1, 'the QR encoder lost', 30_000);
+    await page.locator('paydesk-checkout [part="qr"] canvas[data-text]').waitFor({ timeout: 30_000 });
   });
 });
