@@ -6,8 +6,8 @@
  *   POST /demo/api/sandbox/{complete|expire|dispute|accept|reject} {"session", "endpoint"?}
  */
 import type { Context, Hono } from 'hono';
-import type { CheckoutHandler } from '../src/server/index.js';
-import { errorJson } from './http.js';
+import { setClientAddress, type CheckoutHandler } from '../src/server/index.js';
+import { errorJson, remoteAddress } from './http.js';
 
 export const SANDBOX_ACTIONS = ['complete', 'expire', 'dispute', 'accept', 'reject'] as const;
 type SandboxAction = (typeof SANDBOX_ACTIONS)[number];
@@ -61,8 +61,11 @@ export function registerSandboxBar(app: Hono, options: SandboxBarOptions): void 
     const input = await readBody(c, handlers, defaultEndpoint);
     if (!input.ok) return input.res;
     const { session, endpoint } = input;
-    // The order behind the session, as the token endpoint knows it (re-read from the provider).
-    const read = await handlers[endpoint]!(new Request(`${merchantUrl}${endpoint}/sessions/${encodeURIComponent(session)}?refresh=1`));
+    // The order behind the session, as the token endpoint knows it (re-read from the provider), asked
+    // for the shopper's address: the per-address limits count it (a request without one is said in the log).
+    const request = new Request(`${merchantUrl}${endpoint}/sessions/${encodeURIComponent(session)}?refresh=1`);
+    setClientAddress(request, remoteAddress(c));
+    const read = await handlers[endpoint]!(request);
     const known = (await read.json().catch(() => null)) as { order?: { id?: string }; error?: { code: string; message: string } } | null;
     if (!read.ok) {
       return errorJson(c, read.status, known?.error?.code ?? 'session_invalid', known?.error?.message ?? 'This payment session is not valid.');
