@@ -4,7 +4,7 @@
  * order_ref, status history, hooks, dispute and the webhooks it received). The search:
  * demo/console-search.ts; the views: demo/console-views.ts.
  */
-import { isProviderError, type Dispute, type Order, type ProviderClient } from '../src/provider/index.js';
+import { isProviderError, type Dispute, type Order, type ProviderClient, type RequestOptions } from '../src/provider/index.js';
 import type { CheckoutHandler, SessionDetail, SessionSummary } from '../src/server/index.js';
 import {
   CONSOLE_API_PATH,
@@ -36,6 +36,13 @@ export interface ProductTitles {
 
 /** The webhook log each endpoint keeps (paydesk/server keeps the last 1000). */
 const WEBHOOK_LOG = 1000;
+/**
+ * How long the provider's reads of one order page may take together (each without retries, each at
+ * least {@link MIN_READ_MS}): a provider that hangs costs the operator seconds, not minutes, and a read
+ * that fails is shown in its place on the page.
+ */
+export const PAGE_READS_MS = 10_000;
+const MIN_READ_MS = 1_000;
 
 export class ShopRecords {
   private readonly products: ReadonlyMap<string, { en: string; ru: string }>;
@@ -132,11 +139,13 @@ export class ShopRecords {
     let providerError: ConsoleHttpError | null = null;
     let others: Order[] = [];
     const client = endpoint.client;
-    const sameClientId = async (coid: string) => (await client.searchOrdersByClientOrderId({ id: coid, size: 20 })).items;
+    const since = Date.now();
+    const bounded = (): RequestOptions => ({ maxRetries: 0, timeoutMs: Math.max(MIN_READ_MS, PAGE_READS_MS - (Date.now() - since)) });
+    const sameClientId = async (coid: string) => (await client.searchOrdersByClientOrderId({ id: coid, size: 20 }, bounded())).items;
     if (detail) {
       // The shop knows the order: a failed provider read is shown on the page, not the whole page lost.
       try {
-        if (detail.provider_order_id) order = await client.getOrder(detail.provider_order_id);
+        if (detail.provider_order_id) order = await client.getOrder(detail.provider_order_id, bounded());
       } catch (err) {
         if (!isProviderError(err)) throw err;
         providerError = readError(err);
@@ -150,7 +159,7 @@ export class ShopRecords {
       }
     } else {
       // Only the provider may know it: its errors are the answer (the route maps them).
-      if (UUID.test(key)) order = await client.getOrder(key).catch((err: unknown) => (isProviderError(err, 'order_not_found') ? null : Promise.reject(err)));
+      if (UUID.test(key)) order = await client.getOrder(key, bounded()).catch((err: unknown) => (isProviderError(err, 'order_not_found') ? null : Promise.reject(err)));
       if (!order) {
         const found = CLIENT_ORDER_ID.test(key) ? await sameClientId(key) : [];
         order = found[0] ?? null;
@@ -169,7 +178,7 @@ export class ShopRecords {
     let disputes: OrderDetail['disputes'] = [];
     if (orderId) {
       try {
-        const found = await client.searchDisputes({ order_id: orderId, size: 20 });
+        const found = await client.searchDisputes({ order_id: orderId, size: 20 }, bounded());
         const items = found.items.filter((d) => d.order_id === orderId);
         disputes = await mapLimit(items, PARALLEL, (d) => this.disputeView(endpoint, d, detail));
       } catch (err) {
