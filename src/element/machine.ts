@@ -44,10 +44,9 @@ export interface KnownOrder {
   back: string | null;
 }
 
+/** A session to resume: the merchant's (`session` attribute) or one this browser stored earlier. */
 export interface Resume {
   session: string;
-  /** A session the merchant gave us (`session` attribute) or one this browser stored earlier. */
-  from: 'attribute' | 'storage';
   /** What this browser stored of it (storage.ts `StoredCheckout`): `paydesk-paid` already fired, so a reload does not fire it again. */
   paid?: boolean;
   /** The shopper said it is paid ("I have paid", stored): a reload shows `confirming`, not the requisites again. */
@@ -79,7 +78,6 @@ export interface MachineState {
   error: ErrorInfo | null;
   /** The operation under way (loading, searching) or the one that failed (error). */
   op: Operation | null;
-  resumeFrom: Resume['from'] | null;
   paidNotified: boolean;
   /** The shopper said this order is paid: while it is pending, the step is `confirming`. */
   said: boolean;
@@ -95,7 +93,7 @@ export type MachineEvent =
   /** `selection` and `key`: those the request went out with, when another tab's attempt was joined. */
   | { type: 'created'; session: string; order: OrderView; serverTime: string | null; mono: number; wall: number; selection?: Selection; key?: string }
   /** Another tab of this browser holds a session for this purchase: follow it instead of creating one. */
-  | { type: 'adopt'; session: string }
+  | ({ type: 'adopt' } & Resume)
   | { type: 'order'; order: OrderView; serverTime: string | null; mono: number; wall: number }
   | { type: 'failed'; error: ErrorInfo }
   | { type: 'paidPressed' }
@@ -139,7 +137,6 @@ export const initialState = (): MachineState => ({
   sync: null,
   error: null,
   op: null,
-  resumeFrom: null,
   paidNotified: false,
   said: false,
   expiredNotified: false,
@@ -178,12 +175,15 @@ function fetchMethods(s: MachineState): Step {
   return { state: { ...s, name: 'loading', op: 'methods', error: null }, effects: [{ type: 'fetchMethods' }, emit('status')] };
 }
 
-function resume(s: MachineState, session: string, from: Resume['from']): Step {
+function resume(s: MachineState, session: string): Step {
   return {
-    state: { ...s, name: 'loading', op: 'resume', session, resumeFrom: from, error: null },
+    state: { ...s, name: 'loading', op: 'resume', session, error: null },
     effects: [{ type: 'resume', session }, emit('status')],
   };
 }
+
+/** Resume a session with what this browser stored of it (paid already said, "I have paid" pressed, the order). */
+const resumeStored = (s: MachineState, r: Resume): Step => resume({ ...s, known: r.order ?? null, paidNotified: !!r.paid, said: !!r.said }, r.session);
 
 /** Start without a session: preselected → create at once; otherwise offer the methods. */
 function fresh(s: MachineState, key: string): Step {
@@ -255,7 +255,7 @@ export function transition(s: MachineState, e: MachineEvent): Step {
     case 'start': {
       if (s.name !== 'idle') return stay(s);
       const base: MachineState = { ...initialState(), preselected: e.preselected, canCreate: e.canCreate, key: e.key };
-      if (e.resume) return resume({ ...base, known: e.resume.order ?? null, paidNotified: !!e.resume.paid, said: !!e.resume.said }, e.resume.session, e.resume.from);
+      if (e.resume) return resumeStored(base, e.resume);
       if (!e.canCreate) return fail(base, { code: 'config', message: 'order-ref or session is required', retryable: false }, null);
       return fresh(base, e.key);
     }
@@ -283,7 +283,7 @@ export function transition(s: MachineState, e: MachineEvent): Step {
     case 'adopt': {
       // Only before this element has an order of its own (or while its own attempt is under way).
       const before = s.name === 'idle' || s.name === 'choose' || s.name === 'searching' || (s.name === 'loading' && s.op === 'methods') || (s.name === 'error' && s.op !== 'resume');
-      return before && s.canCreate && e.session !== s.session ? resume({ ...s, order: null, known: null }, e.session, 'storage') : stay(s);
+      return before && s.canCreate && e.session !== s.session ? resumeStored({ ...s, order: null }, e) : stay(s);
     }
 
     case 'order': {
@@ -322,7 +322,7 @@ export function transition(s: MachineState, e: MachineEvent): Step {
     case 'retry': {
       if (s.name !== 'error' || !s.error!.retryable) return stay(s); // the error step always has its error
       if (s.op === 'create' && s.selection && s.key) return create(s, s.selection, s.key); // same key: never two orders
-      if (s.op === 'resume' && s.session) return resume(s, s.session, s.resumeFrom ?? 'storage');
+      if (s.op === 'resume' && s.session) return resume(s, s.session);
       if (s.op === 'methods') return fetchMethods(s);
       return stay(s);
     }

@@ -147,14 +147,14 @@ export class PaydeskCheckout extends LitElement {
     this._started = true;
     const problem = configProblem(this);
     if (problem) return c.send({ type: 'failed', error: { code: 'config', message: problem, retryable: false } });
-    const stored = c.req.stored();
+    const stored = c.req.stored(this.session);
     c.send({
       type: 'start',
       // With what this browser stored of the session (a reload): "paid" already said, "I have paid" pressed.
       resume: this.session
-        ? { ...(stored?.session === this.session && stored), session: this.session, from: 'attribute' }
+        ? { ...(stored?.session === this.session && stored), session: this.session }
         : stored?.session
-          ? { ...stored, session: stored.session, from: 'storage' }
+          ? { ...stored, session: stored.session }
           : null,
       preselected: preselection(this),
       canCreate: !!this.orderRef,

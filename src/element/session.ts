@@ -46,13 +46,14 @@ export class SessionController implements ReactiveController {
   /**
    * The stored record of this purchase (by order ref, else by the session attribute): this tab's own first (the order it
    * showed, even when another tab has made a newer one for the same ref since), else the shared one.
+   * `session`: the session the page gives (its attribute), which is shown instead of any other stored.
    */
-  stored(): StoredCheckout | null {
+  stored(session: string): StoredCheckout | null {
     const { env$ } = this.host;
     const now = env$.clock.now();
     const stored = loadCheckout(env$.tabStorage, this.key, now) ?? loadCheckout(env$.storage, this.key, now);
     // This tab shows it from now on: a reload of this tab resumes it, whatever another tab makes next.
-    if (stored?.session) saveCheckout(env$.tabStorage, this.key, stored);
+    if (stored?.session && (!session || session === stored.session)) saveCheckout(env$.tabStorage, this.key, stored);
     return stored;
   }
 
@@ -106,7 +107,7 @@ export class SessionController implements ReactiveController {
             if ('session' in claim) {
               // Another tab's order, followed: this tab's from now on (as in `stored`).
               saveCheckout(h.env$.tabStorage, this.key, claim);
-              return h.send({ type: 'adopt', session: claim.session });
+              return h.send({ ...claim, type: 'adopt' });
             }
             const r = await this.api().create({ order_ref: orderRef, ...claim.selection, ...(mode ? { mode: mode as IntegrationMode } : {}) }, claim.key, signal);
             h.send({ type: 'created', ...r, ...time(), selection: claim.selection, key: claim.key });

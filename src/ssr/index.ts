@@ -225,7 +225,7 @@ export function renderCheckout(options: RenderCheckoutOptions): string {
   // The element's own machine decides the step of the order (pay, confirming, paid, expired…).
   let state = transition(initialState(), {
     type: 'start',
-    resume: { session: options.session, from: 'attribute' },
+    resume: { session: options.session },
     preselected: null,
     canCreate: !!options.orderRef,
     key: '',

@@ -250,6 +250,28 @@ describe('tabs of one browser share one order per order ref', () => {
     expect(server.count('create')).to.equal(1);
   });
 
+  it("a page that gives its own session (attribute) never takes another order of the same ref into this tab's record", async () => {
+    const server = new FakeEndpoint();
+    server.makeOrder = (_b, n) => orderView({ id: `ord-${n}` }, Date.now());
+    const storage = new MemoryStorage();
+    const one = await mount({ paymentMethodId: 'm-sbp' }, { server, storage });
+    await one.until('pay');
+    const a = server.session;
+    // Another tab starts a new order for the same ref: the shared record is B's now.
+    one.el.reset();
+    one.el.start();
+    await one.until('pay');
+    const b = server.session;
+    expect(b).not.to.equal(a);
+    // A page with the same ref and session A: it shows A, and this tab's record is not B's.
+    const tab = new MemoryStorage();
+    const page = await mount({ paymentMethodId: 'm-sbp', session: a }, { server, storage, tabStorage: tab });
+    await page.until('pay');
+    expect(page.el.order!.id).to.equal('ord-1');
+    const record = JSON.parse(tab.getItem(KEY) ?? 'null') as { session?: string } | null;
+    expect(record?.session ?? null).not.to.equal(b);
+  });
+
   it('a widget still choosing follows the order the other one made when its shopper picks a way', async () => {
     const server = new FakeEndpoint();
     const storage = new MemoryStorage();
@@ -262,6 +284,24 @@ describe('tabs of one browser share one order per order ref', () => {
     await b.until('pay');
     expect(server.sessions.size).to.equal(1);
     expect(b.el.order!.id).to.equal(a.el.order!.id);
+  });
+
+  it('a widget still choosing that follows an order its shopper already said is paid (in the other tab) shows it being checked', async () => {
+    const server = new FakeEndpoint();
+    const storage = new MemoryStorage();
+    const a = await mount({}, { server, storage });
+    const b = await mount({}, { server, storage });
+    await Promise.all([a.until('choose'), b.until('choose')]);
+    a.root.querySelector<HTMLButtonElement>('[part="method"]')!.click();
+    await a.until('pay');
+    byText(a.root, 'I have paid').click();
+    await a.until('confirming');
+    b.root.querySelectorAll<HTMLButtonElement>('[part="method"]')[1]!.click();
+    await b.until('confirming');
+    await settle(b.el);
+    expect(b.el.order!.id).to.equal(a.el.order!.id);
+    expect(() => byText(b.root, 'I have paid'), 'no second "I have paid" for a transfer already made').to.throw();
+    expect(server.sessions.size).to.equal(1);
   });
 
   it('two documents (two tabs) with their own copy of the widget and the real localStorage make one order', async () => {

@@ -68,7 +68,7 @@ describe('checkout state machine: starting', () => {
   });
 
   test('start with a session resumes it instead of creating an order', () => {
-    const { state, effects } = run([start({ resume: { session: 'S9', from: 'storage' } })]);
+    const { state, effects } = run([start({ resume: { session: 'S9' } })]);
     assert.equal(state.name, 'loading');
     assert.equal(state.op, 'resume');
     assert.deepEqual(effects[0], { type: 'resume', session: 'S9' });
@@ -141,9 +141,9 @@ describe('checkout state machine: the order', () => {
   });
 
   test('a resumed session the shopper said is paid is confirming while pending; a new order after it ended is paid from the start', () => {
-    const resumed = run([start({ resume: { session: 'S1', from: 'storage', said: true } }), update({}, 0)]).state;
+    const resumed = run([start({ resume: { session: 'S1', said: true } }), update({}, 0)]).state;
     assert.equal(resumed.name, 'confirming');
-    const notSaid = run([start({ resume: { session: 'S1', from: 'storage' } }), update({}, 0)]).state;
+    const notSaid = run([start({ resume: { session: 'S1' } }), update({}, 0)]).state;
     assert.equal(notSaid.name, 'pay');
     // It expires unpaid; the shopper takes new requisites: the new order is to be paid, not being checked.
     const next = run([update({ status: 'expired', provider_status: 'CanceledByTimeout' }), { type: 'renew', key: 'k3' }, created(orderView({ id: 'ord-2' }))], { ...resumed, canCreate: true, selection: { payment_method_id: 'm-sbp' } });
@@ -176,7 +176,7 @@ describe('checkout state machine: the order', () => {
 
   test('a resumed session whose paid event already fired does not fire it again', () => {
     const { state, effects } = run([
-      start({ resume: { session: 'S1', from: 'storage', paid: true } }),
+      start({ resume: { session: 'S1', paid: true } }),
       update({ status: 'paid', provider_status: 'Completed' }),
     ]);
     assert.equal(state.name, 'paid');
@@ -328,7 +328,7 @@ describe('checkout state machine: failures and retries', () => {
   for (const code of ['session_not_found', 'session_invalid', 'session_expired']) {
     test(`a stored session that is gone (${code}) says so and never makes a new order by itself`, () => {
       const known = { number: 'sku-1', support: 'https://shop.example/support', back: null };
-      const { state, effects } = run([start({ resume: { session: 'old', from: 'storage', order: known } }), failure(code, false)]);
+      const { state, effects } = run([start({ resume: { session: 'old', order: known } }), failure(code, false)]);
       assert.equal(state.name, 'gone');
       assert.deepEqual(state.known, known, 'the order number and support link stay for the screen');
       assert.ok(!types(effects).includes('create') && !types(effects).includes('fetchMethods'));
@@ -338,14 +338,14 @@ describe('checkout state machine: failures and retries', () => {
   }
 
   test('a merchant session that is gone is said to be gone too (never a silent new order)', () => {
-    const { state, effects } = run([start({ resume: { session: 'bad', from: 'attribute' }, canCreate: false }), failure('session_invalid', false)]);
+    const { state, effects } = run([start({ resume: { session: 'bad' }, canCreate: false }), failure('session_invalid', false)]);
     assert.equal(state.name, 'gone');
     assert.ok(!types(effects).includes('create'));
     assert.equal(transition(state, { type: 'renew', key: 'k9' }).state, state, 'without an order ref no new payment can be started');
   });
 
   test('"start a new payment" after a lost session: the methods again, with a new key', () => {
-    const gone = run([start({ resume: { session: 'old', from: 'storage' } }), failure('session_not_found', false)]).state;
+    const gone = run([start({ resume: { session: 'old' } }), failure('session_not_found', false)]).state;
     const { state, effects } = transition(gone, { type: 'renew', key: 'k7' });
     assert.equal(state.name, 'loading');
     assert.equal(state.key, 'k7');
@@ -353,7 +353,7 @@ describe('checkout state machine: failures and retries', () => {
   });
 
   test('a preselected checkout whose session was lost starts the new payment with the preselection', () => {
-    const gone = run([start({ resume: { session: 'old', from: 'storage' }, preselected: { method_type: 'SBP' } }), failure('session_expired', false)]).state;
+    const gone = run([start({ resume: { session: 'old' }, preselected: { method_type: 'SBP' } }), failure('session_expired', false)]).state;
     const { effects } = transition(gone, { type: 'renew', key: 'k8' });
     assert.deepEqual(effects[1], { type: 'create', selection: { method_type: 'SBP' }, key: 'k8' });
   });
@@ -368,7 +368,7 @@ describe('checkout state machine: failures and retries', () => {
   });
 
   test('a resume that failed on the network retries the resume', () => {
-    const failed = run([start({ resume: { session: 'S1', from: 'storage' } }), failure('network', true)]);
+    const failed = run([start({ resume: { session: 'S1' } }), failure('network', true)]);
     assert.equal(failed.state.name, 'error');
     assert.deepEqual(transition(failed.state, { type: 'retry' }).effects[0], { type: 'resume', session: 'S1' });
   });
@@ -380,7 +380,7 @@ describe('checkout state machine: failures and retries', () => {
   });
 
   test('reading an order that may be paid (a reload, a status check) refused without a session code is tried again, never left for a new order', () => {
-    for (const events of [[...toPay, { type: 'paidPressed' } as const], [start({ resume: { session: 'S1', from: 'storage' } })]]) {
+    for (const events of [[...toPay, { type: 'paidPressed' } as const], [start({ resume: { session: 'S1' } })]]) {
       const failed = run([...events, failure('not_found', false)]);
       assert.equal(failed.state.name, 'error');
       assert.equal(failed.state.error?.retryable, true, 'the retry resumes the same session');
@@ -405,7 +405,7 @@ describe('checkout state machine: new requisites and reset', () => {
   });
 
   test('no new requisites without an order ref', () => {
-    const expired = run([start({ resume: { session: 'S1', from: 'attribute' }, canCreate: false }), update({ status: 'expired' })]).state;
+    const expired = run([start({ resume: { session: 'S1' }, canCreate: false }), update({ status: 'expired' })]).state;
     assert.equal(expired.name, 'expired');
     assert.equal(transition(expired, { type: 'renew', key: 'k' }).state, expired);
   });
