@@ -80,18 +80,12 @@ function load(key: string): Promise<unknown> {
       let p = preloads.get(k);
       if (!p) {
         preloads.set(k, (p = preload(url(k), m.files[k]![0]!)));
-        // A network failure may be tried again; an integrity failure stays.
-        p.catch((e: unknown) => e instanceof IntegrityError || preloads.delete(k));
+        // A network failure may be tried again; an integrity failure stays, and is said once.
+        p.catch((e: unknown) => (e instanceof IntegrityError ? failed?.(e) : preloads.delete(k)));
       }
       return p;
     }),
-  ).then(
-    () => import(/* @vite-ignore */ url(key)),
-    (e: unknown) => {
-      if (e instanceof IntegrityError) failed?.(e);
-      throw e;
-    },
-  );
+  ).then(() => import(/* @vite-ignore */ url(key)));
 }
 
 function preload(href: string, integrity: string): Promise<void> {

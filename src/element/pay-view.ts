@@ -97,28 +97,36 @@ export function formUrl(host: ViewHost): string | null {
   return u.href;
 }
 
-/** Hosts with a new try of lost background code due (see {@link painted}). */
+/** Hosts with a new try of lost background code due, and how many tries each had (see {@link painted}). */
 const retrying = new WeakSet<ViewHost>();
-/** How long after a failed load code that works in the background is asked for again. */
+const tries = new WeakMap<ViewHost, number>();
+/** How long after a failed load code that works in the background is first asked for again (then twice as long each time, at most a minute). */
 export const BACKGROUND_RETRY_MS = 5000;
 
 /**
  * After each render (this module is there whenever the element has an order): the QR encoder is loaded
  * when a QR is first shown, and the canvas stays hidden until it is drawn. Code that works in the
- * background and failed to load (a network blip, a deploy in between) is asked for again every 5 s
- * until it is there: without the live status the order is not followed (a payment, a late one) and the
- * countdown stands still; without the encoder there is no QR. Nothing on screen offers a "try again"
- * for them, unlike the views.
+ * background and failed to load (a network blip, a deploy in between) is asked for again after 5 s,
+ * 10 s, 20 s … (at most a minute apart) while the element is on the page: without the live status the
+ * order is not followed (a payment, a late one) and the countdown stands still; without the encoder
+ * there is no QR. Nothing on screen offers a "try again" for them, unlike the views.
  */
 export function painted(host: ViewHost): void {
   const { code } = host;
   if (!retrying.has(host) && (code.state('live') === 'error' || code.state('qr') === 'error')) {
+    const n = tries.get(host) ?? 0;
     retrying.add(host);
-    host.env$.clock.setTimeout(() => {
-      retrying.delete(host);
-      code.retry('live');
-      code.retry('qr');
-    }, BACKGROUND_RETRY_MS);
+    tries.set(host, n + 1);
+    host.env$.clock.setTimeout(
+      () => {
+        retrying.delete(host);
+        // Removed from the page meanwhile: nothing to follow (its next render, if it comes back, asks again).
+        if (!host.el.isConnected) return;
+        code.retry('live');
+        code.retry('qr');
+      },
+      Math.min(BACKGROUND_RETRY_MS * 2 ** n, 60_000),
+    );
   }
   const canvas = host.el.renderRoot.querySelector('canvas');
   const text = canvas?.dataset.qr;
