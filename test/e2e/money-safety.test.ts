@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { OrderView } from '../../src/protocol/index.js';
-import { buy, openCheckout, sandboxCall, screenshot, storeUrl, storefrontSuite, waitForWidgetState, waitUntil, widgetOrder, widgetState, type TestDemo } from './helpers.js';
+import { buy, IPHONE, openCheckout, sandboxCall, screenshot, storeUrl, storefrontSuite, waitForWidgetState, waitUntil, widgetOrder, widgetState, type TestDemo } from './helpers.js';
 
 /** The ids of every order the provider has (the sandbox's newest 100: a test's own are among them). */
 async function orderIds(demo: TestDemo): Promise<Set<string>> {
@@ -36,6 +36,26 @@ describe('money safety in the browser', () => {
     const other = await widgetOrder(second, 'paydesk-checkout');
     assert.equal(other.id, first.id);
     assert.deepEqual(await newOrders(demo, before), [first.id]);
+  });
+
+  test('two tabs of a phone on one cart, both choosing: tab 1 pays and says so; tab 2 picks a way and shows the same order being checked, no "I have paid"', async () => {
+    const { context, page } = await shopper(IPHONE);
+    const before = await orderIds(demo);
+    await page.goto(storeUrl(demo));
+    await buy(page, 'coffee-beans');
+    await waitForWidgetState(page, 'choose');
+    const second = await context.newPage();
+    await second.goto(page.url());
+    await waitForWidgetState(second, 'choose');
+    await page.locator('paydesk-checkout [part="method"]').first().click();
+    await waitForWidgetState(page, 'pay');
+    await page.locator('paydesk-checkout').getByRole('button', { name: /I have paid/i }).click();
+    await waitForWidgetState(page, 'confirming');
+    await second.locator('paydesk-checkout [part="method"]').first().click();
+    await waitForWidgetState(second, 'confirming');
+    assert.equal((await widgetOrder(second)).id, (await widgetOrder(page)).id);
+    assert.equal(await second.locator('paydesk-checkout').getByRole('button', { name: /I have paid/i }).count(), 0);
+    assert.deepEqual(await newOrders(demo, before), [(await widgetOrder(page)).id]);
   });
 
   test('a reload resumes the order this tab showed: tab 2 starts a new order for the same ref (B), tab 1 reloads to A, its id and requisites (issue 19, point 9)', async () => {
