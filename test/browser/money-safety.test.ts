@@ -272,7 +272,8 @@ describe('tabs of one browser share one order per order ref', () => {
     expect(record?.session ?? null).not.to.equal(b);
   });
 
-  it('a widget still choosing follows the order the other one made when its shopper picks a way', async () => {
+  /** Two widgets of one purchase on the method choice; A's shopper picks a way and gets the requisites. */
+  async function bothChoosingThenAPays() {
     const server = new FakeEndpoint();
     const storage = new MemoryStorage();
     const a = await mount({}, { server, storage });
@@ -280,6 +281,11 @@ describe('tabs of one browser share one order per order ref', () => {
     await Promise.all([a.until('choose'), b.until('choose')]);
     a.root.querySelector<HTMLButtonElement>('[part="method"]')!.click();
     await a.until('pay');
+    return { server, a, b };
+  }
+
+  it('a widget still choosing follows the order the other one made when its shopper picks a way', async () => {
+    const { server, a, b } = await bothChoosingThenAPays();
     b.root.querySelectorAll<HTMLButtonElement>('[part="method"]')[1]!.click();
     await b.until('pay');
     expect(server.sessions.size).to.equal(1);
@@ -287,13 +293,7 @@ describe('tabs of one browser share one order per order ref', () => {
   });
 
   it('a widget still choosing that follows an order its shopper already said is paid (in the other tab) shows it being checked', async () => {
-    const server = new FakeEndpoint();
-    const storage = new MemoryStorage();
-    const a = await mount({}, { server, storage });
-    const b = await mount({}, { server, storage });
-    await Promise.all([a.until('choose'), b.until('choose')]);
-    a.root.querySelector<HTMLButtonElement>('[part="method"]')!.click();
-    await a.until('pay');
+    const { server, a, b } = await bothChoosingThenAPays();
     byText(a.root, 'I have paid').click();
     await a.until('confirming');
     b.root.querySelectorAll<HTMLButtonElement>('[part="method"]')[1]!.click();
