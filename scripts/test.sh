@@ -41,6 +41,9 @@ node scripts/build.mjs --quiet || { echo "build failed"; finish 1; }
 step "public API (api/*.api.md: API Extractor's report of each entry of package.json \"exports\", from dist/*.d.ts; no @internal)"
 node scripts/api-report.mjs || { echo "the public API differs from api/*.api.md (see above; update with: npm run api:report)"; finish 1; }
 
+step "API reference (docs/reference: TypeDoc's pages of every entry, generated from the sources)"
+node scripts/api-docs.mjs || { echo "docs/reference differs from the sources (see above; update with: npm run docs:api)"; finish 1; }
+
 step "type check of the published .d.ts (test/types/published: paydesk/server and paydesk/provider, lib ES2022 only, no DOM)"
 npx tsc -p test/types/published || { echo "type check of the published declarations failed"; finish 1; }
 

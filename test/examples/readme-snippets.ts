@@ -1,13 +1,18 @@
 /**
- * README.md's code as a user copies it: the ```ts / ```tsx snippets, each named by its first line
- * (`// paydesk.ts …`), and the quick start: the one ```sh block under "### Quick start", whose
- * `cat > FILE <<'EOF'` documents are files too (its TypeScript is compiled like the snippets).
+ * The documentation's code as a user copies it: the ```ts / ```tsx snippets of README.md and of the
+ * guides under docs/, each named by its first line (`// paydesk.ts …`), and README's quick start: the
+ * one ```sh block under "### Quick start", whose `cat > FILE <<'EOF'` documents are files too (its
+ * TypeScript is compiled like the snippets).
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface Snippet {
   /** 1-based position among the README's snippets. */
   index: number;
-  /** Line in README.md where the code starts. */
+  /** The markdown file it is in, from the repository's root (`README.md`, `docs/server-handler.md`). */
+  source: string;
+  /** Line in that file where the code starts. */
   line: number;
   file: string;
   code: string;
@@ -22,16 +27,24 @@ function projectOf(file: string): Snippet['project'] {
 const lineAt = (markdown: string, offset: number) => markdown.slice(0, offset).split('\n').length;
 
 /** The ts/tsx snippets of a markdown text, each with its file name from its first line (or a generated one). */
-export function extractSnippets(markdown: string): Snippet[] {
+export function extractSnippets(markdown: string, source = 'README.md', firstIndex = 1): Snippet[] {
   const out: Snippet[] = [];
   for (const m of markdown.matchAll(/^```(tsx?)[ \t]*\n([\s\S]*?)^```[ \t]*$/gm)) {
     const lang = m[1] as 'ts' | 'tsx';
     const code = m[2]!;
-    const index = out.length + 1;
+    const index = firstIndex + out.length;
     const named = /^\/\/\s*([\w./[\]-]+\.tsx?)\b/.exec(code)?.[1];
     const file = named ?? `readme-snippet-${index}.${lang}`;
-    out.push({ index, line: lineAt(markdown, m.index) + 1, file, code, project: projectOf(file) });
+    out.push({ index, source, line: lineAt(markdown, m.index) + 1, file, code, project: projectOf(file) });
   }
+  return out;
+}
+
+/** The snippets of README.md, then of each guide under docs/ (by name), numbered across them all. */
+export function documentationSnippets(root: string): Snippet[] {
+  const sources = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+  const out: Snippet[] = [];
+  for (const source of sources) out.push(...extractSnippets(readFileSync(join(root, source), 'utf8'), source, out.length + 1));
   return out;
 }
 
@@ -51,7 +64,7 @@ export function quickStartFiles(markdown: string, firstIndex: number): Snippet[]
   for (const m of script.matchAll(/^cat > ([\w./-]+\.tsx?) <<'(\w+)'\n([\s\S]*?)^\2$/gm)) {
     const file = `quickstart/${m[1]!}`;
     const at = line + lineAt(script, m.index);
-    out.push({ index: firstIndex + out.length, line: at, file, code: m[3]!, project: projectOf(m[1]!) });
+    out.push({ index: firstIndex + out.length, source: 'README.md', line: at, file, code: m[3]!, project: projectOf(m[1]!) });
   }
   return out;
 }

@@ -1,6 +1,6 @@
 /**
- * README.md as a user reads it: every ```ts and ```tsx snippet, and the TypeScript files the quick
- * start block writes, is type-checked, exactly as written, against the packed tarball installed into a
+ * README.md and the guides under docs/ as a user reads them: every ```ts and ```tsx snippet, and the
+ * TypeScript files README's quick start block writes, is type-checked, exactly as written, against the packed tarball installed into a
  * fresh project (with express, react, vite and their types, as the snippets' users have them), and
  * the sandbox URL `npm start` prints works as `baseUrl`.
  *
@@ -21,7 +21,7 @@ import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { EXAMPLES, ROOT, WAIT_MS, cleanEnv, npm, startProcess, tarball } from './helpers.js';
-import { extractSnippets, quickStartFiles, type Snippet } from './readme-snippets.js';
+import { documentationSnippets, quickStartFiles, type Snippet } from './readme-snippets.js';
 
 const run = promisify(execFile);
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -112,17 +112,17 @@ async function tsc(dir: string, project: 'node' | 'bundler'): Promise<string> {
   }
 }
 
-/** tsc's diagnostics with each file named by its README snippet and line. */
+/** tsc's diagnostics with each file named by its snippet's markdown file and line. */
 function explain(diagnostics: string, files: Snippet[]): string {
   return diagnostics.replace(/^([^\s(]+)\((\d+),(\d+)\)/gm, (whole, file: string, line: string) => {
     const s = files.find((f) => f.file === file);
-    return s ? `README.md:${s.line + Number(line) - 1} (snippet ${s.index}, ${file})` : whole;
+    return s ? `${s.source}:${s.line + Number(line) - 1} (snippet ${s.index}, ${file})` : whole;
   });
 }
 
 before(async () => {
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  snippets = extractSnippets(readme);
+  snippets = documentationSnippets(ROOT);
   snippets.push(...quickStartFiles(readme, snippets.length + 1));
   work = await mkdtemp(join(tmpdir(), 'paydesk-readme-'));
   app = join(work, 'app');
@@ -145,7 +145,7 @@ after(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-test('README has its integration snippets, each named by its first line', () => {
+test('README and its guides have the integration snippets, each named by its first line', () => {
   const files = snippets.map((s) => s.file);
   for (const f of [
     'quickstart/server.ts',
@@ -160,12 +160,12 @@ test('README has its integration snippets, each named by its first line', () => 
     'src/Checkout.tsx',
     'vite.config.ts',
   ]) {
-    assert.ok(files.includes(f), `README has the ${f} snippet (has: ${files.join(', ')})`);
+    assert.ok(files.includes(f), `the documentation has the ${f} snippet (has: ${files.join(', ')})`);
   }
   assert.equal(new Set(files).size, files.length, 'no two snippets share a file name');
 });
 
-test('README’s Next.js snippets are the files of examples/next-app, as they are (and its paydesk.ts is README’s)', async () => {
+test('the Next.js snippets of the guides are the files of examples/next-app, as they are (and its paydesk.ts is README’s)', async () => {
   for (const file of NEXT_FILES) {
     const snippet = snippets.find((s) => s.file === file);
     assert.ok(snippet, `README has ${file}`);
@@ -173,10 +173,10 @@ test('README’s Next.js snippets are the files of examples/next-app, as they ar
   }
 });
 
-test('every ts/tsx snippet of README.md type-checks, as written, against the installed tarball', async () => {
+test('every ts/tsx snippet of README.md and docs/ type-checks, as written, against the installed tarball', async () => {
   await writeProject(app, snippets);
   const errors = [await tsc(app, 'node'), await tsc(app, 'bundler')].filter(Boolean).join('\n');
-  assert.equal(explain(errors, snippets), '', 'README snippets that do not compile');
+  assert.equal(explain(errors, snippets), '', 'snippets that do not compile');
 });
 
 test('paydesk/react event props are typed with the element’s events (not any)', async () => {
@@ -188,12 +188,12 @@ test('paydesk/react event props are typed with the element’s events (not any)'
 test('the check fails when a snippet uses a name it does not import', async () => {
   // The Express snippet without its paydesk/server import: what README had before (issue 15).
   const express = snippets.find((s) => s.code.includes('toExpressMiddleware('));
-  assert.ok(express, 'README has an Express snippet');
+  assert.ok(express, 'the documentation has an Express snippet');
   const broken = { ...express, code: express.code.replace(/^import \{ toExpressMiddleware \} from 'paydesk\/server';\n/m, '') };
   assert.notEqual(broken.code, express.code, 'the import line was removed');
   await writeProject(app, snippets.map((s) => (s === express ? broken : s)));
   const errors = await tsc(app, broken.project);
-  assert.match(explain(errors, snippets), /README\.md:\d+ \(snippet \d+, app\.ts\).*Cannot find name 'toExpressMiddleware'/);
+  assert.match(explain(errors, snippets), /docs\/server-handler\.md:\d+ \(snippet \d+, app\.ts\).*Cannot find name 'toExpressMiddleware'/);
   await writeProject(app, snippets);
 });
 
