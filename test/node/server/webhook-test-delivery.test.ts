@@ -48,7 +48,7 @@ test('in api_key mode the repeated X-API-Key verifies a test delivery', async ()
 test('an unsigned or wrongly signed test delivery is refused 401 and logged as refused, not as a test', async () => {
   const h = makeHarness();
   const body = testWebhookBody(randomUUID(), NOW);
-  for (const headers of [{}, { 'x-paydesk-signature': signWebhookPayload('whsec_wrong_secret_0123456789abcdef', body, NOW / 1000) }]) {
+  for (const headers of [{}, { 'x-paydesk-signature': signWebhookPayload('whsec_wrong_secret_0123456789abcdef', body, NOW / 1000) }] as Record<string, string>[]) {
     const res = await h.handler(testDelivery(headers, body));
     assert.equal(res.status, 401);
   }
