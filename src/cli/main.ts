@@ -37,8 +37,11 @@ function find(argv: readonly string[]): { spec: CommandSpec; rest: string[] } {
   throw new UsageError(`unknown command "${first} ${second}"; ${first} has ${subs}`);
 }
 
-/** Runs one command; `as` names it in error lines (`paydesk orders list`, or `sandbox` for paydesk-sandbox). */
-export async function runCommand(spec: CommandSpec, argv: readonly string[], io: Io, as = `paydesk ${spec.name}`): Promise<number> {
+/**
+ * Runs one command; `as` names it in error lines (`paydesk orders list`, or `sandbox` for
+ * paydesk-sandbox), `invoked` is how its help is asked for.
+ */
+export async function runCommand(spec: CommandSpec, argv: readonly string[], io: Io, as = `paydesk ${spec.name}`, invoked = `paydesk ${spec.name}`): Promise<number> {
   try {
     const input = parse(spec, argv);
     if (!input) {
@@ -47,7 +50,7 @@ export async function runCommand(spec: CommandSpec, argv: readonly string[], io:
     }
     return await spec.run(input, io);
   } catch (err) {
-    return reported(err, io, as, `run '${as} --help' for its usage`);
+    return reported(err, io, as, `run '${invoked} --help' for its usage`);
   }
 }
 

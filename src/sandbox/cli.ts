@@ -7,5 +7,5 @@ import { sandbox } from '../cli/commands/sandbox.js';
 import { processIo } from '../cli/core/io.js';
 import { runCommand } from '../cli/main.js';
 
-const code = await runCommand(sandbox, process.argv.slice(2), processIo(), 'sandbox');
+const code = await runCommand(sandbox, process.argv.slice(2), processIo(), 'sandbox', 'paydesk-sandbox');
 process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
