@@ -32,6 +32,12 @@ describe('help and usage', () => {
     }
   });
 
+  test('--version prints the package version', async () => {
+    const r = await paydesk(['--version'], {});
+    assert.equal(r.code, 0);
+    assert.match(r.out, /^\d+\.\d+\.\d+/);
+  });
+
   test('bad usage exits 2 with one line naming the problem and where help is', async () => {
     const cases: [string[], RegExp][] = [
       [[], /Usage: paydesk <command>/],
