@@ -8,8 +8,7 @@
  * (`POST /sandbox/orders/{id}/webhook`), with its current status.
  */
 import { randomUUID } from 'node:crypto';
-import { signWebhookPayload, WEBHOOK_SIGNATURE_HEADER } from '../../provider/webhook-signature.js';
-import { testWebhookBody } from '../../provider/webhook-test.js';
+import { testWebhookDelivery } from '../../provider/webhook-test.js';
 import { Failure, UsageError, optionOrEnv, printJson } from '../core/io.js';
 import { providerTarget, requireSandbox, sandboxCaller, sandboxRefusal } from '../core/provider.js';
 import { JSON_OPTION, PROVIDER_OPTIONS, type CommandSpec } from '../core/spec.js';
@@ -49,10 +48,8 @@ export const webhooksTest: CommandSpec = {
       throw new UsageError('nothing to authenticate the delivery with: set PAYDESK_WEBHOOK_SECRET (or --webhook-secret), or PAYDESK_API_KEY (or --api-key)');
     }
     const requestId = randomUUID();
-    const body = testWebhookBody(requestId, io.now());
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': 'paydesk-cli' };
-    if (secret) headers[WEBHOOK_SIGNATURE_HEADER] = signWebhookPayload(secret, body, io.now() / 1000);
-    if (apiKey) headers['X-API-Key'] = apiKey;
+    const { body, headers } = testWebhookDelivery({ requestId, nowMs: io.now(), ...(secret && { secret }), ...(apiKey && { apiKey }) });
+    headers['User-Agent'] = 'paydesk-cli';
     let res: Response;
     try {
       res = await io.fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(10_000) });

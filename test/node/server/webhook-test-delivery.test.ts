@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { testWebhookBody } from '../../../src/provider/webhook-test.js';
+import { testWebhookBody, testWebhookDelivery } from '../../../src/provider/webhook-test.js';
 import { API_KEY, BASE, WEBHOOK_SECRET, createSession, makeHarness } from './fake-provider.js';
 import { signWebhookPayload } from '../../../src/server/webhooks.js';
 
@@ -40,7 +40,9 @@ test('a signed test delivery is answered 200 {test: true}, logged as a test, and
 
 test('in api_key mode the repeated X-API-Key verifies a test delivery', async () => {
   const h = makeHarness({ webhookSecrets: undefined, webhookAuth: 'api_key' });
-  const res = await h.handler(testDelivery({ 'x-api-key': API_KEY }));
+  const { body, headers } = testWebhookDelivery({ requestId: randomUUID(), nowMs: NOW, apiKey: API_KEY });
+  assert.equal(headers['X-Paydesk-Signature'], undefined, 'no secret: not signed');
+  const res = await h.handler(new Request(`${BASE}/webhooks`, { method: 'POST', headers, body }));
   assert.equal(res.status, 200);
   assert.deepEqual(await res.json(), { received: true, test: true });
 });
