@@ -230,8 +230,8 @@ export interface HistoryView {
   note: string | null;
 }
 
-export type WebhookOutcome = 'confirmed' | 'recorded' | 'orphan' | 'ignored' | 'refused' | 'failed';
-export const WEBHOOK_OUTCOMES: readonly WebhookOutcome[] = ['confirmed', 'recorded', 'orphan', 'ignored', 'refused', 'failed'];
+export type WebhookOutcome = 'confirmed' | 'recorded' | 'orphan' | 'ignored' | 'refused' | 'failed' | 'test';
+export const WEBHOOK_OUTCOMES: readonly WebhookOutcome[] = ['confirmed', 'recorded', 'orphan', 'ignored', 'refused', 'failed', 'test'];
 
 /** A webhook delivery the merchant server received (the token endpoint's log). */
 export interface WebhookView {

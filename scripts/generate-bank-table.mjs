@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Builds src/element/bank-table.ts, the SBP bank table of `<paydesk-checkout>`'s bank sheet, from
+ * Builds src/banks/bank-table.ts, the SBP bank table (`<paydesk-checkout>`'s bank sheet loads it on
+ * demand; paydesk/provider names a recipient's bank by it: a low module both import), from
  * NSPK's member list as shared/data/sbp-banks.json keeps it (NSPK's c2bmembers.json normalised by
  * the public repository eav93/sbp, MIT).
  *
@@ -23,7 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const OUTPUT = join(root, 'src', 'element', 'bank-table.ts');
+export const OUTPUT = join(root, 'src', 'banks', 'bank-table.ts');
 export const DEFAULT_SOURCE = resolve(root, '..', 'shared', 'data', 'sbp-banks.json');
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The shape of the house (issue 22), measured with the TypeScript compiler API: modules over 400
  * lines (tables aside), functions over 120 lines, import cycles (type-only imports and `import()`
- * included), the element's host class, the names `paydesk/provider` exports, the modules that frame
+ * included), imports of the element by the ground floor (issue 32), the element's host class, the names `paydesk/provider` exports, the modules that frame
  * server-sent events and `@internal` in the published types. `npm run lint:structure` prints the
  * figures and exits non-zero when a goal does not hold; test/node/house/structure.test.ts asserts the
  * same figures in `npm test`.
@@ -13,6 +13,17 @@ import ts from 'typescript';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const GOALS = { fileLines: 400, functionLines: 120, hostClassLines: 300, providerNames: 60 } as const;
+/**
+ * The ground floor: modules the server side (and the provider client) build on. None of them imports
+ * the element (src/element/), which sits above them; what both need lives down here (e.g. src/banks/).
+ */
+const GROUND_FLOOR = /^src\/(money|protocol|banks|provider|server)\//;
+/**
+ * Arrows up that are known and left for their owner: the provider reads the bank table with the
+ * element's parser (parseBanks, bankNamed in bank-links.ts). It moves down beside the table
+ * (src/banks/) with the next change of src/element/; then this list is empty. A new arrow fails.
+ */
+const KNOWN_UPWARD = new Set(['src/provider/recipient-bank.ts → src/element/bank-links.ts']);
 /** Tables, not logic: their length is their content. */
 const TABLES = [/^src\/element\/i18n\//, /^demo\/public\/src\/texts\//, /^src\/provider\/schemas\.ts$/];
 
@@ -118,6 +129,8 @@ export interface Structure {
   sseWriters: string[];
   /** `@internal` in dist/**\/*.d.ts; null without a build. */
   publishedInternals: number | null;
+  /** `from → to` for each import of src/element/ by a ground-floor module (an arrow that runs up). */
+  upwardImports: string[];
 }
 
 export function measure(): Structure {
@@ -140,7 +153,12 @@ export function measure(): Structure {
   }
 
   const known = new Set(files);
-  const cycles = cyclesOf(new Map([...parsed].map(([f, sf]) => [f, importsOf(f, sf, known)])));
+  const graph = new Map([...parsed].map(([f, sf]) => [f, importsOf(f, sf, known)]));
+  const cycles = cyclesOf(graph);
+  const upwardImports = [...graph]
+    .filter(([f]) => GROUND_FLOOR.test(f))
+    .flatMap(([f, to]) => to.filter((t) => t.startsWith('src/element/')).map((t) => `${f} → ${t}`))
+    .filter((arrow) => !KNOWN_UPWARD.has(arrow));
 
   const host = parsed.get('src/element/paydesk-checkout.ts')!;
   const hostClass = host.statements.find((s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === 'PaydeskCheckout')!;
@@ -156,7 +174,7 @@ export function measure(): Structure {
     publishedInternals = all('dist').reduce((n, f) => n + (readFileSync(join(root, f), 'utf8').match(/@internal/g) ?? []).length, 0);
   }
 
-  return { longFiles, longFunctions, cycles, hostClassLines, hostInternals, providerNames: providerNames().length, sseWriters, publishedInternals };
+  return { longFiles, longFunctions, cycles, hostClassLines, hostInternals, providerNames: providerNames().length, sseWriters, publishedInternals, upwardImports };
 }
 
 /** The figures, one line each, and the goals that do not hold. */
@@ -165,6 +183,7 @@ export function report(s: Structure): { lines: string[]; failures: string[] } {
     `modules over ${GOALS.fileLines} lines (tables aside): ${s.longFiles.length}${s.longFiles.map((f) => `\n  ${f}`).join('')}`,
     `functions over ${GOALS.functionLines} lines: ${s.longFunctions.length}${s.longFunctions.map((f) => `\n  ${f}`).join('')}`,
     `import cycles (type-only and import() included): ${s.cycles.length}${s.cycles.map((c) => `\n  ${c.join(' ↔ ')}`).join('')}`,
+    `imports of src/element/ by the ground floor (money, protocol, banks, provider, server): ${s.upwardImports.length}${s.upwardImports.map((f) => `\n  ${f}`).join('')}`,
     `element host class: ${s.hostClassLines} lines, ${s.hostInternals} @internal members`,
     `names exported by paydesk/provider: ${s.providerNames}`,
     `modules that frame server-sent events: ${s.sseWriters.length} (${s.sseWriters.join(', ')})`,
@@ -175,6 +194,7 @@ export function report(s: Structure): { lines: string[]; failures: string[] } {
     s.longFiles.length > 0 && 'modules over the line limit',
     s.longFunctions.length > 0 && 'functions over the line limit',
     s.cycles.length > 0 && 'import cycles',
+    s.upwardImports.length > 0 && 'the ground floor imports the element',
     s.hostClassLines > GOALS.hostClassLines && `the host class is over ${GOALS.hostClassLines} lines`,
     s.hostInternals > 0 && '@internal members on the host class',
     s.providerNames > GOALS.providerNames && `paydesk/provider exports more than ${GOALS.providerNames} names`,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # npm test: every part in order, stopping at the first one that fails.
 #   1. type check (the package, the type tests of test/types, the demo pages; after the build, the
-#      public API against api/*.api.md, and the published .d.ts)  2. node tests  3. browser tests
+#      public API against api/*.api.md, and the published .d.ts), and the house rules (lint:structure)  2. node tests  3. browser tests
 #      (Chromium)  4. end-to-end tests (Chromium)
 #   5. examples: the packed tarball installed into each of examples/* and used in Chromium
 # Totals of each suite land in test-output/ and are summed by scripts/summarize.mjs.
@@ -34,6 +34,9 @@ NODE_TEST=(node --import tsx --test --test-timeout=300000)
 step "type check (tsc --noEmit; the demo pages' browser code: tsc -p demo/public)"
 npx tsc --noEmit || { echo "type check failed"; finish 1; }
 npx tsc --noEmit -p demo/public || { echo "type check of the demo pages failed"; finish 1; }
+
+step "house rules (npm run lint:structure: module and function lengths, import cycles, the ground floor, the host class)"
+npx tsx scripts/structure.ts || { echo "a house rule does not hold (see above)"; finish 1; }
 
 step "build (npm run build: dist/ for the packaging, manifest and size tests)"
 node scripts/build.mjs --quiet || { echo "build failed"; finish 1; }

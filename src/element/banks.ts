@@ -123,7 +123,7 @@ export class BankSheetController implements ReactiveController {
   private load(): void {
     this.failed = false;
     this.host.wait(
-      import('./bank-table.js').then(
+      import('../banks/bank-table.js').then(
         (t) => void (this.table = { banks: parseBanks(t.BANKS, t.POPULAR_COUNT), snapshot: t.SNAPSHOT }),
         () => void (this.failed = true),
       ).then(() => this.host.el.requestUpdate()),

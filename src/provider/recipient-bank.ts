@@ -4,10 +4,10 @@
  * must choose the recipient's bank. Found in the provider's method name (`СБП — ВТБ`, provider-notes.md:
  * "SBP: a phone number, with the bank in method_name"), the NSPK member id of the payment link
  * (`…&bank=100000000005&…`) or the chosen method's `nspk_code`, and named as the SBP bank table names it
- * (src/element/bank-table.ts, generated from NSPK's member list: the short Russian name bank apps show).
+ * (src/banks/bank-table.ts, generated from NSPK's member list: the short Russian name bank apps show).
  */
 import { bankNamed, parseBanks, type SbpBank } from '../element/bank-links.js';
-import { BANKS as TABLE } from '../element/bank-table.js';
+import { BANKS as TABLE } from '../banks/bank-table.js';
 import { bankByMemberId } from './facts.js';
 
 let parsed: SbpBank[] | null = null;

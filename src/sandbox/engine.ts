@@ -16,7 +16,7 @@ import { Orders, type OrderRequest } from './orders.js';
 import type { OrderRecord } from './records.js';
 import { orderJson } from './serialize.js';
 import { TerminalData, type Terminal } from './terminal.js';
-import type { WebhookDispatcher } from './webhooks.js';
+import type { WebhookDelivery, WebhookDispatcher } from './webhooks.js';
 
 export interface EngineOptions {
   clock: SandboxClock;
@@ -141,14 +141,15 @@ export class SandboxEngine {
     return order;
   }
 
-  private sendWebhook(terminal: Terminal, order: OrderRecord): void {
+  /** Sends the order's webhook with its current status (after a change, or again: `POST /sandbox/orders/{id}/webhook`). */
+  sendWebhook(terminal: Terminal, order: OrderRecord): WebhookDelivery {
     const envelope: WebhookEnvelope = {
       request_id: randomUUID(),
       webhook_type: order.side === 'Sell' ? 'sell_update' : 'buy_update',
       datetime: webhookDatetime(order.updatedMs),
       payload: orderJson(order),
     };
-    this.webhooks.dispatch(terminal, {
+    return this.webhooks.dispatch(terminal, {
       request_id: envelope.request_id,
       order_id: order.id,
       client_order_id: order.clientOrderId,

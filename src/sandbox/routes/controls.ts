@@ -99,6 +99,18 @@ function registerOrderControls(app: Hono<SandboxEnv>, ctx: AppContext): void {
   app.post('/sandbox/orders/:id/cancel', orderAction('CanceledByService'));
   app.post('/sandbox/orders/:id/expire', orderAction('CanceledByTimeout'));
 
+  // The order's webhook again, with its current status (a new request_id): `paydesk webhooks resend`.
+  app.post('/sandbox/orders/:id/webhook', async (c) => {
+    parseBody(EmptyBody, await optionalBody(c));
+    const t = c.get('terminal');
+    const order = engine.orders.find(t, c.req.param('id'));
+    if ((order.webhookUrl ?? t.settings.webhookUrl) === null) {
+      throw new SandboxHttpError(409, `Order ${order.id} has no webhook URL and the terminal has none: set one (--webhook-url, POST /sandbox/terminal {"webhook_url"}) first`);
+    }
+    const delivery = engine.sendWebhook(t, order);
+    return c.json({ success: true, message: `Webhook of order ${order.id} (${order.status}) sent to ${delivery.url}`, delivery }, 202);
+  });
+
   app.post('/sandbox/orders/:id/dispute', async (c) => {
     parseBody(EmptyBody, await optionalBody(c));
     const t = c.get('terminal');

@@ -50,7 +50,8 @@ export async function createMayStillBind(store: CheckoutStore, coid: string): Pr
   return (await readUncertain(store, coid)) !== null;
 }
 
-export type WebhookOutcome = 'confirmed' | 'recorded' | 'orphan' | 'ignored' | 'refused' | 'failed';
+/** What became of a delivery; `test`: a verified test delivery (`paydesk webhooks test`), which touches no order. */
+export type WebhookOutcome = 'confirmed' | 'recorded' | 'orphan' | 'ignored' | 'refused' | 'failed' | 'test';
 
 /** One line of the webhook log. */
 export interface WebhookLogEntry {

@@ -1,11 +1,14 @@
 /**
  * `POST {endpoint}/webhooks`: the provider's webhook. Verified first (cheap); only then read as JSON
  * and handed to the inbox, which records it before any 2xx. Every delivery lands in the webhook log.
+ * A test delivery (`webhook_type: "paydesk_test"`, provider/webhook-test.ts) is answered 200 after
+ * verification and logged with the outcome `test`; it never reaches the inbox or any order.
  */
 import type { ServerContext } from '../context.js';
 import { CheckoutError } from '../errors.js';
 import { isJsonContentType, jsonResponse, parseJsonObject, readBodyText } from '../http.js';
 import { verifyWebhookRequest } from '../webhooks.js';
+import { isTestWebhook } from '../../provider/webhook-test.js';
 
 type Seen = { id: string | null; coid: string | null; status: string | null };
 
@@ -56,7 +59,12 @@ export async function webhooksRoute(ctx: ServerContext, req: Request): Promise<R
     await core.inbox.log({ ...entry, outcome: 'refused', detail: 'not JSON', http_status: 415, session_id: null });
     throw new CheckoutError(415, 'unsupported_media_type', 'Webhooks must be JSON (Content-Type: application/json).');
   }
-  parseJsonObject(text);
+  if (isTestWebhook(parseJsonObject(text))) {
+    // `paydesk webhooks test`: verified like any delivery above; logged as a test; no order is read or touched.
+    ctx.log.info('test webhook received and verified (paydesk webhooks test); nothing was fulfilled', { request_id: seen.id });
+    await core.inbox.log({ ...entry, outcome: 'test', detail: 'test delivery: verified, nothing fulfilled', http_status: 200, session_id: null });
+    return jsonResponse(200, { received: true, test: true });
+  }
   if (seen.id === null || seen.coid === null) {
     await core.inbox.log({ ...entry, outcome: 'refused', detail: 'no payload.id / payload.client_order_id', http_status: 400, session_id: null });
     throw new CheckoutError(400, 'bad_request', 'The webhook has no payload with an order id and client_order_id.');

@@ -23,6 +23,10 @@ test('no import cycle among the modules (type-only imports and import() included
   assert.deepEqual(s.cycles, [], `import cycles:\n${s.cycles.map((c) => c.join(' ↔ ')).join('\n')}`);
 });
 
+test('the ground floor (money, protocol, banks, provider, server) imports nothing from the element', () => {
+  assert.deepEqual(s.upwardImports, [], `arrows that run up:\n${s.upwardImports.join('\n')}`);
+});
+
 test('the element host class renders and wires: at most 300 lines, no @internal member', () => {
   assert.ok(s.hostClassLines <= GOALS.hostClassLines, `${s.hostClassLines} lines`);
   assert.equal(s.hostInternals, 0);

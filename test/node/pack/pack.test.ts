@@ -110,7 +110,7 @@ describe('the tarball', () => {
   test('holds no sources, tests, benchmarks or scratch files', () => {
     const stray = packed.files
       .map((f) => f.path)
-      .filter((p) => !p.startsWith('dist/') && p !== 'package.json' && p !== 'bin/paydesk-sandbox.js' && !/^(README|LICENSE)/i.test(p));
+      .filter((p) => !p.startsWith('dist/') && p !== 'package.json' && p !== 'bin/paydesk-sandbox.js' && p !== 'bin/paydesk.js' && !/^(README|LICENSE)/i.test(p));
     assert.deepEqual(stray, []);
     assert.deepEqual(
       packed.files.map((f) => f.path).filter((p) => /\.test\.|\.tsbuildinfo$|(^|\/)\.size-out\//.test(p)),

@@ -172,6 +172,7 @@ const OUTCOME: ByLang<WebhookOutcome> = {
     ignored: 'Ignored: not this shop’s order',
     refused: 'Refused',
     failed: 'Not recorded: to be delivered again',
+    test: 'Test delivery: verified, nothing fulfilled',
   },
   ru: {
     confirmed: 'Подтверждён',
@@ -180,9 +181,10 @@ const OUTCOME: ByLang<WebhookOutcome> = {
     ignored: 'Пропущен: не заказ магазина',
     refused: 'Отклонён',
     failed: 'Не записан: придёт снова',
+    test: 'Тестовая доставка: проверена, ничего не выполнено',
   },
 };
-const OUTCOME_TONE: Record<WebhookOutcome, Tone> = { confirmed: 'ok', recorded: 'wait', orphan: 'wait', ignored: 'none', refused: 'bad', failed: 'bad' };
+const OUTCOME_TONE: Record<WebhookOutcome, Tone> = { confirmed: 'ok', recorded: 'wait', orphan: 'wait', ignored: 'none', refused: 'bad', failed: 'bad', test: 'ok' };
 
 export function webhookOutcomeLabel(lang: Lang, outcome: string): { text: string; tone: Tone } {
   return { text: lookup(OUTCOME, lang, outcome), tone: Object.hasOwn(OUTCOME_TONE, outcome) ? OUTCOME_TONE[outcome as WebhookOutcome] : 'none' };
