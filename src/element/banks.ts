@@ -12,7 +12,8 @@
  * own fallback.
  */
 import { css, html, nothing, svg, type ReactiveController, type TemplateResult } from 'lit';
-import { bankByButtonName } from '../provider/facts.js';
+import { bankByButtonName, bankByMemberId } from '../provider/facts.js';
+import { emit } from './events.js';
 import { bankLinks, findBanks, memberIdOf, normalise, parseBanks, type BankLink, type SbpBank } from './bank-links.js';
 import type { SheetHost } from './hosts.js';
 import { fill } from './i18n/text.js';
@@ -201,8 +202,15 @@ export class BankSheetController implements ReactiveController {
     return out;
   }
 
+  /** A bank opened from the sheet: the shop's analytics hear of it (`paydesk-bank-app`). */
+  private opened(link: BankLink): void {
+    const h = this.host;
+    emit(h.el, 'paydesk-bank-app', { bank: { name: link.name.ru, nspk_code: `bank${bankByMemberId(link.id)?.memberId ?? link.id}` }, order: h.machine.order });
+  }
+
   private go(e: Event, link: BankLink): void {
     const h = this.host;
+    this.opened(link);
     this.remember(link.id);
     if (platformOf(h.env$) === 'desktop') return; // a web client, in a new tab (the link's own target)
     e.preventDefault();
@@ -273,7 +281,7 @@ export class BankSheetController implements ReactiveController {
             return html`<li><a class="bank" href=${b.href} target=${desktop ? '_blank' : nothing} rel="noopener noreferrer" @click=${(e: Event) =>
               this.go(e, b)}><span class="mono ${colour(b.id)}" aria-hidden="true">${monogram(name)}</span><span>${name}</span>${
               b.id === last ? html`<span class="tag">${m.lastUsed}</span>` : nothing
-            }${b.filled ? html`<span class="tag">${m.filledIn}</span>` : nothing}</a>${b.web ? html`<a class="web" href=${b.web} target="_blank" rel="noopener noreferrer" aria-label="${m.onlineBank}: ${name}">${m.onlineBank}</a>` : nothing}</li>`;
+            }${b.filled ? html`<span class="tag">${m.filledIn}</span>` : nothing}</a>${b.web ? html`<a class="web" href=${b.web} target="_blank" rel="noopener noreferrer" aria-label="${m.onlineBank}: ${name}" @click=${() => this.opened(b)}>${m.onlineBank}</a>` : nothing}</li>`;
           })}</ul>`
     }<div class="foot"><p class="muted" role="status">${!loading && shown.length === 0 ? m.noBanks : ''}</p>${
       date ? html`<p class="muted">${fill(m.listDate, { date })}</p>` : nothing
