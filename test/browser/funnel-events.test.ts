@@ -26,7 +26,9 @@ function heard(): { of<K extends Funnel>(name: K): PaydeskEventMap[K][]; stop():
 }
 
 let page: ReturnType<typeof heard>;
-beforeEach(() => (page = heard()));
+beforeEach(() => {
+  page = heard();
+});
 afterEach(() => page.stop());
 
 const png = () => new File([new Uint8Array(2048)], 'screenshot.png', { type: 'image/png' });
