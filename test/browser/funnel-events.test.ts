@@ -133,4 +133,28 @@ describe('funnel events', () => {
     expect(events[0]!.detail.order?.id).to.equal(h.el.order!.id);
     expect(events[1]!.detail.order?.dispute?.status).to.equal('open', 'the order the server answered, its dispute open');
   });
+
+  it('the example of docs/funnel-events.md sends each event to the analytics tool (Metrica goals) with the order id', async () => {
+    const doc = await (await fetch(new URL('../../docs/funnel-events.md', import.meta.url))).text();
+    const example = /```js\n([\s\S]*?)```/.exec(doc)![1]!;
+    expect(example.trim().split('\n').length).to.be.at.most(10, 'ten lines');
+    const goals: unknown[][] = [];
+    const h = await mount({});
+    expect(document.querySelectorAll('paydesk-checkout')).to.have.length(1);
+    // The page's own script, with Metrica's `ym` recording what it is given.
+    new Function('ym', example)((...args: unknown[]) => goals.push(args));
+    await h.until('choose');
+    byText(h.root, 'SBP', 'button.method').click();
+    await h.until('pay');
+    const order = h.el.order!.id;
+    h.root.querySelector<HTMLButtonElement>('button.copy')!.click();
+    await waitUntil(() => goals.length === 2, 'the copy goal');
+    h.server.update(h.server.session, { status: 'paid', provider_status: 'Completed' });
+    await h.until('paid');
+    expect(goals).to.deep.equal([
+      [12345678, 'reachGoal', 'paydesk_method', { order_id: null, type: 'SBP', bank: null }],
+      [12345678, 'reachGoal', 'paydesk_copy', { order_id: order, field: 'amount' }],
+      [12345678, 'reachGoal', 'paydesk_paid', { order_id: order, amount: '1500.00' }],
+    ]);
+  });
 });
