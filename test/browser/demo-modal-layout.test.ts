@@ -6,7 +6,7 @@
  * alone counted the area behind them.
  */
 import { expect } from '@open-wc/testing';
-import { setViewport } from '@web/test-runner-commands';
+import { emulateMedia, setViewport } from '@web/test-runner-commands';
 
 /** The storefront's own stylesheet (and base.css, which it imports), as the page loads it. */
 async function storeStyles(): Promise<HTMLLinkElement> {
@@ -66,5 +66,17 @@ describe('the storefront checkout modal on a phone', () => {
         expect(twin.test(lines[i + 1] ?? ''), `${file}:${i + 1} "${line.trim()}" is followed by its dvh/svh twin`).to.equal(true);
       });
     }
+  });
+
+  it('honours prefers-reduced-motion: the storefront\'s buttons stop their transitions', async () => {
+    const link = await storeStyles();
+    const button = document.createElement('button');
+    button.className = 'btn';
+    document.body.append(button);
+    cleanup.push(() => link.remove(), () => button.remove(), () => void emulateMedia({ reducedMotion: 'no-preference' }));
+    await emulateMedia({ reducedMotion: 'no-preference' });
+    expect(getComputedStyle(button).transitionDuration).to.not.match(/^0s(, 0s)*$/, 'transitions by default');
+    await emulateMedia({ reducedMotion: 'reduce' });
+    expect(getComputedStyle(button).transitionDuration).to.match(/^0s(, 0s)*$/, 'none when the system asks for less motion');
   });
 });
