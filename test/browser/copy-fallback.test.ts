@@ -9,6 +9,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
 import { mount, type Harness } from './helpers/mount.js';
+import { bindCodePanel } from '../../demo/public/src/store-code.js';
 
 /** Chromium (and browsers built on it): its keyboard paste is known to work under the test runner. */
 const chromium = /\bChrome\//.test(navigator.userAgent);
@@ -116,5 +117,24 @@ describe('copy buttons without the clipboard API', () => {
     expect(h.of('paydesk-copy')).to.have.length(0, 'nothing was copied: no copy event for the analytics');
     const r = field.getBoundingClientRect();
     expect(r.width).to.be.greaterThan(100, 'on screen, wide enough to read');
+  });
+
+  it('the storefront code panel: its copy button copies the code from the selection without navigator.clipboard', async () => {
+    const panel = document.createElement('div');
+    panel.innerHTML = '<button id="copy-code" type="button">Copy</button><pre id="code-pre"><code id="code">npm install paydesk</code></pre><div id="toast" role="status" hidden></div>';
+    document.body.append(panel);
+    const toast = panel.querySelector<HTMLElement>('#toast')!;
+    const clipboardBack = setClipboard(undefined);
+    restore = () => {
+      clipboardBack();
+      panel.remove();
+      toast.remove();
+    };
+    bindCodePanel();
+    await tap(panel.querySelector<HTMLElement>('#copy-code')!);
+    await waitUntil(() => !toast.hidden, 'the toast');
+    expect(toast.textContent).to.equal('Copied to the clipboard');
+    const text = await pasted();
+    if (chromium || text) expect(text).to.equal('npm install paydesk');
   });
 });
