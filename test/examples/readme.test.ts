@@ -180,7 +180,7 @@ test('every ts/tsx snippet of README.md and docs/ type-checks, as written, again
 });
 
 test('paydesk/react event props are typed with the element’s events (not any)', async () => {
-  const check: Snippet = { index: 0, line: 0, file: 'react-types-check.ts', code: REACT_TYPES_CHECK, project: 'bundler' };
+  const check: Snippet = { index: 0, source: 'test', line: 0, file: 'react-types-check.ts', code: REACT_TYPES_CHECK, project: 'bundler' };
   await writeProject(app, [...snippets, check]);
   assert.equal(await tsc(app, 'bundler'), '');
 });

@@ -100,7 +100,7 @@ test('every relative link and anchor of README.md and docs/ resolves', () => {
 
 test('every guide README links to exists, and every guide is linked from README', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const linked = new Set(links(readme).map((l) => l.target.split('#')[0]).filter((t) => t.startsWith('docs/') && t.endsWith('.md')));
+  const linked = new Set(links(readme).map((l) => l.target.split('#')[0] ?? '').filter((t) => t.startsWith('docs/') && t.endsWith('.md')));
   const guides = markdownFiles().filter((f) => /^docs\/[^/]+\.md$/.test(f));
   const unlinked = guides.filter((g) => !linked.has(g));
   assert.deepEqual(unlinked, [], 'guides README does not link to');
