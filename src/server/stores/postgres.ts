@@ -111,7 +111,7 @@ export class PostgresStore implements CheckoutStore {
     this.pgChannel = `paydesk_${createHash('sha1').update(this.schema).digest('hex').slice(0, 20)}`;
     this.notify =
       this.delivery === 'notify'
-        ? new NotifyListener(o.listenClient ?? defaultListenClient(o.pool), this.pgChannel, { payload: (p) => void this.heard(p) })
+        ? new NotifyListener(o.listenClient ?? defaultListenClient(o.pool), this.pgChannel, { payload: (p) => this.hear(p) })
         : null;
   }
 
@@ -212,6 +212,12 @@ export class PostgresStore implements CheckoutStore {
       this.wrote();
     }
     await this.run(this.q.notify, [this.pgChannel, payload]);
+  }
+
+  /** Notifications are handled one after the other, so a long message read back from the table keeps its place. */
+  private hearing: Promise<void> = Promise.resolve();
+  private hear(payload: string): void {
+    this.hearing = this.hearing.then(() => this.heard(payload));
   }
 
   /** A notification from the LISTEN connection: another instance's message (ours were delivered at once). */

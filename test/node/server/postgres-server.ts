@@ -1,0 +1,71 @@
+/**
+ * A PostgreSQL for tests: PAYDESK_TEST_POSTGRES_URL (.ci/run starts one). Without it, in CI
+ * (CI=true) a test that fails says so — the PostgreSQL tests never pass by not running; elsewhere a
+ * notice and no PostgreSQL tests. Each store a test makes gets a schema of its own, dropped at the end.
+ */
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { createPostgresStore } from '../../../src/server/index.js';
+import type { PostgresStore, PostgresStoreOptions } from '../../../src/server/index.js';
+
+export interface TestPostgres {
+  url: string;
+  /** A pool of the test file (each "instance" may take its own with {@link TestPostgres.newPool}). */
+  pool: pg.Pool;
+  newPool(): pg.Pool;
+  /** A fresh schema name, dropped when the file ends. */
+  schema(): string;
+  /** A store in `schema` (default: a fresh one). */
+  store(options?: Partial<PostgresStoreOptions>): PostgresStore;
+}
+
+/** The test PostgreSQL, or null (after registering the CI failure or printing the notice). */
+export function testPostgres(what: string): TestPostgres | null {
+  const url = process.env.PAYDESK_TEST_POSTGRES_URL;
+  if (!url) {
+    const why = `PAYDESK_TEST_POSTGRES_URL is unset: ${what} did not run`;
+    if (process.env.CI) {
+      test(`${what} (needs PostgreSQL)`, () => {
+        assert.fail(`${why}. CI must start PostgreSQL (.ci/run does: initdb, pg_ctl, PAYDESK_TEST_POSTGRES_URL).`);
+      });
+    } else {
+      console.log(`NOTICE: ${why} (set it to a PostgreSQL URL, e.g. postgres://postgres@127.0.0.1:5439/postgres).`);
+    }
+    return null;
+  }
+  const run = randomUUID().slice(0, 8);
+  const pools: pg.Pool[] = [];
+  const schemas: string[] = [];
+  let n = 0;
+  const newPool = () => {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    pool.on('error', () => undefined); // a connection killed by a test: the pool drops it
+    pools.push(pool);
+    return pool;
+  };
+  const pool = newPool();
+  const schema = () => {
+    const name = `paydesk_t_${run}_${++n}`;
+    schemas.push(name);
+    return name;
+  };
+  const stores: PostgresStore[] = [];
+  after(async () => {
+    for (const s of stores) await s.close();
+    for (const name of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`).catch(() => undefined);
+    for (const p of pools) await p.end();
+  });
+  return {
+    url,
+    pool,
+    newPool,
+    schema,
+    store(options = {}) {
+      const store = createPostgresStore({ pool, schema: options.schema ?? schema(), ...options });
+      stores.push(store);
+      return store;
+    },
+  };
+}
