@@ -82,7 +82,9 @@ interface Note {
   e?: string;
 }
 
+/** The PostgreSQL store (see the module's comment); made by {@link createPostgresStore}. */
 export class PostgresStore implements CheckoutStore {
+  /** The schema of its tables. */
   readonly schema: string;
   private readonly pool: PostgresPoolLike;
   private readonly q: Statements;
@@ -373,6 +375,10 @@ function ttl(ms: number): number {
   return Math.max(1, Math.ceil(ms));
 }
 
+/**
+ * A store on PostgreSQL for several instances: `createPostgresStore({ pool: new pg.Pool({ connectionString }) })`.
+ * Tables are created in `schema` (default `public`) on first use; the pool stays yours to end.
+ */
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   return new PostgresStore(options);
 }

@@ -10,7 +10,6 @@
  *   describeStoreContract('my store', () => createMyStore({ prefix: crypto.randomUUID() }));
  */
 import { describe } from 'node:test';
-import type { CheckoutStore } from '../store.js';
 import { registerInstanceTests } from './instances.js';
 import { registerPrimitiveTests } from './primitives.js';
 import type { StoreContractOptions, StoreMaker } from './kit.js';
@@ -38,4 +37,4 @@ export function describeStoreContract(name: string, makeStore: StoreMaker, optio
   });
 }
 
-export type { CheckoutStore };
+export type { CheckoutStore, IndexEntry, IndexRangeOptions, StoredValue } from '../store.js';

@@ -8,6 +8,7 @@ import type { CheckoutStore } from '../store.js';
 /** Makes a fresh, empty store (another prefix, schema, file … per call). */
 export type StoreMaker = () => CheckoutStore | Promise<CheckoutStore>;
 
+/** Options of `describeStoreContract`. */
 export interface StoreContractOptions {
   /** A second instance on the same data as `store` (as another process would open it), for the cross-instance tests. */
   otherInstance?: (store: CheckoutStore) => CheckoutStore | Promise<CheckoutStore>;

@@ -98,6 +98,11 @@ export function registerPrimitiveTests(makeStore: StoreMaker): void {
     await until('the 300 ms window to reset', async () => (await s.increment('brief', 300)).count === 1);
   });
 
+  registerIndexTests(makeStore);
+}
+
+/** The sorted indexes: order, bounds, limits, moves, removal, trim, exact scores. */
+function registerIndexTests(makeStore: StoreMaker): void {
   test('a sorted index orders by score then member, bounded by min/max, limited, in both directions', async (t) => {
     const s = await fresh(t, makeStore);
     for (const [m, score] of [['c', 30], ['a', 10], ['b', 20], ['b2', 20], ['d', 40]] as const) await s.indexSet('ix', m, score);
