@@ -5,7 +5,12 @@
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './redis-server.js';
 import pg from 'pg';
 import { createPostgresStore } from '../../../src/server/index.js';
 import type { PostgresStore, PostgresStoreOptions } from '../../../src/server/index.js';
@@ -66,6 +71,60 @@ export function testPostgres(what: string): TestPostgres | null {
       const store = createPostgresStore({ pool, schema: options.schema ?? schema(), ...options });
       stores.push(store);
       return store;
+    },
+  };
+}
+
+export interface OwnPostgres {
+  url: string;
+  /** Stops the server (fast shutdown: open connections are cut). */
+  stop(): void;
+  /** Starts it again on the same port and data. */
+  start(): void;
+  /** Stops it and deletes its data. */
+  remove(): void;
+}
+
+/**
+ * A PostgreSQL cluster of its own, in a temporary folder on a free loopback port — for a test that
+ * stops and starts its database, or a benchmark on a machine without PAYDESK_TEST_POSTGRES_URL. From
+ * Debian's /usr/lib/postgresql/<version>/bin, run as the postgres user when we are root (initdb
+ * refuses root). Null when the machine has no PostgreSQL.
+ */
+export async function ownPostgres(): Promise<OwnPostgres | null> {
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)) : [];
+  const bin = versions.map((v) => `/usr/lib/postgresql/${v}/bin`).find((b) => existsSync(join(b, 'initdb')));
+  if (!bin) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'paydesk-pg-'));
+  const root = process.getuid?.() === 0;
+  if (root) {
+    const uid = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+    if (uid.status !== 0) return null;
+    chownSync(dir, Number(uid.stdout.trim()), Number(uid.stdout.trim()));
+  }
+  const run = (command: string) => {
+    const r = root ? spawnSync('su', ['postgres', '-s', '/bin/sh', '-c', command], { encoding: 'utf8' }) : spawnSync('sh', ['-c', command], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`PostgreSQL: ${command}\n${r.stdout}${r.stderr}`);
+  };
+  const port = await freePort();
+  run(`'${bin}/initdb' -D '${dir}/data' -U postgres --auth=trust -E UTF8 >/dev/null`);
+  const start = () => run(`'${bin}/pg_ctl' -D '${dir}/data' -l '${dir}/postgres.log' -w -o '-p ${port} -c listen_addresses=127.0.0.1 -k ${dir}' start >/dev/null`);
+  const stop = () => run(`'${bin}/pg_ctl' -D '${dir}/data' -m fast -w stop >/dev/null`);
+  start();
+  let removed = false;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop,
+    start,
+    remove() {
+      if (removed) return;
+      removed = true;
+      try {
+        stop();
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
