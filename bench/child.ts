@@ -19,6 +19,7 @@ import { createSandbox } from '../src/sandbox/index.js';
 import { createCheckoutHandler, toNodeListener } from '../src/server/index.js';
 import { BENCH_PAGE, BENCH_PAGE_PATH } from './browser-page.js';
 import { AMOUNT, API_KEY, closeServer, listen } from './stack.js';
+import { benchStore } from './store-child.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const role = process.argv[2];
@@ -42,7 +43,10 @@ async function merchant() {
   const providerUrl = process.env.PAYDESK_BENCH_PROVIDER_URL;
   const secret = process.env.PAYDESK_BENCH_WEBHOOK_SECRET;
   if (!providerUrl || !secret) throw new Error('PAYDESK_BENCH_PROVIDER_URL and PAYDESK_BENCH_WEBHOOK_SECRET are required');
+  // The store: memory unless PAYDESK_BENCH_STORE names another (bench/stores.ts), its calls counted.
+  const backing = await benchStore();
   const handler = createCheckoutHandler({
+    ...(backing && { store: backing.store }),
     provider: { baseUrl: providerUrl, apiKey: API_KEY },
     resolveOrder: (ref) => (/^[\w-]{1,64}$/.test(ref) ? { amount: AMOUNT } : null),
     sessionSecrets: ['benchmark-session-secret-0123456789abcdef'],
@@ -56,6 +60,15 @@ async function merchant() {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path.startsWith('/api/paydesk/')) return endpoint(req, res);
     if (path === '/__mem') return void json(res, memory());
+    if (path === '/__store-calls') {
+      // After the handler's background work (hooks, markers), so a paid order's calls are all counted.
+      void handler.idle().then(() => {
+        const counts = backing?.counts ?? {};
+        json(res, { ...counts });
+        if (req.url?.includes('reset=1')) for (const k of Object.keys(counts)) delete counts[k];
+      });
+      return;
+    }
     if (path === BENCH_PAGE_PATH) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(BENCH_PAGE);
     if (path.startsWith('/cdn/') && !path.includes('..')) {
       void readFile(join(cdn, path.slice(5))).then(
@@ -85,6 +98,7 @@ async function merchant() {
   cleanups.push(async () => {
     await handler.close();
     await Promise.all([main, bare, raw].map(closeServer));
+    await backing?.close();
   });
   return { url, bareUrl, rawUrl };
 }

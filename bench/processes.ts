@@ -44,11 +44,12 @@ export interface MerchantInfo {
   rawUrl: string;
 }
 
-export async function startPair(): Promise<{ provider: Child<ProviderInfo>; merchant: Child<MerchantInfo>; stop(): Promise<void> }> {
+export async function startPair(merchantEnv: Record<string, string> = {}): Promise<{ provider: Child<ProviderInfo>; merchant: Child<MerchantInfo>; stop(): Promise<void> }> {
   const provider = await startChild<ProviderInfo>('provider');
   const merchant = await startChild<MerchantInfo>('merchant', {
     PAYDESK_BENCH_PROVIDER_URL: provider.info.url,
     PAYDESK_BENCH_WEBHOOK_SECRET: provider.info.webhookSecret,
+    ...merchantEnv,
   });
   return {
     provider,

@@ -8,6 +8,7 @@
  *   tsx bench/run.ts            full run (about 3 minutes on 2 cores)
  *   tsx bench/run.ts --quick    fewer and shorter runs (a smoke test of the benchmarks themselves)
  *   tsx bench/run.ts --no-build measure the dist/ that is there
+ *   tsx bench/run.ts --stores-only  only the stores section (memory, SQLite, Redis, PostgreSQL), printed, BENCHMARKS.md untouched
  */
 import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -24,6 +25,7 @@ import { benchReconcile, type ReconcileFigures } from './reconcile.js';
 import { benchCreation, benchListing, type CreationFigures, type ListingFigures } from './sandbox.js';
 import { BUDGETS, kb, measurePackageSizes, type PackageSizes, type SizeFigure } from './sizes.js';
 import { mb, ms, perSecond, ratio } from './stats.js';
+import { benchStores, storesReport, type StoreFigures } from './stores.js';
 import { benchWebhook, type WebhookFigures } from './webhook.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -32,6 +34,9 @@ const P = quick
   ? { runs: 2, browserRuns: 5, networkRuns: 2, seconds: 1, postRequests: 40, postWarmup: 100, webhookPerRun: 10, listPerRun: 10, orders: 100_000, sessions: 2_000, streams: 200 }
   : { runs: 3, browserRuns: 15, networkRuns: 5, seconds: 4, postRequests: 150, postWarmup: 500, webhookPerRun: 30, listPerRun: 40, orders: 100_000, sessions: 10_000, streams: 1_000 };
 const CONNECTIONS = 10;
+const STORES = quick
+  ? { runs: 2, seconds: 1, postRequests: 40, postWarmup: 50, paidOrders: 5, connections: CONNECTIONS }
+  : { runs: 3, seconds: 4, postRequests: 150, postWarmup: 300, paidOrders: 20, connections: CONNECTIONS };
 
 const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
@@ -48,10 +53,15 @@ interface Results {
   network: NetworkFigures;
   reconcile: ReconcileFigures;
   otel: OtelFigures;
+  stores: StoreFigures[];
   seconds: number;
 }
 
 async function main() {
+  if (process.argv.includes('--stores-only')) {
+    console.log(storesReport(await benchStores(STORES, log), STORES));
+    return;
+  }
   const started = performance.now();
   const machine: Record<string, string> = {
     CPU: `${cpus()[0]?.model.trim() ?? 'unknown'} × ${cpus().length}`,
@@ -88,6 +98,9 @@ async function main() {
   } finally {
     await pair.stop();
   }
+
+  log('stores: memory, SQLite, Redis, PostgreSQL');
+  const stores = await benchStores(STORES, log);
 
   log(`sandbox: listing over ${P.orders.toLocaleString('en-US')} orders, creation rate`);
   const provider = await startChild<ProviderInfo>('provider');
@@ -131,6 +144,7 @@ async function main() {
     memory,
     reconcile,
     otel,
+    stores,
     network,
     seconds: (performance.now() - started) / 1000,
   };
@@ -143,7 +157,7 @@ async function main() {
 const mark = (ok: boolean) => (ok ? 'met' : '**not met**');
 
 function report(r: Results): string {
-  const { sizes, browser, get, post, webhook, listing, creation, memory, network, reconcile, otel } = r;
+  const { sizes, browser, get, post, webhook, listing, creation, memory, network, reconcile, otel, stores } = r;
   const worstNetwork = network.variants.filter((v) => !v.id.includes('baseline')).reduce((a, b) => (b.ratio > a.ratio ? b : a));
   const worstSsr = network.variants.filter((v) => v.id.startsWith('ssr-')).reduce((a, b) => (b.ratio > a.ratio ? b : a));
   const sizeRow = (f: SizeFigure, budget?: number) =>
@@ -323,6 +337,7 @@ and sandbox), so another process's load does not land on one state.
 | no-op | ${ms(otel.noopMs)} | ${ratio(otel.noopRatio)} |
 | SDK | ${ms(otel.sdkMs)} | ${ratio(otel.sdkRatio)} |
 
+${storesReport(stores, STORES)}
 ${networkReport(network)}`;
 }
 

@@ -25,6 +25,9 @@ export type { SqliteStoreOptions } from './stores/sqlite.js';
 // Type-only import of ioredis: this does not load ioredis unless createRedisStore is called with a client.
 export { createRedisStore, RedisStore } from './stores/redis.js';
 export type { RedisClientLike, RedisStoreOptions } from './stores/redis.js';
+// Type-only import of pg: this does not load pg; the merchant's Pool is given to createPostgresStore.
+export { createPostgresStore, PostgresStore } from './stores/postgres.js';
+export type { ListenClientLike, PostgresPoolLike, PostgresQueryResult, PostgresStoreOptions } from './stores/postgres.js';
 export { SessionTokens } from './tokens.js';
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,

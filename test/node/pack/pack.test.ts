@@ -120,7 +120,7 @@ describe('the tarball', () => {
 
   test('every exports entry names existing files, types before import', () => {
     const files = new Set(packed.files.map((f) => f.path));
-    const subpaths = ['.', './element', './server', './provider', './sandbox', './react'];
+    const subpaths = ['.', './element', './server', './server/testing', './provider', './sandbox', './react'];
     for (const sub of subpaths) {
       const entry = pkg.exports[sub];
       assert.ok(entry && typeof entry === 'object', `exports["${sub}"] is a conditions object`);
@@ -158,6 +158,20 @@ describe('Node (no DOM)', () => {
       'paydesk/react': ['PaydeskCheckout', 'PAYDESK_REACT_EVENTS'],
     };
     for (const s of SUBPATHS) for (const n of expected[s]) assert.ok(names[s]?.includes(n), `${s} exports ${n}`);
+  });
+
+  test('paydesk/server/testing: describeStoreContract runs the store contract against the packaged memory store', async () => {
+    await writeFile(
+      join(app, 'store-contract.test.mjs'),
+      "import { describeStoreContract } from 'paydesk/server/testing';\n" +
+        "import { createMemoryStore } from 'paydesk/server';\n" +
+        "describeStoreContract('packaged memory store', () => createMemoryStore());\n",
+    );
+    const env = { ...process.env };
+    delete env.NODE_TEST_CONTEXT; // its own test runner, not a child of this one
+    const { stdout } = await run(process.execPath, ['--test', '--test-reporter=tap', 'store-contract.test.mjs'], { cwd: app, env, timeout: 120_000 });
+    assert.match(stdout, /^# fail 0$/m, stdout);
+    assert.ok(Number(/^# pass (\d+)$/m.exec(stdout)?.[1]) >= 20, stdout);
   });
 
   test('paydesk/element registers nothing; paydesk registers <paydesk-checkout>', async () => {

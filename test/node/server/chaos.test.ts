@@ -17,11 +17,12 @@ import { createProviderClient } from '../../../src/provider/index.js';
 import type { Order } from '../../../src/provider/index.js';
 import { createSandbox } from '../../../src/sandbox/index.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { createCheckoutHandler, createRedisStore, createSqliteStore } from '../../../src/server/index.js';
+import { createCheckoutHandler, createPostgresStore, createRedisStore, createSqliteStore } from '../../../src/server/index.js';
 import type { CheckoutHandler, CheckoutHandlerOptions, CheckoutStore, FlaggedOrderEvent, OrderEvent } from '../../../src/server/index.js';
 import type { OrderView } from '../../../src/protocol/index.js';
 import { SseReader } from './fake-provider.js';
 import { freePort, startRedis } from './redis-server.js';
+import { testPostgres } from './postgres-server.js';
 
 const KEY = 'chaos_terminal_key_0123456789abcdef';
 const PROVIDER = 'http://sandbox.test';
@@ -472,6 +473,7 @@ describe('chaos: hosted form and creation', () => {
 });
 
 const redis = await startRedis();
+const postgres = testPostgres('the PostgreSQL chaos test');
 
 describe('chaos: several instances on one store', () => {
   async function twoInstancesPayOnce(makeStore: () => Promise<CheckoutStore> | CheckoutStore, label: string) {
@@ -542,5 +544,18 @@ describe('chaos: several instances on one store', () => {
       stores.push(store);
       return store;
     }, 'redis');
+  });
+
+  if (postgres) test('one PostgreSQL, two instances (each its own pool): the same', async () => {
+    const schema = postgres.schema();
+    const stores: CheckoutStore[] = [];
+    cleanups.push(async () => {
+      for (const s of stores) await s.close();
+    });
+    await twoInstancesPayOnce(() => {
+      const store = createPostgresStore({ pool: postgres.newPool(), schema });
+      stores.push(store);
+      return store;
+    }, 'postgres');
   });
 });

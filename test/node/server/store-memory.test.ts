@@ -1,11 +1,15 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStore } from '../../../src/server/index.js';
-import { storeContract } from './store-contract.js';
+import { describeStoreContract } from '../../../src/server/testing/index.js';
+import { handlerContract } from './store-contract.js';
+
+// The packaged suite, as a merchant runs it: a fresh store per test (one process: the other instance is itself).
+describeStoreContract('memory store contract', () => new MemoryStore());
 
 let n = 0;
 const shared = new MemoryStore();
-storeContract('memory', { make: async () => shared, unique: () => `t${++n}:` });
+handlerContract('memory', { make: async () => shared, unique: () => `t${++n}:` });
 
 describe('memory store expiry', () => {
   test('entries and counters expire with their ttl (fake clock)', async () => {

@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createRedisStore } from '../../../src/server/index.js';
 import type { CheckoutStore } from '../../../src/server/index.js';
-import { storeContract } from './store-contract.js';
+import { describeStoreContract } from '../../../src/server/testing/index.js';
+import { handlerContract } from './store-contract.js';
 
 const redis = await startRedis();
 
@@ -30,7 +31,21 @@ if (!redis) {
     await redis.stop();
   });
 
-  storeContract('redis', {
+  // The packaged suite: a fresh prefix per test; the other instance is another connection with that prefix.
+  const prefixOf = new WeakMap<CheckoutStore, string>();
+  let stores = 0;
+  describeStoreContract(
+    'redis store contract',
+    () => {
+      const prefix = `paydesk-test-${run}-c${++stores}:`;
+      const store = createRedisStore({ client: connect(), prefix });
+      prefixOf.set(store, prefix);
+      return store;
+    },
+    { otherInstance: (store) => createRedisStore({ client: connect(), prefix: prefixOf.get(store)! }) },
+  );
+
+  handlerContract('redis', {
     make: async (): Promise<CheckoutStore> => createRedisStore({ client: connect(), prefix: `paydesk-test-${run}:` }),
     unique: () => `t${++n}:`,
   });

@@ -9,14 +9,29 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteStore } from '../../../src/server/index.js';
-import { storeContract } from './store-contract.js';
+import { describeStoreContract } from '../../../src/server/testing/index.js';
+import type { CheckoutStore } from '../../../src/server/index.js';
+import { handlerContract } from './store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'paydesk-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const file = join(dir, 'shared.db');
 
 let n = 0;
-storeContract('sqlite', { make: async () => createSqliteStore({ path: file, pollMs: 20 }), unique: () => `t${++n}:` });
+// The packaged suite: a fresh file per test; the other instance is another connection to that file.
+const pathOf = new WeakMap<CheckoutStore, string>();
+let files = 0;
+describeStoreContract(
+  'sqlite store contract',
+  () => {
+    const path = join(dir, `contract-${++files}.db`);
+    const store = createSqliteStore({ path, pollMs: 20 });
+    pathOf.set(store, path);
+    return store;
+  },
+  { otherInstance: (store) => createSqliteStore({ path: pathOf.get(store)!, pollMs: 20 }) },
+);
+handlerContract('sqlite', { make: async () => createSqliteStore({ path: file, pollMs: 20 }), unique: () => `t${++n}:` });
 
 describe('sqlite store on disk', () => {
   test('a reopened store (a restarted process) finds every value, version and index entry', async () => {

@@ -228,6 +228,20 @@ describe('packaging', () => {
     );
     assert.notEqual(control.status, 0, 'the hook does catch an ioredis import');
   });
+
+  test('importing paydesk/server loads neither pg nor node:test; paydesk/server/testing loads node:test', () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const hooks = fileURLToPath(new URL('./block-peers.mjs', import.meta.url));
+    const child = (code: string) => spawnSync(process.execPath, ['--import', 'tsx', '--import', hooks, '--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' });
+    const server = child("const m = await import('./src/server/index.ts'); console.log(typeof m.createPostgresStore)");
+    assert.equal(server.status, 0, server.stderr);
+    assert.equal(server.stdout.trim(), 'function');
+    const testing = child("await import('./src/server/testing/index.ts')");
+    assert.notEqual(testing.status, 0, 'the hook does catch the testing entry importing node:test');
+    assert.match(testing.stderr, /node:test was loaded/);
+    const control = child("await import('pg')");
+    assert.match(control.stderr, /pg was loaded/, 'the hook does catch a pg import');
+  });
 });
 
 describe('random ids', () => {
