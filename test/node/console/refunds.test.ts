@@ -167,6 +167,37 @@ describe('refunds: "To refund" and one payout per refund', () => {
     assert.equal(payouts.items.find((p) => p.id === r.payout_id)?.refund_of, second.id);
   });
 
+  test('an expired order paid late after the shopper paid its renewal (one createSession purchase): listed as a late payment', async () => {
+    const purchase = 'checkout-late-renewal-1';
+    const input = { order_ref: 'cart_laterenewal000001', method_type: 'SBP' };
+    const a = await handler.createSession(input, undefined, { purchase });
+    const expired = await sandbox.fetch(new Request(`${PROVIDER}/sandbox/orders/${a.order.id}/expire`, { method: 'POST', headers: { 'X-API-Key': KEY } }));
+    assert.equal(expired.status, 200, await expired.text());
+    await handler.reconcile();
+    const b = await handler.createSession(input, undefined, { purchase });
+    assert.notEqual(b.order.id, a.order.id, 'the renewal is a new order of the purchase');
+    await complete(b.order.id);
+    const late = await sandbox.fetch(
+      new Request(`${PROVIDER}/sandbox/orders/${a.order.id}/complete`, { method: 'POST', headers: { 'X-API-Key': KEY, 'content-type': 'application/json' }, body: '{"late": true}' }),
+    );
+    assert.equal(late.status, 200, await late.text());
+    await handler.reconcile();
+    const doubles = (await handler.doublePayments()).filter((d) => d.purchase === purchase);
+    assert.deepEqual(
+      doubles.map((d) => [d.order_id, d.late, d.first.order_id]),
+      [[a.order.id, true, b.order.id]],
+    );
+    const item = (await get<RefundsDueResponse>('/refunds/due')).items.find((i) => i.order_id === a.order.id);
+    assert.equal(item?.reason, 'late_payment');
+
+    // Two purchases of one order_ref (two shoppers of one product page), each paid once: no double payment.
+    const one = await handler.createSession({ order_ref: 'cart_sameproduct00001', method_type: 'SBP' }, undefined, { purchase: 'checkout-shopper-1' });
+    const two = await handler.createSession({ order_ref: 'cart_sameproduct00001', method_type: 'SBP' }, undefined, { purchase: 'checkout-shopper-2' });
+    await complete(one.order.id);
+    await complete(two.order.id);
+    assert.deepEqual((await handler.doublePayments()).filter((d) => [one.order.id, two.order.id].includes(d.order_id)), []);
+  });
+
   test('bad input is a 400 naming the field, and nothing is sent', async () => {
     const paid = await paidOrder();
     const unpaid = await buy('cart_notpaid000000001');
