@@ -25,7 +25,7 @@ const GROUND_FLOOR = /^src\/(money|protocol|banks|provider|server)\//;
  */
 const KNOWN_UPWARD = new Set(['src/provider/recipient-bank.ts → src/element/bank-links.ts']);
 /** Tables, not logic: their length is their content. */
-const TABLES = [/^src\/element\/i18n\//, /^demo\/public\/src\/texts\//, /^src\/provider\/schemas\.ts$/];
+const TABLES = [/^src\/element\/i18n\//, /^demo\/public\/src\/texts\//, /^src\/console\/ui\/texts/, /^src\/provider\/schemas\.ts$/];
 
 function sources(dir: string, ext = /\.tsx?$/): string[] {
   const out: string[] = [];

@@ -39,7 +39,7 @@ export { CREATE_IN_FLIGHT_MS, provesNotCreated } from './create-once.js';
 
 /** The body of `POST /sessions`, shape-checked. */
 export interface CreateSessionInput extends MethodRequest {
-  order_ref: string;
+  order_ref: string; purchase?: string;
   mode: IntegrationMode;
 }
 
@@ -361,7 +361,7 @@ export class Creator {
     const record: SessionRecord = {
       sid: cfg.tokens.newSessionId(),
       mode: p.input.mode,
-      order_ref: p.input.order_ref,
+      ...(p.input.purchase === undefined ? { order_ref: p.input.order_ref } : { order_ref: p.input.order_ref, purchase: p.input.purchase }),
       client_order_id: p.coid,
       client_order_id_generated: p.generated,
       provider_order_id: p.providerOrderId,
