@@ -5,8 +5,9 @@
  */
 import { Checkout } from './checkout/index.js';
 import { CheckoutError } from './errors.js';
-import { forwardedFor, getRecordedClientAddress } from './http.js';
+import { getRecordedClientAddress } from './http.js';
 import { createSafeLogger } from './log.js';
+import { clientAddressBehindProxies } from './proxy.js';
 import type { SafeLogger } from './log.js';
 import type { ResolvedOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
@@ -91,10 +92,9 @@ async function authorize(opts: ResolvedOptions, core: Checkout, token: string): 
 function clientAddressOf(opts: ResolvedOptions, log: SafeLogger): (req: Request) => string | undefined {
   const { raw, limits } = opts;
   const addressLimited = limits.perAddress !== false || limits.createPerAddress !== false || limits.unverifiedWebhooksPerAddress !== false;
+  const trust = opts.trustProxy;
   let warnedNoAddress = false;
   return (req) => {
-    const recorded = getRecordedClientAddress(req);
-    if (recorded) return recorded;
     if (raw.getClientAddress) {
       try {
         const a = raw.getClientAddress(req);
@@ -103,16 +103,15 @@ function clientAddressOf(opts: ResolvedOptions, log: SafeLogger): (req: Request)
         log.warn('getClientAddress threw', { err });
       }
     }
-    if (raw.trustProxy) {
-      const forwarded = forwardedFor(req)?.slice(0, 100);
-      if (forwarded) return forwarded;
-    }
+    const socket = getRecordedClientAddress(req);
+    const address = trust ? clientAddressBehindProxies(trust, socket, req.headers.get('x-forwarded-for')) : socket;
+    if (address) return address.slice(0, 100);
     if (addressLimited && !warnedNoAddress) {
       warnedNoAddress = true;
       log.warn(
         'paydesk/server: per-address rate limits are OFF: this request carries no client address. ' +
-          "Set the getClientAddress option (e.g. from your platform's client-IP header) or trustProxy: true behind a proxy you trust; " +
-          'the Node, Express and Hono adapters record it by themselves.',
+          "Set the getClientAddress option (e.g. from your platform's client-IP header) or trustProxy (true, or your proxies' addresses) behind a proxy you trust; " +
+          'the Node, Express and Hono adapters record the socket address by themselves.',
       );
     }
     return undefined;

@@ -8,6 +8,8 @@ import type { Order } from '../provider/schemas.js';
 import type { ProviderClient } from '../provider/types.js';
 import { INTEGRATION_MODES, type IntegrationMode, type OrderView } from '../protocol/index.js';
 import { OriginPolicy } from './http.js';
+import { disputeGrace, feePayerOption, nonNegative, positive } from './option-checks.js';
+import { parseTrustProxy, type ProxyTrust } from './proxy.js';
 import { resolveRateLimits, type RateLimits } from './rate-limit.js';
 import type { CheckoutStore } from './store.js';
 import { SessionTokens } from './tokens.js';
@@ -166,8 +168,14 @@ export interface CheckoutHandlerOptions {
   maxWebhookBodyBytes?: number;
   /** Client address for rate limits, when the adapter cannot record it (e.g. a platform header). */
   getClientAddress?: (request: Request) => string | undefined;
-  /** Use the last X-Forwarded-For hop as the client address (only behind a proxy you trust). */
-  trustProxy?: boolean;
+  /**
+   * Proxies whose `X-Forwarded-For` is believed for the client address (rate limits). A list of
+   * addresses and CIDR ranges (`['10.0.0.0/8', '127.0.0.1', '::1']`): a request whose socket address
+   * is in it is taken from the nearest `X-Forwarded-For` entry not in it (walking from the right); a
+   * forwarded header from any other socket is ignored. `true`: every socket is a trusted proxy (the
+   * last entry counts). Default: the socket address (the adapters record it) or `getClientAddress`.
+   */
+  trustProxy?: boolean | readonly string[];
   /** How long the provider's method list is reused (default 30 s). */
   methodsCacheSeconds?: number;
   /** A pending status older than this is re-read from the provider on the next request (default 30 s). */
@@ -246,6 +254,8 @@ export interface ResolvedOptions {
   webhookSecrets: readonly string[];
   webhookToleranceSeconds: number;
   tokens: SessionTokens;
+  /** The checked `trustProxy`, or null (no proxy trusted). */
+  trustProxy: ProxyTrust | null;
   origins: OriginPolicy;
   limits: RateLimits;
   maxBodyBytes: number;
@@ -272,30 +282,6 @@ export interface CheckoutTiming {
   lateWindowMs: number;
   disputeGraceMs: number;
   hookLeaseMs: number;
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  const v = value ?? fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new TypeError(`paydesk/server: ${name} must be a positive number`);
-  return v;
-}
-
-function nonNegative(value: number | undefined, fallback: number, name: string): number {
-  const v = value ?? fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new TypeError(`paydesk/server: ${name} must be 0 or a positive number`);
-  return v;
-}
-
-/** `disputeGraceSeconds`: 0 or more (default 600), and no longer than the late window it is part of. */
-function disputeGrace(value: number | undefined, lateWindowSeconds: number): number {
-  const v = nonNegative(value, Math.min(600, lateWindowSeconds), 'disputeGraceSeconds');
-  if (v > lateWindowSeconds) throw new TypeError('paydesk/server: disputeGraceSeconds must not be longer than lateWindowSeconds');
-  return v;
-}
-
-function feePayerOption(value: unknown): 'merchant' | 'shopper' {
-  if (value === undefined || value === 'merchant' || value === 'shopper') return value ?? 'merchant';
-  throw new TypeError(`paydesk/server: feePayer must be 'merchant' or 'shopper', got ${JSON.stringify(value)}`);
 }
 
 function timingOf(o: CheckoutHandlerOptions): CheckoutTiming {
@@ -384,6 +370,7 @@ export function resolveOptions(options: CheckoutHandlerOptions): ResolvedOptions
     webhookSecrets,
     webhookToleranceSeconds: positive(options.webhookToleranceSeconds, 300, 'webhookToleranceSeconds'),
     tokens: new SessionTokens(options.sessionSecrets),
+    trustProxy: parseTrustProxy(options.trustProxy),
     origins: new OriginPolicy(options.allowedOrigins ?? []),
     limits: resolveRateLimits(options.rateLimits),
     maxBodyBytes: positive(options.maxBodyBytes, 16 * 1024, 'maxBodyBytes'),
