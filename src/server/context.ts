@@ -14,6 +14,7 @@ import { RateLimiter } from './rate-limit.js';
 import { tokenUsableUntil } from './sessions.js';
 import { EventStreams } from './sse.js';
 import { MemoryStore } from './store.js';
+import { guardStore, quietStoreFailures } from './store-guard.js';
 import type { CheckoutStore } from './store.js';
 
 export interface ServerContext {
@@ -37,12 +38,13 @@ export interface ServerContext {
 export function startServer(opts: ResolvedOptions): ServerContext {
   const { raw, now } = opts;
   const ownsStore = !raw.store;
-  const store: CheckoutStore = raw.store ?? new MemoryStore({ now });
-  const log = createSafeLogger(raw.logger ?? { warn: console.warn, error: console.error }, [
+  const loud = createSafeLogger(raw.logger ?? { warn: console.warn, error: console.error }, [
     opts.apiKey,
     ...opts.webhookSecrets,
     ...raw.sessionSecrets,
   ]);
+  const log = quietStoreFailures(loud);
+  const store = guardStore(raw.store ?? new MemoryStore({ now }), { timeoutMs: opts.storeTimeoutMs, log: loud, now });
   const core = new Checkout({
     ...opts.timing,
     client: opts.client,

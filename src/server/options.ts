@@ -161,6 +161,11 @@ export interface CheckoutHandlerOptions {
   sessionTtlSeconds?: number;
   /** Where sessions, idempotency records, markers and events live (default: in memory, one process). */
   store?: CheckoutStore;
+  /**
+   * A store call not answered in this many ms (or failing) fails its request with `503
+   * store_unavailable` and `Retry-After`; logged once at error level, and once when it answers again (default 3000).
+   */
+  storeTimeoutMs?: number;
   /** Rate limits; `false` turns all off. */
   rateLimits?: Partial<RateLimits> | false;
   /** Largest accepted request body (default 16 KiB; webhooks 256 KiB). */
@@ -264,6 +269,7 @@ export interface ResolvedOptions {
   feePayer: 'merchant' | 'shopper';
   timing: CheckoutTiming;
   reconcileIntervalMs: number;
+  storeTimeoutMs: number;
   heartbeatMs: number;
   streamMaxMs: number;
 }
@@ -379,6 +385,7 @@ export function resolveOptions(options: CheckoutHandlerOptions): ResolvedOptions
     feePayer: feePayerOption(options.feePayer),
     timing: timingOf(options),
     reconcileIntervalMs: nonNegative(options.reconcileIntervalSeconds, 60, 'reconcileIntervalSeconds') * 1000,
+    storeTimeoutMs: positive(options.storeTimeoutMs, 3000, 'storeTimeoutMs'),
     heartbeatMs: positive(options.heartbeatSeconds, 15, 'heartbeatSeconds') * 1000,
     streamMaxMs: positive(options.streamMaxSeconds, 600, 'streamMaxSeconds') * 1000,
   };
