@@ -59,7 +59,7 @@ describe('a store that stops answering', { skip: !hasRedisServer() && 'no redis-
   test('Redis paused for 20 s: 503 store_unavailable within storeTimeoutMs, one log line each way, nothing lost after', { timeout: 90_000 }, async () => {
     const redis = await spawnRedis(['--save', '', '--appendonly', 'no']);
     const client = new Redis(redis.url); // as a merchant makes it: ioredis's defaults (offline queue, 20 retries)
-    const h = makeHarness({ store: createRedisStore({ client }) });
+    const h = makeHarness({ store: createRedisStore({ client, allowVolatile: true }) });
     after(async () => {
       await h.handler.close();
       client.disconnect();
