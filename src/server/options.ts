@@ -205,7 +205,7 @@ export interface CheckoutHandlerOptions {
    * The handler re-reads orders from the provider by itself every this many seconds (default 60):
    * pending ones, recently ended ones (late payments) and processed disputes, and retries failed hooks.
    * `0`: never by itself — call `handler.reconcile()` from a cron (serverless hosts). With several
-   * instances on one store, one sweep runs at a time. Sweeping starts with the process (the handler
+   * instances on one store, one sweep runs per interval for all of them (the store records when the last began). Sweeping starts with the process (the handler
    * starts itself just after it is created, so a restart finds what was paid meanwhile), except
    * during `next build`; with `0` nothing starts before the first use.
    */
