@@ -78,6 +78,10 @@ export interface OrderEvent {
   provider_order_id: string | null;
   /** The provider's order as re-read before acting (null when closed without an order, or not re-read). */
   provider_order: Order | null;
+  /**
+   * The session's id; `''` in an `onOrderPaid` for an order whose session the store lost (wiped, or
+   * restarted without persistence): its `order_ref` then comes from its client order id, signed.
+   */
   session_id: string;
   /**
    * True when the payment was recognised after the session had ended expired or cancelled (a

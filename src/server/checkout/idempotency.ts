@@ -145,7 +145,7 @@ export class IdempotentCreate {
       // Persist the client order id before the provider sees it (a retry after a lost answer looks it
       // up), and renew the lease: pricing may have outlasted it, and a request that took the key over
       // meanwhile is the one to create (this one then creates nothing).
-      const coid = rec.client_order_id ?? order.client_order_id ?? generateClientOrderId();
+      const coid = rec.client_order_id ?? order.client_order_id ?? this.core.cfg.tokens.clientOrderIdFor(input.order_ref) ?? generateClientOrderId();
       if (!(await save({ ...rec, client_order_id: coid, lease_until: this.core.cfg.now() + this.core.cfg.idempotencyLeaseMs }))) {
         throw idempotencyInProgress();
       }
