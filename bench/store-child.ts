@@ -29,7 +29,7 @@ export async function benchStore(): Promise<BenchStore | null> {
   else if (kind === 'redis') {
     const { Redis } = await import('ioredis');
     const client = new Redis(url);
-    inner = createRedisStore({ client, prefix: `bench-${process.pid}:` });
+    inner = createRedisStore({ client, prefix: `bench-${process.pid}:`, allowVolatile: true }); // the bench's Redis keeps no file
     closeBackend = async () => void (await client.quit());
   } else if (kind === 'postgres') {
     const { default: pg } = await import('pg');
