@@ -12,13 +12,13 @@ import { errorResponse, fieldErrorResponse, providerErrorResponse } from './answ
 import { EXPORT_KINDS, exportSpec, type ExportKind, type ExportSpec, type RowContext } from './export-kinds.js';
 import { FieldError, onlyKnown, readPeriod, single, type Period } from './period.js';
 import type { ProviderClient } from '../provider/types.js';
-import { walkNewestFirst } from './walk.js';
+import { walkPages } from './walk.js';
 import { localDate } from './zone.js';
 
 export { EXPORT_KINDS, type ExportKind } from './export-kinds.js';
 
-/** Rows written per chunk of the stream: one provider page. */
-const ROWS_PER_CHUNK = 100;
+/** Records asked a page: the provider's most. Each chunk of the stream is one page's rows. */
+const PAGE_SIZE = 100;
 
 export interface ExportOptions {
   /** Now, epoch ms (tests). */
@@ -72,27 +72,25 @@ export async function exportCsv(client: ProviderClient, kind: string, params: UR
   signal?.addEventListener('abort', onAbort, { once: true });
 
   const toMs = Math.min(period.toMs, (options.now ?? Date.now)());
-  const rows = walkNewestFirst({
+  const pages = walkPages({
     fromMs: period.fromMs,
     toMs,
     read: (request) => spec.read(client, filters, request, stop.signal),
     createdMs: (row) => spec.createdMs(row),
     id: (row) => spec.id(row),
-    size: options.pageSize ?? ROWS_PER_CHUNK,
+    size: options.pageSize ?? PAGE_SIZE,
     signal: stop.signal,
   });
   const finish = () => {
     signal?.removeEventListener('abort', onAbort);
-    void rows.return(undefined).catch(() => undefined);
+    void pages.return(undefined).catch(() => undefined);
   };
-  /** The next rows as CSV text; `done` once the list has no more. */
+  /** The rows of the next provider page as CSV text; `done` once the list has no more. */
   const nextRows = async (): Promise<{ text: string; done: boolean }> => {
+    const r = await pages.next();
+    if (r.done) return { text: '', done: true };
     let text = '';
-    for (let n = 0; n < ROWS_PER_CHUNK; n++) {
-      const r = await rows.next();
-      if (r.done) return { text, done: true };
-      text += csvRow(spec.columns.map(([, cell]) => cell(r.value, ctx)));
-    }
+    for (const row of r.value) text += csvRow(spec.columns.map(([, cell]) => cell(row, ctx)));
     return { text, done: false };
   };
 

@@ -47,6 +47,11 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /** The records of the period, newest first, each once (see the file comment). */
 export async function* walkNewestFirst<T>(o: WalkOptions<T>): AsyncGenerator<T, void, undefined> {
+  for await (const page of walkPages(o)) yield* page;
+}
+
+/** The same, a provider page at a time: the records each request brought that were not read before (never empty). */
+export async function* walkPages<T>(o: WalkOptions<T>): AsyncGenerator<T[], void, undefined> {
   const size = o.size ?? 100;
   const start = iso(Math.floor(o.fromMs / SECOND) * SECOND);
   let end = Math.ceil(o.toMs / SECOND) * SECOND;
@@ -56,6 +61,7 @@ export async function* walkNewestFirst<T>(o: WalkOptions<T>): AsyncGenerator<T, 
   for (;;) {
     o.signal?.throwIfAborted();
     const res = await o.read({ start_date: start, end_date: iso(end), page, size });
+    const fresh: T[] = [];
     for (const item of res.items) {
       const at = o.createdMs(item);
       // Outside the period (a provider that reads whole seconds), or no time to place it by.
@@ -70,8 +76,9 @@ export async function* walkNewestFirst<T>(o: WalkOptions<T>): AsyncGenerator<T, 
         atCursor.clear();
         atCursor.add(o.id(item));
       }
-      yield item;
+      fresh.push(item);
     }
+    if (fresh.length > 0) yield fresh;
     if (res.items.length < size || page >= res.pages) return;
     const next = Math.ceil(cursor / SECOND) * SECOND;
     if (next < end) {
