@@ -14,8 +14,8 @@
  */
 import { orderOutcome } from '../provider/facts.js';
 import type { Order } from '../provider/schemas.js';
-import { parseIsoDateTime } from '../provider/time.js';
 import { bankOfOrder } from './bank.js';
+import { timeMs } from './times.js';
 
 export interface DayRow {
   date: string;
@@ -89,8 +89,8 @@ export class Tally {
   /** Counts one order of the provider's list (a payment; payouts are not counted). */
   add(order: Order): void {
     if (order.order_side !== 'Buy') return;
-    const created = parseIsoDateTime(order.created_at);
-    const day = created === null ? -1 : this.dayOf(created);
+    const created = timeMs(order.created_at);
+    const day = this.dayOf(created);
     if (day < 0) return;
     const row = this.rows[day]!;
     const outcome = orderOutcome(order.status);
@@ -98,10 +98,9 @@ export class Tally {
     row.created++;
     if (paid) {
       row.paid++;
-      const updated = parseIsoDateTime(order.updated_at);
-      const expires = parseIsoDateTime(order.expires_at);
-      if (updated !== null && expires !== null && updated > expires) row.late++;
-      if (updated !== null) this.addTimeToPay(Math.max(0, Math.round((updated - created!) / 1000)));
+      const updated = timeMs(order.updated_at);
+      if (updated > timeMs(order.expires_at)) row.late++;
+      if (!Number.isNaN(updated)) this.addTimeToPay(Math.max(0, Math.round((updated - created) / 1000)));
     } else if (outcome === 'expired') {
       row.expired++;
     }

@@ -12,11 +12,11 @@
  */
 import { ORDER_LIFETIME_SECONDS } from '../provider/facts.js';
 import type { Dispute, Order } from '../provider/schemas.js';
-import { parseIsoDateTime } from '../provider/time.js';
 import type { ProviderClient } from '../provider/types.js';
 import { errorResponse, fieldErrorResponse, providerErrorResponse } from './answers.js';
 import { Tally, type AnalyticsReport } from './analytics-tally.js';
 import { FieldError, onlyKnown, readPeriod, type Period } from './period.js';
+import { timeMs } from './times.js';
 import { walkNewestFirst } from './walk.js';
 import { daysOf } from './zone.js';
 
@@ -74,7 +74,7 @@ export function slices(fromMs: number, toMs: number, n: number): [number, number
   return out;
 }
 
-const createdMs = (row: { created_at: string }) => parseIsoDateTime(row.created_at) ?? NaN;
+const createdMs = (row: { created_at: string }) => timeMs(row.created_at);
 
 export function createAnalytics(client: ProviderClient, options: AnalyticsOptions = {}): Analytics {
   const now = options.now ?? Date.now;

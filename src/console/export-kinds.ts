@@ -6,11 +6,11 @@
 import { currencyDigits, numberToDecimal } from '../money/index.js';
 import { ORDER_STATUSES, TRANSACTION_TYPES, knownStatus, orderOutcome } from '../provider/facts.js';
 import type { Dispute, Order, Transaction } from '../provider/schemas.js';
-import { parseIsoDateTime } from '../provider/time.js';
 import type { ProviderClient } from '../provider/types.js';
 import { bankOfOrder } from './bank.js';
 import type { CsvValue } from './csv.js';
 import { FieldError } from './period.js';
+import { timeMs } from './times.js';
 import type { WalkPage, WalkRequest } from './walk.js';
 import { isoInZone } from './zone.js';
 
@@ -47,8 +47,8 @@ const anId = (name: string) => (value: string): string => {
 /** A provider time as ISO 8601 with the zone; the provider's own text when it does not read as a time. */
 export function timeCell(value: string | null | undefined, ctx: RowContext): string {
   if (!value) return '';
-  const ms = parseIsoDateTime(value);
-  if (ms === null) return value;
+  const ms = timeMs(value);
+  if (Number.isNaN(ms)) return value;
   return ctx.tz ? isoInZone(ctx.tz, ms) : new Date(ms).toISOString();
 }
 
@@ -61,7 +61,7 @@ export function numberAmount(value: number, currency: string): string {
   return `${text}${fraction ? '' : '.'}${'0'.repeat(digits - fraction.length)}`;
 }
 
-const createdMsOf = (row: { created_at: string }) => parseIsoDateTime(row.created_at) ?? NaN;
+const createdMsOf = (row: { created_at: string }) => timeMs(row.created_at);
 
 /** The last four characters of an account (a payout's destination), never the whole. */
 const lastFour = (account: string | null) => (account && account.length > 4 ? account.slice(-4) : '');
