@@ -30,12 +30,11 @@ import {
 } from '../src/server/index.js';
 import { CART_ID, openCarts, productForRef, type Carts } from './carts.js';
 import { catalogResolver, loadCatalog, type Product } from './catalog.js';
-import { CONSOLE_PATH, createConsoleApi, randomConsolePassword } from './console.js';
-import { sandboxReceipts } from './console-receipts.js';
-import type { ConsoleEndpoint } from './console-shop.js';
+import { createConsole, sandboxReceipts, type PaydeskConsole } from '../src/console/index.js';
+import { randomConsolePassword } from './console-password.js';
 import { openDataDir, type DataDir } from './data-dir.js';
-import { checkPort, closeServer, listen, PortInUseError, remoteAddress, urlOf } from './http.js';
-import { buildMerchantApp, ENDPOINT, pageCsp, WITH_FORM_ENDPOINT } from './merchant-app.js';
+import { checkPort, closeServer, listen, PortInUseError, urlOf } from './http.js';
+import { buildMerchantApp, CONSOLE_PATH, ENDPOINT, pageCsp, WITH_FORM_ENDPOINT } from './merchant-app.js';
 import { loadDemoPages } from './pages.js';
 
 export { PortInUseError } from './http.js';
@@ -221,32 +220,37 @@ async function createHandlers(s: Settled, p: ProviderSide, merchantUrl: string, 
   handlers.push(withForm);
 }
 
-/** The console's API: each token endpoint's sessions and webhook log, with the provider client of its terminal. */
-function createConsole(s: Settled, p: ProviderSide, handlers: CheckoutHandler[], carts: Carts, consoleStore: CheckoutStore | null, options: DemoOptions): Hono {
+/**
+ * The merchant console (paydesk/console), mounted at /console as any merchant would: over the main
+ * token endpoint's handler and the provider client of its terminal, with the with-form endpoint's
+ * orders beside, the demo password login, the storefront's carts (product titles) and, with the
+ * sandbox, its dispute receipts and "complete in the sandbox".
+ */
+function mountConsole(s: Settled, p: ProviderSide, handlers: CheckoutHandler[], carts: Carts, consoleStore: CheckoutStore | null, options: DemoOptions): PaydeskConsole {
   const { sandbox } = p;
   const client = createProviderClient({ baseUrl: p.url, apiKey: p.key, ...options.consoleProvider });
   // Dispute receipts come from the sandbox (the provider does not give them out).
   const receiptsOf = (apiKey: string) => (sandbox ? sandboxReceipts({ url: p.url, apiKey, fetch: (r) => sandbox.fetch(r) }) : null);
-  const endpoints: ConsoleEndpoint[] = [{ path: ENDPOINT, inspect: handlers[0]!.inspect, client, receipts: receiptsOf(p.key) }];
-  if (handlers[1]) {
-    endpoints.push({
-      path: WITH_FORM_ENDPOINT,
-      inspect: handlers[1].inspect,
-      client: createProviderClient({ baseUrl: p.url, apiKey: PRESET_KEYS.withForm }),
-      receipts: receiptsOf(PRESET_KEYS.withForm),
-    });
-  }
   const logger = s.logger;
-  return createConsoleApi({
+  return createConsole({
     client,
-    // The payouts' create-once records: in the data directory, "this payout may still land" survives a restart.
+    handler: handlers[0]!,
+    endpoint: ENDPOINT,
+    receipts: receiptsOf(p.key),
+    ...(handlers[1] && {
+      moreEndpoints: [
+        { path: WITH_FORM_ENDPOINT, handler: handlers[1], client: createProviderClient({ baseUrl: p.url, apiKey: PRESET_KEYS.withForm }), receipts: receiptsOf(PRESET_KEYS.withForm) },
+      ],
+    }),
+    basePath: CONSOLE_PATH,
+    title: 'Obzharka',
+    homeUrl: '/',
+    // The payouts' create-once records and the refunds: in the data directory, "this payout may still land" survives a restart.
     ...(consoleStore && { store: consoleStore }),
     ...(options.payoutWaitMs !== undefined && { payoutWaitMs: options.payoutWaitMs }),
-    endpoints,
     products: s.products,
     productOf: (orderRef) => productForRef(carts, s.products, orderRef),
     password: s.consolePassword,
-    clientAddress: (c) => remoteAddress(c) ?? 'local',
     sandbox: sandbox ? { complete: (orderId) => sandboxControl(sandbox, `${p.url}/sandbox/orders/${encodeURIComponent(orderId)}/complete`) } : null,
     ...(logger.info && { audit: (entry) => logger.info!('console payout', { ...entry }) }),
     logError: (message, err) => logger.error(message, { err }),
@@ -283,11 +287,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   try {
     const carts = await openCarts(cartStore, s.products);
     await createHandlers(s, p, merchantUrl, carts, options, handlers);
-    const consoleApi = createConsole(s, p, handlers, carts, consoleStore, options);
+    const paydeskConsole = mountConsole(s, p, handlers, carts, consoleStore, options);
     app = buildMerchantApp({
       main: handlers[0]!,
       withForm: handlers[1] ?? null,
-      consoleApi,
+      console: paydeskConsole,
       pages: await pagesLoading,
       products: s.products,
       carts,

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createSqliteStore, type CheckoutStore } from '../src/server/index.js';
-import { randomConsolePassword } from './console.js';
+import { randomConsolePassword } from './console-password.js';
 
 export interface DemoSecrets {
   session_secret: string;

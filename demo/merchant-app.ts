@@ -9,23 +9,25 @@ import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Context } from 'hono';
-import { loadWidgetBundleInfo, toHonoHandler, type CheckoutHandler, type Logger } from '../src/server/index.js';
+import type { PaydeskConsole } from '../src/console/index.js';
+import { loadWidgetBundleInfo, setClientAddress, toHonoHandler, type CheckoutHandler, type Logger } from '../src/server/index.js';
 import { registerCartRoutes, type Carts } from './carts.js';
 import { registerCheckoutPage } from './checkout-page.js';
 import type { Product } from './catalog.js';
-import { CONSOLE_PAGE, CONSOLE_PATH } from './console-contract.js';
-import { errorJson } from './http.js';
+import { errorJson, remoteAddress } from './http.js';
 import { CONTENT_TYPES, type DemoPages } from './pages.js';
 import { registerSandboxBar } from './sandbox-bar.js';
 
 export const ENDPOINT = '/api/paydesk';
 export const WITH_FORM_ENDPOINT = '/api/paydesk-with-form';
+/** Where the demo mounts the merchant console (paydesk/console). */
+export const CONSOLE_PATH = '/console';
 /** Largest body the demo's own routes (carts, the sandbox bar) read. */
 const DEMO_MAX_BODY_BYTES = 4 * 1024;
 
 const CDN_DIR = fileURLToPath(new URL('../dist/cdn/', import.meta.url));
 
-/** Pages served under friendly paths (the console's views: CONSOLE_PAGE). */
+/** Pages served under friendly paths. */
 const PAGES: Record<string, string> = {
   '/': '/index.html',
   '/thanks': '/thanks.html',
@@ -52,7 +54,8 @@ export function pageCsp(frameOrigin: string | null): string {
 export interface MerchantAppParts {
   main: CheckoutHandler;
   withForm: CheckoutHandler | null;
-  consoleApi: Hono;
+  /** The merchant console (paydesk/console), mounted at CONSOLE_PATH. */
+  console: PaydeskConsole;
   /** The built pages (demo/pages.ts). */
   pages: DemoPages;
   products: readonly Product[];
@@ -67,7 +70,7 @@ export interface MerchantAppParts {
 
 /** The merchant server's routes (exported for in-process tests through `app.request`). */
 export function buildMerchantApp(parts: MerchantAppParts): Hono {
-  const { main, withForm, consoleApi, pages, products, csp, sandbox, merchantUrl } = parts;
+  const { main, withForm, pages, products, csp, sandbox, merchantUrl } = parts;
   const app = new Hono();
   const handlers: Record<string, CheckoutHandler> = { [ENDPOINT]: main, ...(withForm ? { [WITH_FORM_ENDPOINT]: withForm } : {}) };
 
@@ -103,8 +106,13 @@ export function buildMerchantApp(parts: MerchantAppParts): Hono {
   registerCheckoutPage(app, { handler: main, endpoint: ENDPOINT, carts: parts.carts, pages, csp });
   registerSandboxBar(app, { handlers, defaultEndpoint: ENDPOINT, sandbox, merchantUrl });
 
-  // The merchant console's API (its own login, cookie scoped to /console).
-  app.route(`${CONSOLE_PATH}/api`, consoleApi);
+  // The merchant console (paydesk/console): its pages and API, its own login (cookie scoped to /console).
+  const mounted = (c: Context) => {
+    setClientAddress(c.req.raw, remoteAddress(c));
+    return parts.console.fetch(c.req.raw);
+  };
+  app.all(CONSOLE_PATH, mounted);
+  app.all(`${CONSOLE_PATH}/*`, mounted);
 
   app.get('/healthz', (c) => c.json({ ok: true }));
 
@@ -112,7 +120,7 @@ export function buildMerchantApp(parts: MerchantAppParts): Hono {
   // content-hashed assets cached for good.
   app.get('*', (c) => {
     const path = new URL(c.req.url).pathname;
-    const file = pages.get(CONSOLE_PAGE.test(path) ? '/console.html' : (PAGES[path] ?? path));
+    const file = pages.get(PAGES[path] ?? path);
     if (!file) return errorJson(c, 404, 'not_found', 'Not found.');
     if (file.type.startsWith('text/html')) {
       return c.body(file.body, 200, { 'Content-Type': file.type, 'Cache-Control': 'no-store', 'Content-Security-Policy': csp });

@@ -1,5 +1,5 @@
 /**
- * Vite builds the demo's pages (storefront, console, thanks, support, CDN demo) from `demo/public/`:
+ * Vite builds the demo's pages (storefront, thanks, support, CDN demo; the console is paydesk/console's own build) from `demo/public/`:
  * the HTML entries, their TypeScript (`demo/public/src/`, which imports paydesk's entries `src/money`,
  * `src/protocol` and `src/provider` instead of copying them), CSS and images, into `demo/dist/` with hashed
  * asset names. Nothing inline: every script and style is a file, so the pages keep their strict
@@ -43,7 +43,7 @@ function buildInputs(): Plugin {
   };
 }
 
-/** The dev server answers the friendly paths as the merchant server does (`/console/payouts` → console.html). */
+/** The dev server answers the friendly paths as the merchant server does (`/thanks` → thanks.html); the console (paydesk/console) is the server's. */
 function friendlyPaths(): Plugin {
   return {
     name: 'paydesk-demo-friendly-paths',
@@ -51,8 +51,7 @@ function friendlyPaths(): Plugin {
     configureServer(server) {
       server.middlewares.use((req, _res, next) => {
         const path = (req.url ?? '/').split('?')[0]!;
-        if (/^\/console(\/(?!api\/)[A-Za-z0-9_.~%/-]*)?$/.test(path)) req.url = '/console.html';
-        else if (path === '/thanks' || path === '/support') req.url = `${path}.html`;
+        if (path === '/thanks' || path === '/support') req.url = `${path}.html`;
         else if (path === '/cdn-demo') req.url = '/cdn.html';
         next();
       });
@@ -81,6 +80,6 @@ export default defineConfig({
   },
   server: {
     host: '127.0.0.1',
-    proxy: Object.fromEntries(['/api', '/console/api', '/demo/api', '/paydesk.js', '/chunks', '/cdn/', '/checkout/'].map((p) => [p, api])),
+    proxy: Object.fromEntries(['/api', '/console', '/demo/api', '/paydesk.js', '/chunks', '/cdn/', '/checkout/'].map((p) => [p, api])),
   },
 });

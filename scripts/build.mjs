@@ -9,6 +9,7 @@
  *      the IIFE is ASCII-only; both entries carry the digest of every file they load, and each digest is
  *      that of the file written: src/element/integrity.ts)
  *   4. dist/custom-elements.json: `cem analyze --litelement`
+ *   (after 2) dist/console/ui/: the console's pages (scripts/console-ui.vite.config.ts), served by paydesk/console
  * Any failing step stops the build with a non-zero exit code and says which step failed.
  */
 import { spawnSync } from 'node:child_process';
@@ -49,6 +50,8 @@ rmSync(join(root, 'dist'), { recursive: true, force: true });
 run('npm build (tsc -p tsconfig.build.json)', bin('tsc'), ['-p', 'tsconfig.build.json']);
 run('CDN ES module (vite)', bin('vite'), ['build', '--logLevel', 'warn'], { PAYDESK_CDN_FORMAT: 'es' });
 run('CDN classic script (vite)', bin('vite'), ['build', '--logLevel', 'warn'], { PAYDESK_CDN_FORMAT: 'iife' });
+run('console pages (vite: src/console/ui → dist/console/ui)', bin('vite'), ['build', '--logLevel', 'warn', '-c', 'scripts/console-ui.vite.config.ts']);
+if (!existsSync(join(root, 'dist', 'console', 'ui', 'console.html'))) fail('dist/console/ui/console.html was not written');
 
 const cdn = join(root, 'dist', 'cdn');
 const fail = (message) => {

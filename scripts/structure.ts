@@ -14,7 +14,7 @@ import ts from 'typescript';
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const GOALS = { fileLines: 400, functionLines: 120, hostClassLines: 300, providerNames: 60 } as const;
 /** Tables, not logic: their length is their content. */
-const TABLES = [/^src\/element\/i18n\//, /^demo\/public\/src\/texts\//, /^src\/provider\/schemas\.ts$/];
+const TABLES = [/^src\/element\/i18n\//, /^demo\/public\/src\/texts\//, /^src\/console\/ui\/texts/, /^src\/provider\/schemas\.ts$/];
 
 function sources(dir: string, ext = /\.tsx?$/): string[] {
   const out: string[] = [];

@@ -34,6 +34,7 @@ NODE_TEST=(node --import tsx --test --test-timeout=300000)
 step "type check (tsc --noEmit; the demo pages' browser code: tsc -p demo/public)"
 npx tsc --noEmit || { echo "type check failed"; finish 1; }
 npx tsc --noEmit -p demo/public || { echo "type check of the demo pages failed"; finish 1; }
+npx tsc --noEmit -p src/console/ui || { echo "type check of the console pages failed"; finish 1; }
 
 step "build (npm run build: dist/ for the packaging, manifest and size tests)"
 node scripts/build.mjs --quiet || { echo "build failed"; finish 1; }

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { OrderDetailResponse } from '../../demo/console-contract.js';
+import type { OrderDetailResponse } from '../../src/console/contract.js';
 import type { OrderView } from '../../src/protocol/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { HTML_PAGE, makePdf, makePng } from '../node/sandbox/receipt-files.js';

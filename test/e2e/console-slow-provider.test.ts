@@ -1,6 +1,6 @@
 /**
  * The console's order page while the provider hangs (probe: 92 s, three order reads of 15 s each and
- * then the disputes search). The provider's reads of one page share a bound (demo/console-shop.ts
+ * then the disputes search). The provider's reads of one page share a bound (src/console/shop.ts
  * `PAGE_READS_MS`): the page answers with the shop's record and the provider's failure in its place.
  * The console's client here waits 120 s per read, so only that bound can end them.
  */

@@ -3,20 +3,23 @@
  * rebuilt when a recorded input changes; and every text key the HTML names exists in both languages.
  */
 import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { PAGES_OUT_DIR, PAGES_SRC_DIR, staleReason } from '../../demo/build-inputs.js';
-import { CONSOLE_TEXTS } from '../../demo/public/src/texts/console.js';
+import { CONSOLE_TEXTS } from '../../src/console/ui/texts.js';
+
+const CONSOLE_UI_DIR = fileURLToPath(new URL('../../src/console/ui/', import.meta.url));
 import { STORE_TEXTS } from '../../demo/public/src/texts/store.js';
 import { ROOT } from './helpers.js';
 
 /** loadDemoPages() in a new process: what it did, and what it serves. */
 function loadInChild(): { source: string; reason: string | null; pages: string[] } {
   const script = `const m = await import('./demo/pages.ts'); const p = await m.loadDemoPages();
-    console.log(JSON.stringify({ source: p.source, reason: p.reason, pages: ['/index.html', '/console.html', '/thanks.html', '/support.html', '/cdn.html'].filter((f) => p.get(f)) }));`;
+    console.log(JSON.stringify({ source: p.source, reason: p.reason, pages: ['/index.html', '/thanks.html', '/support.html', '/cdn.html'].filter((f) => p.get(f)) }));`;
   const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   assert.equal(run.status, 0, run.stderr);
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { source: string; reason: string | null; pages: string[] };
@@ -26,7 +29,7 @@ describe('the demo pages', () => {
   test('npm start builds them when demo/dist is missing, then reuses the build while its sources are the same', () => {
     rmSync(PAGES_OUT_DIR, { recursive: true, force: true });
     const first = loadInChild();
-    assert.deepEqual(first, { source: 'built', reason: 'there is no build yet', pages: ['/index.html', '/console.html', '/thanks.html', '/support.html', '/cdn.html'] });
+    assert.deepEqual(first, { source: 'built', reason: 'there is no build yet', pages: ['/index.html', '/thanks.html', '/support.html', '/cdn.html'] });
     assert.equal(staleReason(PAGES_OUT_DIR), null);
     const second = loadInChild();
     assert.equal(second.source, 'fresh');
@@ -42,7 +45,7 @@ describe('the demo pages', () => {
       const inputs = JSON.parse(readFileSync(file, 'utf8')) as { vite: string; files: Record<string, string>; listing: string[] };
       assert.equal(staleReason(copy), null);
       // The shared modules the pages import are inputs too, not only demo/public.
-      for (const shared of ['src/money/index.ts', 'src/provider/facts.ts', 'src/protocol/index.ts', 'demo/payout-rules.ts', 'demo/public/src/store.ts']) {
+      for (const shared of ['src/money/index.ts', 'src/provider/facts.ts', 'src/protocol/index.ts', 'demo/public/src/store.ts']) {
         assert.ok(shared in inputs.files, `${shared} is a recorded input`);
       }
       const write = (changed: object) => writeFileSync(file, JSON.stringify({ ...inputs, ...changed }));
@@ -63,13 +66,13 @@ describe('the demo pages', () => {
 
   test('every text the HTML names (data-i18n, data-i18n-aria) exists in English and Russian', () => {
     const tables: Record<string, { en: Record<string, string>; ru: Record<string, string> }> = {
-      'console.html': CONSOLE_TEXTS,
-      'index.html': STORE_TEXTS,
-      'thanks.html': STORE_TEXTS,
-      'support.html': STORE_TEXTS,
+      [join(CONSOLE_UI_DIR, 'console.html')]: CONSOLE_TEXTS,
+      [join(PAGES_SRC_DIR, 'index.html')]: STORE_TEXTS,
+      [join(PAGES_SRC_DIR, 'thanks.html')]: STORE_TEXTS,
+      [join(PAGES_SRC_DIR, 'support.html')]: STORE_TEXTS,
     };
     for (const [page, table] of Object.entries(tables)) {
-      const html = readFileSync(join(PAGES_SRC_DIR, page), 'utf8');
+      const html = readFileSync(page, 'utf8');
       const keys = [...html.matchAll(/data-i18n(?:-aria)?="([^"]+)"/g)].map((m) => m[1]!);
       assert.ok(keys.length >= 3, page);
       for (const key of keys) {

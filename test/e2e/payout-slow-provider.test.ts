@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { quotePayout, type PayoutMethod } from '../../demo/payout-rules.js';
+import { quotePayout, type PayoutMethod } from '../../src/console/payout-rules.js';
 import { CONSOLE_PASSWORD, launchBrowser, newShopper, sandboxCall, screenshot, startTestDemo, type Shopper, type TestDemo } from './helpers.js';
 import { logIn } from './console-page.js';
 

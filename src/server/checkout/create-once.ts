@@ -1,7 +1,7 @@
 /**
  * Create-once: the rule behind every order the merchant server creates at the provider (a shopper's
  * `Buy` from the token endpoint, src/server/checkout/create.ts; a merchant's `Sell` payout from the
- * demo console, demo/console.ts). One client order id makes at most one provider order, whatever
+ * console, src/console/payouts.ts). One client order id makes at most one provider order, whatever
  * the provider's delays:
  *
  * - a lease (`creating:<id>` in the store) lets one request at a time create for an id; another one
