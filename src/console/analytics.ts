@@ -14,6 +14,7 @@ import { ORDER_LIFETIME_SECONDS } from '../provider/facts.js';
 import type { Dispute, Order } from '../provider/schemas.js';
 import type { ProviderClient } from '../provider/types.js';
 import { errorResponse, fieldErrorResponse, providerErrorResponse } from './answers.js';
+import { ConsoleHttpError } from './errors.js';
 import { Tally, type AnalyticsReport } from './analytics-tally.js';
 import { FieldError, onlyKnown, readPeriod, type Period } from './period.js';
 import { timeMs } from './times.js';
@@ -173,7 +174,7 @@ export function createAnalytics(client: ProviderClient, options: AnalyticsOption
       try {
         return answer(await untilAborted(run.promise, signal), 'miss');
       } catch (err) {
-        if (signal?.aborted) return errorResponse(499, 'client_closed', 'the client went away before the analytics were counted');
+        if (signal?.aborted) return errorResponse(new ConsoleHttpError(499, 'bad_request', 'the client went away before the analytics were counted'));
         const provider = providerErrorResponse(err);
         if (provider) return provider;
         throw err;

@@ -9,6 +9,7 @@
  */
 import { BOM, csvRow } from './csv.js';
 import { errorResponse, fieldErrorResponse, providerErrorResponse } from './answers.js';
+import { ConsoleHttpError } from './errors.js';
 import { EXPORT_KINDS, exportSpec, type ExportKind, type ExportSpec, type RowContext } from './export-kinds.js';
 import { FieldError, onlyKnown, readPeriod, single, type Period } from './period.js';
 import type { ProviderClient } from '../provider/types.js';
@@ -55,7 +56,9 @@ export function exportFileName(kind: ExportKind, period: Period): string {
  * first page. `signal` (the request's) stops the reading when the client goes away.
  */
 export async function exportCsv(client: ProviderClient, kind: string, params: URLSearchParams, signal?: AbortSignal, options: ExportOptions = {}): Promise<Response> {
-  if (!isKind(kind)) return errorResponse(404, 'not_found', `there is no export ${kind.slice(0, 40)}; the exports are ${EXPORT_KINDS.join(', ')}`);
+  if (!isKind(kind)) {
+    return errorResponse(new ConsoleHttpError(404, 'not_found', `there is no export ${kind.slice(0, 40)}; the exports are ${EXPORT_KINDS.join(', ')}`));
+  }
   const spec = exportSpec(kind);
   let query: ReturnType<typeof readExportQuery>;
   try {
