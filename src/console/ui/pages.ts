@@ -18,6 +18,8 @@ export interface ConsolePage {
 
 /** The pages, in the order of their links (after the built-in lists). */
 export const PAGES: readonly ConsolePage[] = [
+  // Its charts (uPlot) load with the page, not with the console.
+  { path: 'analytics', title: 'a.title', show: async (ctx, root) => (await import('./analytics-page.js')).showAnalytics(ctx, root) },
 ];
 
 /** The page at an address, or null. */
