@@ -24,7 +24,7 @@ function axes(xValues?: (u: uPlot, splits: number[]) => string[]): uPlot.Axis[] 
   const grid = { stroke: css('--border'), width: 1 };
   return [
     { stroke, grid: { show: false }, ticks: { stroke: grid.stroke }, ...(xValues && { values: xValues }) },
-    { stroke, grid, ticks: { stroke: grid.stroke }, size: 44 },
+    { stroke, grid, ticks: { stroke: grid.stroke }, size: 52 },
   ];
 }
 
@@ -81,6 +81,8 @@ export function barChart(box: HTMLElement, labels: string[], values: number[], c
         {
           width,
           height: 220,
+          // Room on the right for the last category's slanted name.
+          padding: [10, 28, 0, 4],
           legend: { show: false },
           cursor: { show: false },
           scales: { x: { time: false, range: [-0.5, labels.length - 0.5] }, y: { range: [0, o.max ?? Math.max(4, Math.ceil(Math.max(0, ...values) * 1.1))] } },

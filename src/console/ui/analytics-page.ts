@@ -119,17 +119,19 @@ export function duration(t: ConsoleContext['t'], seconds: number | null): string
 const percent = (paid: number, created: number, lang: string) =>
   created === 0 ? '—' : new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }).format(paid / created);
 
-function table(caption: string, head: string[], rows: (string | number)[][], o: { hidden?: boolean; name: string }): HTMLTableElement {
-  return el(
+/** A chart's numbers as a table; `hidden`: for screen readers only (in a box that clips it: a table grows to its content). */
+function table(caption: string, head: string[], rows: (string | number)[][], o: { hidden?: boolean; name: string }): HTMLElement {
+  const numbers = el(
     'table',
-    { className: o.hidden ? 'sr-only numbers' : 'numbers', 'data-numbers': o.name },
+    { className: 'numbers', 'data-numbers': o.name },
     el('caption', { text: caption }),
     el('thead', {}, el('tr', {}, ...head.map((h, i) => el('th', { scope: 'col', className: i > 0 ? 'num' : null, text: h })))),
     el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => (i === 0 ? el('th', { scope: 'row', text: String(c) }) : el('td', { className: 'num', text: String(c) })))))),
   );
+  return o.hidden ? el('div', { className: 'sr-only' }, numbers) : numbers;
 }
 
-function figure(name: string, title: string, note: string | null, numbers: HTMLTableElement): { figure: HTMLElement; plot: HTMLElement } {
+function figure(name: string, title: string, note: string | null, numbers: HTMLElement): { figure: HTMLElement; plot: HTMLElement } {
   const plot = el('div', { className: 'plot', 'aria-hidden': 'true' });
   return {
     plot,
