@@ -40,8 +40,8 @@ export interface AnalyticsOptions {
 export interface Analytics {
   /** The answer to a query (`from`, `to`, `tz`): 200 with the report, 400 naming a bad field, 429/502/504 from the provider. */
   handle(params: URLSearchParams, signal?: AbortSignal): Promise<Response>;
-  /** The report of a checked period (no cache). */
-  count(period: Period & { tz: string }, signal?: AbortSignal): Promise<AnalyticsReport>;
+  /** The report of a checked period (epoch ms, both ends included; an IANA zone), without the cache. */
+  count(period: { fromMs: number; toMs: number; tz: string }, signal?: AbortSignal): Promise<AnalyticsReport>;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -102,7 +102,7 @@ export function createAnalytics(client: ProviderClient, options: AnalyticsOption
     return ids;
   }
 
-  async function count(period: Period & { tz: string }, signal?: AbortSignal): Promise<AnalyticsReport> {
+  async function count(period: { fromMs: number; toMs: number; tz: string }, signal?: AbortSignal): Promise<AnalyticsReport> {
     const stop = signal ?? new AbortController().signal;
     const days = daysOf(period.tz, period.fromMs, period.toMs);
     const disputed = await disputedOrders(period, stop);
