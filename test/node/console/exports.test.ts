@@ -5,6 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { BOM, csvCell, csvRow } from '../../../src/console/csv.js';
 import { exportCsv } from '../../../src/console/exports.js';
+import { createConsole } from '../../../src/console/index.js';
 import { numberAmount } from '../../../src/console/export-kinds.js';
 import { DAY, START, everyRecord, sandboxWorld, syntheticClient } from './export-helpers.js';
 
@@ -253,3 +254,29 @@ describe('streaming', () => {
 });
 
 test('BOM is U+FEFF', () => assert.equal(BOM, '\uFEFF'));
+
+describe('mounted by createConsole', () => {
+  const w = sandboxWorld();
+  after(() => w.close());
+  const period = `from=${iso(START - 7 * DAY)}&to=${iso(START)}`;
+
+  test('GET {basePath}/api/export/{kind}.csv and /api/analytics answer behind the merchant authorize, and only with it', async () => {
+    let allowed = true;
+    const console_ = createConsole({ client: w.client, basePath: '/back-office', authorize: () => allowed });
+    const get = (path: string) => console_.fetch(new Request(`http://merchant.test/back-office/api${path}`));
+    const csv = await get(`/export/transactions.csv?${period}`);
+    assert.equal(csv.status, 200);
+    assert.equal(csv.headers.get('content-type'), 'text/csv; charset=utf-8');
+    const bytes = new Uint8Array(await csv.arrayBuffer());
+    assert.deepEqual([...bytes.slice(0, 3)], [0xef, 0xbb, 0xbf]);
+    assert.match(new TextDecoder().decode(bytes), /^id,created_at,transaction_type,amount/);
+    const analytics = await get(`/analytics?${period}&tz=UTC`);
+    assert.equal(analytics.status, 200);
+    assert.equal((await analytics.json()).days.length, 8);
+    assert.equal((await get('/export/orders.txt')).status, 404);
+    assert.equal((await (await get(`/export/orders.csv?${period}&status=nope`)).json()).error.field, 'status');
+    allowed = false;
+    assert.equal((await get(`/export/orders.csv?${period}`)).status, 401);
+    assert.equal((await get(`/analytics?${period}&tz=UTC`)).status, 401);
+  });
+});
