@@ -65,6 +65,7 @@ import { getRecordedClientAddress } from '../server/http.js';
 import { registerAuth, type ConsoleAuth, type ConsoleAuthorize } from './auth.js';
 import { ConsoleHttpError, errorBody, readError } from './errors.js';
 import { registerPayouts, type PayoutAuditEntry } from './payouts.js';
+import { registerRefunds } from './refunds.js';
 import { registerDisputes } from './disputes.js';
 import { registerProviderLists, type ReadContext } from './lists.js';
 import { registerOrders } from './orders.js';
@@ -162,7 +163,20 @@ export function createConsoleApi(options: ConsoleApiOptions): { app: Hono; auth:
     clientAddress: addressOf,
   });
 
-  const read: ReadContext = { client, shops, sandbox: Boolean(options.sandbox), logError };
+  const store = options.store ?? createMemoryStore({ now });
+  const payoutWaitMs = options.payoutWaitMs ?? 10_000;
+  const payoutLeaseMs = options.payoutLeaseMs ?? 90_000;
+  const refunds = registerRefunds(app, {
+    client,
+    store,
+    now,
+    logError,
+    payoutWaitMs,
+    payoutLeaseMs,
+    shops,
+    doublePayments: options.endpoints.flatMap((e) => (e.doublePayments ? [{ endpoint: e.path, list: e.doublePayments }] : [])),
+  });
+  const read: ReadContext = { client, shops, sandbox: Boolean(options.sandbox), logError, refunds };
   registerProviderLists(app, read);
   registerOrders(app, read);
   registerDisputes(app, read);
@@ -170,10 +184,10 @@ export function createConsoleApi(options: ConsoleApiOptions): { app: Hono; auth:
   registerReports(app, read);
   registerPayouts(app, {
     client,
-    store: options.store ?? createMemoryStore({ now }),
+    store,
     now,
-    payoutWaitMs: options.payoutWaitMs ?? 10_000,
-    payoutLeaseMs: options.payoutLeaseMs ?? 90_000,
+    payoutWaitMs,
+    payoutLeaseMs,
     who: (c: Context) => ({ login: auth.loginOf(c) ?? 'unknown', address: addressOf(c) }),
     audit,
     logError,

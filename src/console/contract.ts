@@ -117,6 +117,8 @@ export interface PayoutView {
   created_at: string;
   updated_at: string;
   expires_at: string;
+  /** The order this payout refunds (a refund is a payout: refunds.ts), else null. */
+  refund_of: string | null;
 }
 
 export interface PayoutResponse {
@@ -330,6 +332,67 @@ export interface OrderDetail {
   receipts_available: boolean;
   /** Other provider orders with this client order id (a hosted form's earlier attempts), newest first. */
   others: Array<{ id: string; status: string; created_at: string }>;
+  /** The refunds of this order (payouts to the shopper), newest first, each with its payout's status now. */
+  refunds: RefundView[];
+  /** What may still be refunded: null when the order is not a paid payment. */
+  refundable: { amount: string; paid: string; currency: string } | null;
+}
+
+/**
+ * Where a refund stands: `sending` its payout was asked for and the provider has not confirmed it
+ * (it may still land: never sent again), `pending` the payout is on its way, `paid` the shopper got
+ * it, `failed` the payout ended without paying (the amount may be refunded again).
+ */
+export type RefundStatus = 'sending' | 'pending' | 'paid' | 'failed';
+export const REFUND_STATUSES: readonly RefundStatus[] = ['sending', 'pending', 'paid', 'failed'];
+
+export interface RefundView {
+  id: string;
+  order_id: string;
+  /** The payout's client order id (`refund-<order id>-<hash>`). */
+  client_order_id: string;
+  /** The payout (a Sell order) once the provider confirmed it, else null. */
+  payout_id: string | null;
+  amount: string;
+  currency: string;
+  status: RefundStatus;
+  /** Masked account the money goes to, and its kind. */
+  account: string;
+  account_kind: DestinationKind;
+  method: { id: string; name: string; type: string };
+  created_at: string;
+}
+
+/** `POST {basePath}/api/refunds`: 201 (made now) or 200 (the same refund asked again: `replayed`). */
+export interface RefundResponse {
+  refund: RefundView;
+  replayed: boolean;
+}
+
+/** Why an order is in "To refund". */
+export type RefundDueReason = 'double_payment' | 'late_payment' | 'dispute_accepted';
+export const REFUND_DUE_REASONS: readonly RefundDueReason[] = ['double_payment', 'late_payment', 'dispute_accepted'];
+
+/** An order whose money goes back: it paid a purchase another order had already paid. */
+export interface RefundDue {
+  order_id: string;
+  client_order_id: string;
+  order_ref: string;
+  reason: RefundDueReason;
+  /** Left to refund: what it paid less its refunds (not failed). */
+  amount: string;
+  paid: string;
+  refunded: string;
+  currency: string;
+  paid_at: string;
+  /** The order that paid the purchase first (fulfilled). */
+  first_order_id: string;
+  /** The token endpoint it came through. */
+  endpoint: string;
+}
+
+export interface RefundsDueResponse {
+  items: RefundDue[];
 }
 
 export interface OrderDetailResponse {

@@ -20,6 +20,7 @@ import type { ConsoleEndpoint } from './views.js';
 
 export type { ConsoleAuthorize } from './auth.js';
 export type { PayoutAuditEntry } from './payouts.js';
+export type { RefundDue, RefundDueReason, RefundResponse, RefundsDueResponse, RefundStatus, RefundView } from './contract.js';
 export { sandboxReceipts, type ReceiptInfo, type ReceiptSource } from './receipts.js';
 export type { ProductTitles } from './shop.js';
 export { CONSOLE_COOKIE } from './auth.js';
@@ -30,7 +31,7 @@ export { createAnalytics, HISTOGRAM_BOUNDS, type Analytics, type AnalyticsOption
 export interface ConsoleTokenEndpoint {
   /** Where it is mounted, e.g. `/api/paydesk-with-form` (shown beside its orders). */
   path: string;
-  handler: Pick<CheckoutHandler, 'inspect'>;
+  handler: Pick<CheckoutHandler, 'inspect'> & Partial<Pick<CheckoutHandler, 'doublePayments'>>;
   /** The provider client of its terminal. */
   client: ProviderClient;
   /** Its terminal's dispute receipts, or null. */
@@ -119,8 +120,20 @@ export function createConsole(options: ConsoleOptions): PaydeskConsole {
   const basePath = options.basePath ?? DEFAULT_BASE_PATH;
   if (!BASE_PATH.test(basePath)) throw new RangeError(`createConsole: basePath must be a path like /console (letters, digits, . _ ~ -; no trailing slash), not ${JSON.stringify(basePath)}`);
   const endpoints: ConsoleEndpoint[] = [
-    { path: options.endpoint ?? '/api/paydesk', inspect: options.handler?.inspect ?? noInspect, client: options.client, receipts: options.receipts ?? null },
-    ...(options.moreEndpoints ?? []).map((e) => ({ path: e.path, inspect: e.handler.inspect, client: e.client, receipts: e.receipts ?? null })),
+    {
+      path: options.endpoint ?? '/api/paydesk',
+      inspect: options.handler?.inspect ?? noInspect,
+      client: options.client,
+      receipts: options.receipts ?? null,
+      ...(options.handler && { doublePayments: () => options.handler!.doublePayments() }),
+    },
+    ...(options.moreEndpoints ?? []).map((e) => ({
+      path: e.path,
+      inspect: e.handler.inspect,
+      client: e.client,
+      receipts: e.receipts ?? null,
+      ...(e.handler.doublePayments && { doublePayments: () => e.handler.doublePayments!() }),
+    })),
   ];
   const { app: api, auth } = createConsoleApi({ ...options, endpoints, basePath });
 

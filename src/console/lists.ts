@@ -9,6 +9,7 @@ import { FORM_SESSION_STATES, METHOD_TYPES, ORDER_STATUSES, TRANSACTION_TYPES, t
 import { check, dateOrder, defined, FormSessionsQuery, MethodsQuery, readQuery, TransactionsQuery } from './checks.js';
 import { WEBHOOK_OUTCOMES } from './contract.js';
 import type { ShopRecords } from './shop.js';
+import type { RefundBook } from './refunds.js';
 
 export interface ReadContext {
   client: ProviderClient;
@@ -16,6 +17,8 @@ export interface ReadContext {
   /** Whether the sandbox's controls exist (the console's `meta`). */
   sandbox: boolean;
   logError: (message: string, err: unknown) => void;
+  /** The refunds (refunds.ts), for the order page. */
+  refunds: RefundBook;
 }
 
 /** GET /meta, /balance, /form-sessions, /transactions, /payment-methods: the provider's own lists, checked and passed on. */

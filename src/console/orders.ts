@@ -5,9 +5,14 @@ import { check, dateOrder, defined, id, OrdersQuery, param, readQuery } from './
 import type { OrderDetailResponse, OrdersPage } from './contract.js';
 import { ConsoleHttpError, invalid } from './errors.js';
 import type { ReadContext } from './lists.js';
+import { refundedSum, refundView } from './refunds.js';
+import { minorUnits } from './views.js';
+import { compareAmounts, currencyDigits, subtractAmounts } from '../money/index.js';
+
+const maxZero = (a: string) => (compareAmounts(a, '0') < 0 ? '0.00' : a);
 
 /** GET /orders (list, `q` search, exact client order id) and /orders/{key}. */
-export function registerOrders(app: Hono, { client, shops }: ReadContext): void {
+export function registerOrders(app: Hono, { client, shops, refunds }: ReadContext): void {
   /** The provider's page of orders, each row with the shop's session beside it. */
   const ordersPage = async (orders: { items: Order[]; total: number; page: number; size: number; pages: number }): Promise<OrdersPage> => ({
     items: await shops.rows(orders.items),
@@ -38,6 +43,11 @@ export function registerOrders(app: Hono, { client, shops }: ReadContext): void 
     const key = param(id, c.req.param('key'), 'key');
     const order = await shops.order(key);
     if (!order) throw new ConsoleHttpError(404, 'not_found', `neither the shop's sessions nor the provider have an order ${key}`);
-    return c.json({ order } satisfies OrderDetailResponse);
+    const list = order.id ? await refunds.current(order.id) : [];
+    const view = order.provider && 'order' in order.provider ? order.provider.order : null;
+    const paid = view && view.side === 'Buy' && (view.outcome === 'paid' || order.shop?.status === 'paid') ? minorUnits(view.amount, view.currency) : null;
+    const digits = currencyDigits(view?.currency);
+    const refundable = paid !== null && view ? { paid, amount: maxZero(subtractAmounts(paid, refundedSum(list, digits), digits)), currency: view.currency } : null;
+    return c.json({ order: { ...order, refunds: list.map(refundView), refundable } } satisfies OrderDetailResponse);
   });
 }

@@ -25,6 +25,7 @@ import {
   type DestinationProblem,
   type PayoutMethod,
 } from './payout-rules.js';
+import { refundOrderOf } from './refund-ids.js';
 
 /** One line per payout attempt. */
 export interface PayoutAuditEntry {
@@ -67,7 +68,7 @@ const PAYOUT_RECORD_TTL_MS = 24 * 3600 * 1000;
 /** How soon a submit that found nothing says to look again (the provider may list the payout any time). */
 const PAYOUT_LOOK_AGAIN_MS = 15_000;
 
-const DESTINATION_PROBLEMS: Record<DestinationProblem, string> = {
+export const DESTINATION_PROBLEMS: Record<DestinationProblem, string> = {
   empty: 'is required',
   card_format: 'must be a card number of 16 to 19 digits',
   card_checksum: 'is not a valid card number (its check digit is wrong)',
@@ -94,6 +95,7 @@ export function payoutView(o: Order): PayoutView {
     created_at: o.created_at,
     updated_at: o.updated_at,
     expires_at: o.expires_at,
+    refund_of: refundOrderOf(o.client_order_id),
   };
 }
 
@@ -117,15 +119,15 @@ function sameIntent(order: Order, intent: PayoutIntent): boolean {
   );
 }
 
-type PayoutOutcome = { order: Order; replayed: boolean; method: PayoutMethod | null };
+export type PayoutOutcome = { order: Order; replayed: boolean; method: PayoutMethod | null };
 
-async function payoutMethods(client: ProviderClient): Promise<PayoutMethod[]> {
+export async function payoutMethods(client: ProviderClient): Promise<PayoutMethod[]> {
   const res = await client.listPaymentMethods({ active: true });
   return res.map(payoutMethodOf).filter((m): m is PayoutMethod => m !== null);
 }
 
 /** The form's payout, looked up and created when there is none, at most once (see src/console/api.ts). */
-function payoutMaker(ctx: PayoutContext): (req: CreatePayoutRequest, amount: string, clientOrderId: string) => Promise<PayoutOutcome> {
+export function payoutMaker(ctx: Pick<PayoutContext, 'client' | 'store' | 'now' | 'logError' | 'payoutLeaseMs' | 'payoutWaitMs'>): (req: CreatePayoutRequest, amount: string, clientOrderId: string) => Promise<PayoutOutcome> {
   const { client, store, now, logError, payoutLeaseMs, payoutWaitMs } = ctx;
 
   /** What the form asked for when its payout was sent: a submit of the same key asking for another payout is refused. */
@@ -336,7 +338,7 @@ export function registerPayouts(app: Hono, ctx: PayoutContext): void {
 }
 
 /** A provider error while creating a payout, as the console answers it. */
-function createError(err: ProviderError): ConsoleHttpError {
+export function createError(err: ProviderError): ConsoleHttpError {
   const said = err.providerMessage ?? err.message;
   switch (err.code) {
     case 'customer_blacklisted':

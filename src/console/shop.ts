@@ -218,6 +218,9 @@ export class ShopRecords {
       disputes,
       receipts_available: endpoint.receipts !== null,
       others: others.map((o) => ({ id: o.id, status: o.status, created_at: o.created_at })),
+      // Filled in by the route (orders.ts): the refunds live in the console's store.
+      refunds: [],
+      refundable: null,
     };
   }
 

@@ -19,6 +19,8 @@ export interface ConsoleEndpoint {
   client: ProviderClient;
   /** Its terminal's dispute receipts (the sandbox), or null (a real provider does not give them out). */
   receipts: ReceiptSource | null;
+  /** Its handler's double payments (`handler.doublePayments`), for "To refund". */
+  doublePayments?: CheckoutHandler['doublePayments'];
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString();

@@ -8,7 +8,7 @@
  * provider variables and must not open a database. A bad option then fails that first use loudly: a
  * method throws the option's `TypeError`; a request is answered 500 and the error is logged.
  */
-import type { CreateSessionInput, ReconcileReport, SessionDetail, SessionSummary, WebhookLogEntry, WebhookLogQuery } from './checkout/index.js';
+import { doublePayments, type CreateSessionInput, type DoublePayment, type ReconcileReport, type SessionDetail, type SessionSummary, type WebhookLogEntry, type WebhookLogQuery } from './checkout/index.js';
 import { startServer } from './context.js';
 import type { ServerContext } from './context.js';
 import { CheckoutError } from './errors.js';
@@ -64,6 +64,13 @@ export interface CheckoutHandler {
    * {@link CheckoutError} with the route's status and code (e.g. 404 `order_not_found`).
    */
   createSession(input: CreateSessionRequest, request?: Request, options?: CreateSessionOptions): Promise<CreatedSessionAnswer>;
+  /**
+   * Orders that paid a purchase another order had already paid — money to give back (a refund is a
+   * payout to the shopper: paydesk/console makes them). A purchase is `createSession`'s `purchase`,
+   * else the order_ref; the first paid order is the purchase's, each later one is listed, newest
+   * first, from the sessions the handler keeps.
+   */
+  doublePayments(): Promise<DoublePayment[]>;
   /** Read-only views for a back office: sessions, one order's history and hooks, the webhook log. */
   readonly inspect: {
     sessions(options?: { query?: string; limit?: number; before?: number }): Promise<SessionSummary[]>;
@@ -134,6 +141,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     inspect: { value: inspect, enumerable: true },
     idle: { value: async () => started?.core.idle() },
     reconcile: { value: async () => use().core.reconciler.run(true) },
+    doublePayments: { value: async () => doublePayments(use().core) },
     createSession: {
       value: async (input: CreateSessionRequest, request?: Request, options?: CreateSessionOptions) => {
         const ctx = use();
@@ -148,7 +156,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
         // The purchase's orders, one key each: repeats replay the first that has not ended unpaid.
         let answer!: CreatedSessionAnswer;
         for (let attempt = 1; attempt <= PURCHASE_ATTEMPTS; attempt++) {
-          answer = (await createSession(ctx, input, req, `${purchase}#${attempt}`)).answer;
+          answer = (await createSession(ctx, input, req, `${purchase}#${attempt}`, purchase)).answer;
           if (!endedUnpaid(answer)) break;
         }
         return answer;

@@ -57,4 +57,4 @@ export type { WidgetBundle } from '../bundle/widget-bundle.js';
 export { CREATE_IN_FLIGHT_MS, createOnce } from './checkout/create-once.js';
 export type { CreateOnceOptions, CreateOnceSteps } from './checkout/create-once.js';
 // What `handler.inspect` answers.
-export type { SessionDetail, SessionSummary, WebhookLogEntry, WebhookLogQuery, WebhookOutcome } from './checkout/index.js';
+export type { DoublePayment, SessionDetail, SessionSummary, WebhookLogEntry, WebhookLogQuery, WebhookOutcome } from './checkout/index.js';

@@ -82,6 +82,8 @@ export interface SessionRecord {
   sid: string;
   mode: IntegrationMode;
   order_ref: string;
+  /** `handler.createSession`'s purchase, when it was given (else the order_ref names the purchase). */
+  purchase?: string;
   client_order_id: string;
   /** True when the server generated client_order_id (unique), false when resolveOrder gave it (may repeat). */
   client_order_id_generated: boolean;

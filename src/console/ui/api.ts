@@ -28,13 +28,13 @@ export class ApiError extends Error {
 export const isUnauthorized = (err: unknown) => err instanceof ApiError && err.status === 401;
 
 /** GET (default) or POST a JSON body; resolves with the JSON answer (null for 204), rejects with an {@link ApiError}. */
-export async function api<T>(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+export async function api<T>(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<T> {
   const post = init.method === 'POST';
   let res: Response;
   try {
     res = await fetch(`${CONSOLE_API_PATH}${path}`, {
       method: init.method ?? 'GET',
-      headers: { accept: 'application/json', ...(post ? { 'content-type': 'application/json', [PROTOCOL_HEADER]: '1' } : {}) },
+      headers: { accept: 'application/json', ...(post ? { 'content-type': 'application/json', [PROTOCOL_HEADER]: '1' } : {}), ...init.headers },
       credentials: 'same-origin',
       ...(post ? { body: JSON.stringify(init.body ?? {}) } : {}),
       ...(init.signal ? { signal: init.signal } : {}),

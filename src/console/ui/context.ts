@@ -38,3 +38,13 @@ export interface ConsoleContext {
   /** The sentence for an API error in the page's language. */
   errorText(err: unknown): string;
 }
+
+/** A console page beyond the built-in views (pages.ts lists them). */
+export interface ConsolePage {
+  /** Its address under the console: `refunds` is `{basePath}/refunds`. */
+  path: string;
+  /** The text of its link and its title. */
+  title: ConsoleKey;
+  /** Draws the page into `root` (emptied first): on every visit, a change of language and Refresh. */
+  show(ctx: ConsoleContext, root: HTMLElement): void | Promise<void>;
+}

@@ -24,6 +24,7 @@ import {
 } from './labels.js';
 import { disputeBadge, hookText, orderLink, productTitle, receiptsView, shopBadges, webhookResultColumns } from './shop.js';
 import { badge, renderRows, type Column } from './table.js';
+import { refundsSection } from './refund-form.js';
 
 let loadSeq = 0;
 let aborter: AbortController | null = null;
@@ -80,6 +81,7 @@ function renderOrder(ctx: ConsoleContext, order: OrderDetail): HTMLElement[] {
   // The provider's order and the shop's hooks side by side on a wide screen, the lists below.
   const out: HTMLElement[] = [summary(ctx, order), provider(ctx, order)];
   if (order.shop) out.push(hooks(ctx, order.shop), history(ctx, order.shop.history));
+  if (order.refundable || order.refunds.length > 0) out.push(refundsSection(ctx, order, () => showOrder(ctx, order.key, () => undefined)));
   out.push(webhooks(ctx, order.webhooks), disputes(ctx, order));
   if (order.others.length > 0) {
     out.push(

@@ -41,6 +41,8 @@ export { CREATE_IN_FLIGHT_MS, provesNotCreated } from './create-once.js';
 export interface CreateSessionInput extends MethodRequest {
   order_ref: string;
   mode: IntegrationMode;
+  /** `handler.createSession`'s purchase, kept on the record (double payments: src/server/checkout/purchases.ts). */
+  purchase?: string;
 }
 
 export interface CreatedSession {
@@ -362,6 +364,7 @@ export class Creator {
       sid: cfg.tokens.newSessionId(),
       mode: p.input.mode,
       order_ref: p.input.order_ref,
+      ...(p.input.purchase !== undefined && { purchase: p.input.purchase }),
       client_order_id: p.coid,
       client_order_id_generated: p.generated,
       provider_order_id: p.providerOrderId,

@@ -31,6 +31,7 @@ export { generateClientOrderId } from '../sessions.js';
 export type { ReconcileReport } from './reconcile.js';
 export type { WebhookLogEntry, WebhookLogQuery, WebhookOutcome } from './inbox.js';
 export type { SessionSummary, SessionDetail } from './inspect.js';
+export { doublePayments, type DoublePayment } from './purchases.js';
 
 export class Checkout extends CheckoutCore {
   readonly offers: Offers;

@@ -53,6 +53,7 @@ export async function createSession(
   body: unknown,
   request: Request,
   key: string | null,
+  purchase?: string,
 ): Promise<{ answer: CreatedSessionAnswer; replayed: boolean }> {
   // Only the known fields are read: an amount (or anything else) in the body is ignored, never forwarded.
   const parsed = CreateBody.safeParse(body);
@@ -70,6 +71,7 @@ export async function createSession(
     nspk_code: b.nspk_code,
     customer_bank: b.customer_bank,
     button_name: b.button_name,
+    ...(purchase !== undefined && { purchase }),
   };
   const created = await ctx.core.createSession(input, request, key);
   return { answer: { session: created.token, order: created.record.view, server_time: ctx.serverTime() }, replayed: created.replayed };

@@ -1,0 +1,157 @@
+/**
+ * The order page's refunds: what was paid and what is left, the refunds made with their payouts'
+ * status, and — while something is left — the Refund form: the shopper's phone (SBP) or card number
+ * and the amount (what is left, by default), then a confirm step; one Idempotency-Key per form, so a
+ * double submit makes one refund (`POST /refunds`, src/console/refunds.ts).
+ */
+import type { OrderDetail, RefundResponse, RefundView } from '../contract.js';
+import { ApiError, api, isUnauthorized } from './api.js';
+import type { ConsoleContext } from './context.js';
+import { el } from './shared/dom.js';
+import { dateTime, shortId } from './shared/format.js';
+import { badge, renderRows, type Column } from './table.js';
+import type { ConsoleKey } from './texts.js';
+
+const TONES = { sending: 'wait', pending: 'wait', paid: 'ok', failed: 'bad' } as const;
+
+/** An amount as people type it (`1500`, `1 500,5`) with two places, or null. */
+function twoPlaces(text: string): string | null {
+  const t = text.replace(/[\s\u00a0]/g, '').replace(',', '.');
+  const m = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(t);
+  return m ? `${m[1]}.${(m[2] ?? '').padEnd(2, '0')}` : null;
+}
+
+const isPhone = (account: string) => /^\+|^[78]\d{10}$/.test(account.replace(/[\s\-().\u00a0]/g, ''));
+
+function newKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `refund-form-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** The refunds section of an order's page; `reload` shows the order again (after a refund). */
+export function refundsSection(ctx: ConsoleContext, order: OrderDetail, reload: () => void): HTMLElement {
+  const section = el('section', { className: 'card order-section refunds', id: 'order-refunds', 'aria-labelledby': 'order-refunds-title' }, el('h2', { id: 'order-refunds-title', text: ctx.t('r.title') }));
+  const r = order.refundable;
+  if (r) {
+    const left = Number(r.amount) > 0;
+    section.append(el('p', { className: 'muted', id: 'refund-left', text: ctx.t(left ? 'r.leftLine' : 'r.nothingLeft', { paid: ctx.money(r.paid, r.currency), left: ctx.money(r.amount, r.currency) }) }));
+  }
+  if (order.refunds.length === 0) section.append(el('p', { className: 'muted', text: ctx.t('r.none') }));
+  else section.append(refundsTable(ctx, order.refunds));
+  if (r && order.id && Number(r.amount) > 0) section.append(refundForm(ctx, order.id, r, reload));
+  return section;
+}
+
+function refundsTable(ctx: ConsoleContext, refunds: RefundView[]): HTMLElement {
+  const columns: Column<RefundView>[] = [
+    { key: 'amount', label: ctx.t('p.amount'), cell: (x) => ctx.money(x.amount, x.currency), num: true },
+    { key: 'status', label: ctx.t('r.status'), cell: (x) => badge(ctx.t(`r.status.${x.status}` as ConsoleKey), TONES[x.status]) },
+    { key: 'to', label: ctx.t('r.to'), cell: (x) => `${x.account} · ${x.method.name}`, mono: true },
+    { key: 'payout', label: ctx.t('r.payout'), cell: (x) => (x.payout_id ? shortId(x.payout_id) : '—'), mono: true, title: (x) => x.payout_id ?? '' },
+    { key: 'when', label: ctx.t('r.when'), cell: (x) => dateTime(x.created_at, ctx.lang) },
+  ];
+  const table = el('table', { className: 'cards-on-phone', id: 'refunds-table', 'aria-label': ctx.t('r.title') }, el('thead'), el('tbody'));
+  renderRows(table, columns, refunds);
+  return el('div', { className: 'table-wrap' }, table);
+}
+
+function refundForm(ctx: ConsoleContext, orderId: string, refundable: NonNullable<OrderDetail['refundable']>, reload: () => void): HTMLElement {
+  const key = newKey();
+  const account = el('input', { type: 'text', id: 'refund-account', name: 'account', autocomplete: 'off', spellcheck: 'false', required: true, 'aria-describedby': 'refund-account-hint refund-account-error' });
+  const amount = el('input', { type: 'text', id: 'refund-amount', name: 'amount', inputmode: 'decimal', autocomplete: 'off', required: true, value: refundable.amount, 'aria-describedby': 'refund-amount-error' });
+  const accountError = el('span', { className: 'field-error', id: 'refund-account-error', hidden: true });
+  const amountError = el('span', { className: 'field-error', id: 'refund-amount-error', hidden: true });
+  const formError = el('p', { className: 'form-error', id: 'refund-error', role: 'alert', hidden: true });
+  const summary = el('dl', { className: 'summary', id: 'refund-summary' });
+  const submitButton = el('button', { className: 'btn primary', type: 'button', id: 'refund-submit', text: ctx.t('r.confirm') });
+  const editButton = el('button', { className: 'btn', type: 'button', id: 'refund-edit', text: ctx.t('r.edit') });
+  const confirm = el(
+    'div',
+    { id: 'refund-confirm', hidden: true },
+    el('h3', { id: 'refund-confirm-title', tabindex: '-1', text: ctx.t('r.confirmTitle') }),
+    el('p', { className: 'muted', text: ctx.t('r.confirmLead') }),
+    summary,
+    formError,
+    el('div', { className: 'form-actions' }, editButton, submitButton),
+  );
+  const setError = (node: HTMLElement, input: HTMLInputElement | null, text: string | null) => {
+    node.textContent = text ?? '';
+    node.hidden = text === null;
+    if (input) {
+      if (text === null) input.removeAttribute('aria-invalid');
+      else input.setAttribute('aria-invalid', 'true');
+    }
+  };
+  const amountProblem = () => ctx.t('r.err.amount', { left: ctx.money(refundable.amount, refundable.currency) });
+
+  const form = el(
+    'form',
+    { id: 'refund-form', novalidate: true },
+    el('div', { className: 'field' }, el('label', { for: 'refund-account', text: ctx.t('r.account') }), account, el('span', { className: 'field-hint', id: 'refund-account-hint', text: ctx.t('r.accountHint') }), accountError),
+    el(
+      'div',
+      { className: 'field' },
+      el('label', { for: 'refund-amount', text: ctx.t('r.amount') }),
+      el('div', { className: 'affixed' }, amount, el('span', { className: 'affix', 'aria-hidden': 'true', text: refundable.currency })),
+      amountError,
+    ),
+    el('div', { className: 'form-actions' }, el('button', { className: 'btn primary', type: 'submit', id: 'refund-continue', text: ctx.t('r.continue') })),
+  );
+
+  let sending = false;
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const value = twoPlaces(amount.value);
+    const tooMuch = value !== null && Number(value) > Number(refundable.amount);
+    const digits = account.value.replace(/[\s\-().\u00a0+]/g, '');
+    const accountOk = /^\d{11,19}$/.test(digits);
+    setError(accountError, account, accountOk ? null : ctx.t('r.err.account'));
+    setError(amountError, amount, value === null || Number(value) <= 0 || tooMuch ? amountProblem() : null);
+    if (!accountOk || value === null || Number(value) <= 0 || tooMuch) return;
+    amount.value = value;
+    summary.replaceChildren(
+      el('div', {}, el('dt', { text: ctx.t('r.amount') }), el('dd', { text: ctx.money(value, refundable.currency) })),
+      el('div', {}, el('dt', { text: ctx.t('r.to') }), el('dd', { text: `${account.value.trim()} (${ctx.t(isPhone(account.value) ? 'r.byPhone' : 'r.byCard')})` })),
+      el('div', {}, el('dt', { text: ctx.t('r.order') }), el('dd', { className: 'mono', text: orderId })),
+    );
+    setError(formError, null, null);
+    form.hidden = true;
+    confirm.hidden = false;
+    confirm.querySelector<HTMLElement>('#refund-confirm-title')?.focus();
+  });
+  editButton.addEventListener('click', () => {
+    confirm.hidden = true;
+    form.hidden = false;
+    account.focus();
+  });
+  submitButton.addEventListener('click', async () => {
+    if (sending) return;
+    sending = true;
+    submitButton.disabled = true;
+    submitButton.textContent = ctx.t('r.sending');
+    try {
+      const { refund } = await api<RefundResponse>('/refunds', {
+        method: 'POST',
+        headers: { 'Idempotency-Key': key },
+        body: { order_id: orderId, account: account.value.trim(), amount: amount.value },
+      });
+      ctx.toast(ctx.t('r.done', { id: refund.payout_id ? shortId(refund.payout_id) : '—' }));
+      void ctx.refreshBalance();
+      reload();
+    } catch (err) {
+      if (isUnauthorized(err)) return ctx.loggedOut();
+      const field = err instanceof ApiError && err.code === 'validation_failed' ? err.field : undefined;
+      if (field === 'account' || field === 'amount') {
+        confirm.hidden = true;
+        form.hidden = false;
+        if (field === 'account') setError(accountError, account, ctx.t('r.err.account'));
+        else setError(amountError, amount, amountProblem());
+      } else setError(formError, null, field === 'order_id' ? ctx.t('r.err.order') : ctx.errorText(err));
+    } finally {
+      sending = false;
+      submitButton.disabled = false;
+      submitButton.textContent = ctx.t('r.confirm');
+    }
+  });
+  return el('div', { className: 'refund-box' }, el('h3', { text: ctx.t('r.open') }), form, confirm);
+}
