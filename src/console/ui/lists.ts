@@ -155,14 +155,8 @@ function payouts(actions: { complete(p: PayoutView, button: HTMLButtonElement): 
             return badge(s.text, s.tone);
           },
         },
-        {
-          key: 'client',
-          label: ctx.t('c.col.client'),
-          // A refund's payout names the order it gives money back for: a link to that order.
-          cell: (p) => (p.refund_of ? orderLink(ctx, p.refund_of, ctx.t('r.refundOf', { id: shortId(p.refund_of) }), p.client_order_id) : p.client_order_id),
-          mono: true,
-          wrap: true,
-        },
+        // A refund's payout names the order it gives money back for: a link to that order.
+        { key: 'client', label: ctx.t('c.col.client'), cell: (p) => (p.refund_of ? orderLink(ctx, p.refund_of, ctx.t('r.refundOf', { id: shortId(p.refund_of) }), p.client_order_id) : p.client_order_id), mono: true, wrap: true },
       ];
       if (ctx.meta.sandbox) {
         cols.push({

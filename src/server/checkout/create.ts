@@ -39,10 +39,8 @@ export { CREATE_IN_FLIGHT_MS, provesNotCreated } from './create-once.js';
 
 /** The body of `POST /sessions`, shape-checked. */
 export interface CreateSessionInput extends MethodRequest {
-  order_ref: string;
+  order_ref: string; purchase?: string;
   mode: IntegrationMode;
-  /** `handler.createSession`'s purchase, kept on the record (double payments: src/server/checkout/purchases.ts). */
-  purchase?: string;
 }
 
 export interface CreatedSession {
@@ -363,8 +361,7 @@ export class Creator {
     const record: SessionRecord = {
       sid: cfg.tokens.newSessionId(),
       mode: p.input.mode,
-      order_ref: p.input.order_ref,
-      ...(p.input.purchase !== undefined && { purchase: p.input.purchase }),
+      ...(p.input.purchase === undefined ? { order_ref: p.input.order_ref } : { order_ref: p.input.order_ref, purchase: p.input.purchase }),
       client_order_id: p.coid,
       client_order_id_generated: p.generated,
       provider_order_id: p.providerOrderId,
