@@ -2,7 +2,7 @@
  * The console's analytics page and CSV exports in Chromium (demo, sandbox): the page's numbers for
  * 30 days agree with a count made from the provider's own order and dispute lists, in the browser's
  * time zone (Europe/Moscow); the orders list's "Export CSV" downloads, for its filters and period,
- * the provider's list row for row; the page on a 390 px phone; axe; both themes. With
+ * the provider's list row for row, and a list without dates its last 24 hours; the page on a 390 px phone; axe; both themes. With
  * PAYDESK_DOCS_SCREENSHOTS=1 the screenshots are copied to docs/console-analytics-*.png.
  */
 import assert from 'node:assert/strict';
@@ -155,6 +155,18 @@ describe('console analytics and exports', () => {
     assert.deepEqual(ids, listed.map((o) => o.id));
     assert.ok(lines.slice(1).every((l) => l.includes(',Completed,')));
     assert.match(lines[1]!, /\+03:00/, 'times in the browser zone');
+  });
+
+  test('Export CSV of a list without dates downloads what the list shows: the last 24 hours', async () => {
+    await page.goto(`${demo.merchantUrl}/console/payouts?lang=en&theme=light`);
+    await listSettled(page, 'payouts');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('a[data-export="payouts"]').click()]);
+    const text = readFileSync((await download.path())!).subarray(3).toString('utf8');
+    const ids = text.split('\r\n').filter(Boolean).slice(1).map((l) => l.split(',')[0]);
+    // The provider's list without dates: its default period, the last 24 hours.
+    const listed = await providerList<ProviderOrder>(demo, '/api/v1/order/', { order_side: 'Sell', sort_by: 'created_at', sort: 'desc' });
+    assert.ok(listed.length > 0, 'the seeded last day has payouts');
+    assert.deepEqual(ids, listed.map((o) => o.id));
   });
 
   test('light and dark, desktop and a 390 px phone', async () => {

@@ -1,8 +1,8 @@
 /**
  * The "Export CSV" link of the orders, payouts, disputes and transactions lists: the server's
  * `{basePath}/api/export/{kind}.csv` (src/console/exports.ts) for the list's filters and period, times
- * in the browser's zone. A list without dates exports the last 30 days. The browser downloads it
- * with the login cookie (same origin); the server streams it page by page.
+ * in the browser's zone. A list without dates shows the last 24 hours, and so does its export. The
+ * browser downloads it with the login cookie (same origin); the server streams it page by page.
  */
 import { el } from './shared/dom.js';
 import type { ConsoleContext } from './context.js';
@@ -15,7 +15,8 @@ const EXPORTS: Partial<Record<ListName, { kind: string; filters: readonly string
   disputes: { kind: 'disputes', filters: ['processed'] },
   transactions: { kind: 'transactions', filters: ['transaction_type'] },
 };
-const DEFAULT_DAYS = 30;
+/** The lists' period without dates (the provider's default): the last 24 hours. */
+const DEFAULT_MS = 24 * 3600 * 1000;
 
 /** `YYYY-MM-DD` of a local date. */
 const dateText = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
@@ -24,13 +25,14 @@ const dateText = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).pad
 export function exportAddress(name: ListName, values: ReadonlyMap<string, string>, today = new Date()): { href: string; from: string; to: string } | null {
   const spec = EXPORTS[name];
   if (!spec) return null;
-  const from = values.get('start_date') ?? dateText(new Date(today.getFullYear(), today.getMonth(), today.getDate() - (DEFAULT_DAYS - 1)));
-  const to = values.get('end_date') ?? dateText(today);
-  const q = new URLSearchParams({
-    from: new Date(`${from}T00:00:00`).toISOString(),
-    to: new Date(`${to}T23:59:59.999`).toISOString(),
-    tz: Intl.DateTimeFormat().resolvedOptions().timeZone,
-  });
+  const start = values.get('start_date');
+  const end = values.get('end_date');
+  // Without dates the last 24 hours; an end alone, that day; a start alone, until now.
+  const fromAt = start ? new Date(`${start}T00:00:00`) : end ? new Date(`${end}T00:00:00`) : new Date(today.getTime() - DEFAULT_MS);
+  const toAt = end ? new Date(`${end}T23:59:59.999`) : today;
+  const from = dateText(fromAt);
+  const to = dateText(toAt);
+  const q = new URLSearchParams({ from: fromAt.toISOString(), to: toAt.toISOString(), tz: Intl.DateTimeFormat().resolvedOptions().timeZone });
   for (const f of spec.filters) {
     const v = values.get(f);
     if (v) q.set(f, v);
