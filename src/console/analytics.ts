@@ -8,7 +8,8 @@
  * Answers are cached, keyed by the query: at most `cacheSize` (default 32) reports, each for 30 s
  * when the period ends less than a day ago (orders of the last day still get paid, expire, are
  * paid late) and for 10 minutes otherwise. Requests for the same query while it is being counted
- * share that one count; the count stops when every client asking for it has gone away.
+ * share that one count; the count stops when every client asking for it has gone away. At most
+ * `maxRunning` (default 4) different queries are counted at once; one more is a 429.
  */
 import { ORDER_LIFETIME_SECONDS } from '../provider/facts.js';
 import type { Dispute, Order } from '../provider/schemas.js';
@@ -33,6 +34,8 @@ export interface AnalyticsOptions {
   liveTtlMs?: number;
   /** Parts of the period whose order lists are read at once (default 4). */
   parallelReads?: number;
+  /** Different queries counted at once; one more is a 429 (default 4: each reads the provider hard). */
+  maxRunning?: number;
   /** Now, epoch ms (tests). */
   now?: () => number;
 }
@@ -83,6 +86,7 @@ export function createAnalytics(client: ProviderClient, options: AnalyticsOption
   const pastTtl = options.pastTtlMs ?? 10 * 60_000;
   const liveTtl = options.liveTtlMs ?? 30_000;
   const parallelReads = options.parallelReads ?? 4;
+  const maxRunning = options.maxRunning ?? 4;
   /** Query → report and when it expires; a Map keeps insertion order, so the first key is the oldest. */
   const cache = new Map<string, { report: AnalyticsReport; expires: number }>();
   const running = new Map<string, Running>();
@@ -169,6 +173,15 @@ export function createAnalytics(client: ProviderClient, options: AnalyticsOption
       const hit = cache.get(key);
       if (hit && hit.expires > now()) return answer(hit.report, 'hit');
       if (hit) cache.delete(key);
+      if (!running.has(key) && running.size >= maxRunning) {
+        return errorResponse(
+          new ConsoleHttpError(429, 'rate_limited', `${running.size} other analytics are being counted: try again in a few seconds`, {
+            retryable: true,
+            details: { retry_after: 5 },
+            headers: { 'Retry-After': '5' },
+          }),
+        );
+      }
       const run = running.get(key) ?? start(key, period);
       run.waiters++;
       try {

@@ -227,6 +227,30 @@ describe('the query, the cache, the reading', () => {
     assert.ok(pagesRead() - before <= 4, 'at most the pages already asked for');
   });
 
+  test('more different queries at once than maxRunning: a 429 with Retry-After, nothing read for it', async () => {
+    const { client, pagesRead } = synthetic();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = {
+      listOrders: async (q: Parameters<ProviderClient['listOrders']>[0]) => (await gate, client.listOrders(q)),
+      searchDisputes: async () => ({ items: [], total: 0, page: 1, size: 100, pages: 0 }),
+    } as unknown as ProviderClient;
+    const analytics = createAnalytics(slow, { maxRunning: 1 });
+    const q = { from: iso(from), to: iso(from + 999_000) };
+    const first = analytics.handle(query({ ...q, tz: 'UTC' }));
+    const same = analytics.handle(query({ ...q, tz: 'UTC' }));
+    await new Promise((r) => setTimeout(r, 20));
+    const other = await analytics.handle(query({ ...q, tz: 'Asia/Tokyo' }));
+    assert.equal(other.status, 429);
+    assert.equal(other.headers.get('retry-after'), '5');
+    assert.equal((await other.json()).error.code, 'rate_limited');
+    release();
+    assert.equal((await first).status, 200);
+    assert.equal((await same).status, 200, 'the same query joins the running count');
+    assert.ok(pagesRead() > 0);
+    assert.equal((await analytics.handle(query({ ...q, tz: 'Asia/Tokyo' }))).status, 200, 'once it is done, another may run');
+  });
+
   test('the period is read in adjoining slices that cover it once', () => {
     assert.deepEqual(slices(0, 99_999, 4), [
       [0, 24_999],
