@@ -80,6 +80,22 @@ export function slices(fromMs: number, toMs: number, n: number): [number, number
 
 const createdMs = (row: { created_at: string }) => timeMs(row.created_at);
 
+const answer = (report: AnalyticsReport, cache: 'hit' | 'miss') =>
+  new Response(JSON.stringify(report), {
+    status: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-paydesk-cache': cache },
+  });
+
+/** `maxRunning` counts are running already. */
+const busy = (running: number) =>
+  errorResponse(
+    new ConsoleHttpError(429, 'rate_limited', `${running} other analytics are being counted: try again in a few seconds`, {
+      retryable: true,
+      details: { retry_after: 5 },
+      headers: { 'Retry-After': '5' },
+    }),
+  );
+
 export function createAnalytics(client: ProviderClient, options: AnalyticsOptions = {}): Analytics {
   const now = options.now ?? Date.now;
   const cacheSize = options.cacheSize ?? 32;
@@ -152,12 +168,6 @@ export function createAnalytics(client: ProviderClient, options: AnalyticsOption
     return run;
   }
 
-  const answer = (report: AnalyticsReport, cache: 'hit' | 'miss') =>
-    new Response(JSON.stringify(report), {
-      status: 200,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-paydesk-cache': cache },
-    });
-
   return {
     count,
     async handle(params, signal) {
@@ -174,13 +184,7 @@ export function createAnalytics(client: ProviderClient, options: AnalyticsOption
       if (hit && hit.expires > now()) return answer(hit.report, 'hit');
       if (hit) cache.delete(key);
       if (!running.has(key) && running.size >= maxRunning) {
-        return errorResponse(
-          new ConsoleHttpError(429, 'rate_limited', `${running.size} other analytics are being counted: try again in a few seconds`, {
-            retryable: true,
-            details: { retry_after: 5 },
-            headers: { 'Retry-After': '5' },
-          }),
-        );
+        return busy(running.size);
       }
       const run = running.get(key) ?? start(key, period);
       run.waiters++;
