@@ -34,6 +34,8 @@
  *   POST /payouts {key, method_id, amount, destination, total}
  *                                     → 201 {"payout", "replayed": false} | 200 {"payout", "replayed": true}
  *   POST /payouts/{id}/sandbox-complete {client_order_id} → 200 {"payout"}   (with the sandbox only)
+ *   GET  /export/{orders|payouts|disputes|transactions}.csv?from&to&tz&(the list's filters) → text/csv, streamed
+ *   GET  /analytics?from&to&tz        → {days, by_method, by_bank, time_to_pay} (src/console/analytics.ts)
  * Lists answer `{"items", "total", "page", "size", "pages"}`; errors `{"error": {code, message, retryable, field?, details?}}`.
  *
  * Every request that changes something (POST) must come from the console's own page: it carries the
@@ -67,6 +69,7 @@ import { registerRefunds } from './refunds.js';
 import { registerDisputes } from './disputes.js';
 import { registerProviderLists, type ReadContext } from './lists.js';
 import { registerOrders } from './orders.js';
+import { registerReports } from './reports.js';
 import { ShopRecords, type ConsoleEndpoint, type ProductTitles } from './shop.js';
 import { registerWebhooks } from './webhooks.js';
 
@@ -178,6 +181,7 @@ export function createConsoleApi(options: ConsoleApiOptions): { app: Hono; auth:
   registerOrders(app, read);
   registerDisputes(app, read);
   registerWebhooks(app, read);
+  registerReports(app, read);
   registerPayouts(app, {
     client,
     store,

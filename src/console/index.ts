@@ -24,6 +24,8 @@ export type { RefundDue, RefundDueReason, RefundResponse, RefundsDueResponse, Re
 export { sandboxReceipts, type ReceiptInfo, type ReceiptSource } from './receipts.js';
 export type { ProductTitles } from './shop.js';
 export { CONSOLE_COOKIE } from './auth.js';
+export { exportCsv, EXPORT_KINDS, type ExportKind, type ExportOptions } from './exports.js';
+export { createAnalytics, HISTOGRAM_BOUNDS, type Analytics, type AnalyticsOptions, type AnalyticsReport, type DayRow } from './analytics.js';
 
 /** A token endpoint of the shop besides the main one (another terminal), for its orders and webhooks. */
 export interface ConsoleTokenEndpoint {

@@ -6,6 +6,7 @@
 import { $, el, keyboardScrollable } from './shared/dom.js';
 import { ApiError, api, isUnauthorized } from './api.js';
 import type { ConsoleContext } from './context.js';
+import { exportLink } from './export-link.js';
 import type { Filter, List } from './lists.js';
 import { currentFilters, pathOf, type ListName } from './url.js';
 
@@ -107,6 +108,7 @@ function renderFilters(ctx: ConsoleContext, name: ListName, list: List, filters:
     { className: 'actions' },
     el('button', { className: 'btn small primary', type: 'submit', text: ctx.t('c.f.apply') }),
     el('button', { className: 'btn small', type: 'button', 'data-reset': '', text: ctx.t('c.f.reset'), onclick: () => go(ctx, name, new Map()) }),
+    exportLink(ctx, name, values),
   );
   form.replaceChildren(...fields, actions);
   // On a phone the filters fold away under "Filters (n)" unless some are set; on a wider screen they stay open.

@@ -12,6 +12,8 @@ export type { ConsolePage } from './context.js';
 /** The pages, in the order of their links (after the built-in lists). */
 export const PAGES: readonly ConsolePage[] = [
   refundsDuePage,
+  // Its charts (uPlot) load with the page, not with the console.
+  { path: 'analytics', title: 'a.title', show: async (ctx, root) => (await import('./analytics-page.js')).showAnalytics(ctx, root) },
 ];
 
 /** The page at an address, or null. */

@@ -1,9 +1,11 @@
 /** Texts of the merchant console. */
 import type { Tables } from './shared/i18n.js';
+import { analyticsEn, analyticsRu } from './texts-analytics.js';
 import { commonEn, commonRu } from './texts-common.js';
 
 const en = {
   ...commonEn,
+  ...analyticsEn,
   'c.brand': 'merchant console',
   'c.logout': 'Log out',
   'c.loginTitle': 'Merchant console',
@@ -259,6 +261,7 @@ export type ConsoleKey = keyof typeof en;
 
 const ru: Record<ConsoleKey, string> = {
   ...commonRu,
+  ...analyticsRu,
   'c.refunds': 'К возврату',
   'r.lead': 'Заказы, которые оплатили покупку, уже оплаченную другим заказом: деньги возвращаются покупателю выплатой на телефон (СБП) или карту. Откройте заказ, чтобы вернуть деньги.',
   'r.empty': 'Возвращать нечего.',
