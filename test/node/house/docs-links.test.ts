@@ -29,12 +29,15 @@ export function markdownFiles(): string[] {
   return out;
 }
 
-/** Markdown without its fenced code blocks and inline code, where brackets are code, not links. */
-function prose(markdown: string): string {
+/** Markdown without its fenced code blocks (whose `#` lines are no headings). */
+function withoutBlocks(markdown: string): string {
   // Blocks keep their line breaks, so the lines of what follows stay the file's own.
-  return markdown
-    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, (block) => block.replace(/[^\n]/g, ''))
-    .replace(/`[^`\n]*`/g, '');
+  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, (block) => block.replace(/[^\n]/g, ''));
+}
+
+/** Markdown without its code blocks and inline code, where brackets are code, not links. */
+function prose(markdown: string): string {
+  return withoutBlocks(markdown).replace(/`[^`\n]*`/g, '');
 }
 
 /** GitHub's anchor of a heading: lower case, markup and punctuation dropped, spaces to hyphens. */
@@ -52,7 +55,7 @@ export function slug(heading: string): string {
 export function anchors(markdown: string): Set<string> {
   const out = new Set<string>();
   const seen = new Map<string, number>();
-  for (const m of prose(markdown).matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
+  for (const m of withoutBlocks(markdown).matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
     const base = slug(m[1]!);
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
