@@ -94,7 +94,7 @@ const source = (fn: PageFn<unknown[], unknown>, args: unknown[]) =>
 
 // ---------------------------------------------------------------- chromium and gecko (puppeteer-core)
 
-async function launchPuppeteer(name: 'chromium' | 'gecko'): Promise<Engine> {
+async function launchPuppeteer(name: 'chromium' | 'gecko', firefoxPrefs?: Record<string, unknown>): Promise<Engine> {
   const browser: PBrowser =
     name === 'chromium'
       ? await puppeteer.launch({
@@ -102,7 +102,7 @@ async function launchPuppeteer(name: 'chromium' | 'gecko'): Promise<Engine> {
           headless: true,
           args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
         })
-      : await puppeteer.launch({ browser: 'firefox', executablePath: PATHS.gecko, headless: true });
+      : await puppeteer.launch({ browser: 'firefox', executablePath: PATHS.gecko, headless: true, ...(firefoxPrefs ? { extraPrefsFirefox: firefoxPrefs } : {}) });
   const version = await browser.version();
   const wrap = (page: PPage, options: PageOptions): EnginePage => ({
     goto: async (url) => void (await page.goto(url, { waitUntil: 'load' })),
@@ -124,17 +124,26 @@ async function launchPuppeteer(name: 'chromium' | 'gecko'): Promise<Engine> {
     if (options.userAgent) await page.setUserAgent({ userAgent: options.userAgent });
     if (options.javascript === false) await page.setJavaScriptEnabled(false);
   };
+  /** Firefox ESR 153's BiDi has no `emulation.setScriptingEnabled`: a page without JavaScript gets a browser of its own. */
+  let noScript: Engine | undefined;
   return {
     name,
     version,
     async newPage(options = {}) {
+      if (name === 'gecko' && options.javascript === false) {
+        noScript ??= await launchPuppeteer(name, { 'javascript.enabled': false });
+        return noScript.newPage({ ...options, javascript: true });
+      }
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
       await setUp(page, options);
       const wrapped = wrap(page, options);
       return { ...wrapped, close: () => context.close() };
     },
-    close: () => browser.close(),
+    close: async () => {
+      await noScript?.close();
+      await browser.close();
+    },
   };
 }
 
@@ -183,8 +192,11 @@ async function launchWebKit(): Promise<Engine> {
     const base = `http://127.0.0.1:${port}`;
     await waitFor(async () => (await fetch(`${base}/status`)).ok, 'WebKitWebDriver answering');
     const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+      if (process.env.PAYDESK_ENGINES_DEBUG) console.error(`webdriver ${new Date().toISOString()} ${method} ${path}`);
       const res = await fetch(`${base}${path}`, {
         method,
+        // A command that hangs (a browser that stopped answering) fails its test instead of the whole run.
+        signal: AbortSignal.timeout(90_000),
         headers: { 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
