@@ -99,8 +99,8 @@ for (const name of enginesToRun()) {
     });
 
     test(`${name}: "Buy" → requisites, countdown ticking, QR of the payment link → reload, same order → the sandbox pays → paid → back to the shop`, async (t) => {
-      t.diagnostic(`${name}: ${engine.version}`);
       const page = await open(DESKTOP);
+      t.diagnostic(`${name}: ${engine.version}`);
       await page.goto(store({ method: 'sbp' }));
       await buy(page, 'coffee-beans');
       const shown = await waitForRequisites(page, INLINE);
