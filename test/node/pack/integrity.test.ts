@@ -134,9 +134,9 @@ describe('code integrity of the CDN files (Chromium, strict CSP)', () => {
       const state = await p.evaluate(() => ({
         errors: (window as unknown as { __errors: unknown[] }).__errors,
         csp: (window as unknown as { __csp: string[] }).__csp,
-        preloads: [...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => [
-          new URL((l as HTMLLinkElement).href).pathname,
-          (l as HTMLLinkElement).integrity,
+        preloads: [...document.querySelectorAll('script[type="module"][integrity]')].map((l) => [
+          new URL((l as HTMLScriptElement).src).pathname,
+          (l as HTMLScriptElement).integrity,
         ]),
       }));
       assert.deepEqual(state.errors, []);
