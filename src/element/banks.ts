@@ -12,7 +12,8 @@
  * own fallback.
  */
 import { css, html, nothing, svg, type ReactiveController, type TemplateResult } from 'lit';
-import { bankByButtonName } from '../provider/facts.js';
+import { bankByButtonName, bankByMemberId } from '../provider/facts.js';
+import { emit } from './events.js';
 import { bankLinks, findBanks, memberIdOf, normalise, parseBanks, type BankLink, type SbpBank } from './bank-links.js';
 import type { SheetHost } from './hosts.js';
 import { fill } from './i18n/text.js';
@@ -30,7 +31,7 @@ export const LAST_BANK_KEY = 'paydesk:bank';
 const SEARCH_FROM = 8;
 
 export const styles = [viewStyles, css`
-.sheet{box-sizing:border-box;width:100%;max-width:480px;max-height:88vh;margin:auto auto 0;padding:0;border:0;border-radius:16px 16px 0 0;background:var(--_f);color:var(--_t);box-shadow:0 -8px 32px #0003}
+.sheet{box-sizing:border-box;width:100%;max-width:480px;max-height:88vh;max-height:min(88dvh,calc(var(--_vvh,100dvh) - 8px));margin:auto auto 0;bottom:var(--_kb,0px);padding:0;border:0;border-radius:16px 16px 0 0;background:var(--_f);color:var(--_t);box-shadow:0 -8px 32px #0003}
 .sheet[open]{display:grid;grid-template-rows:auto auto minmax(0,1fr) auto}
 .sheet::backdrop{background:#0009}
 @media (min-width:600px){.sheet{margin:auto;border-radius:var(--_r)}}
@@ -81,6 +82,31 @@ export class BankSheetController implements ReactiveController {
 
   hostDisconnected(): void {
     this.cancelFallback();
+    this.follow(false);
+  }
+
+  /**
+   * While the sheet is open, it keeps to the visual viewport: an on-screen keyboard (the search) or
+   * Safari's toolbars cover the bottom of the layout viewport, where the sheet sits, without resizing
+   * it (iOS; Chrome on Android by default). The part covered lifts the sheet (`--_kb`) and the visible
+   * height caps it (`--_vvh`), so the search field and the list stay in sight above the keyboard.
+   */
+  private readonly fit = (): void => {
+    const vv = globalThis.visualViewport;
+    const dialog = this.dialog;
+    if (!vv || !dialog) return;
+    const layout = globalThis.document.documentElement.clientHeight;
+    dialog.style.setProperty('--_kb', `${Math.max(0, Math.round(layout - vv.offsetTop - vv.height))}px`);
+    dialog.style.setProperty('--_vvh', `${Math.round(vv.height)}px`);
+  };
+
+  private following = false;
+
+  private follow(on: boolean): void {
+    const vv = globalThis.visualViewport;
+    if (!vv || on === this.following) return;
+    this.following = on;
+    for (const type of ['resize', 'scroll']) vv[on ? 'addEventListener' : 'removeEventListener'](type, this.fit);
   }
 
   /**
@@ -91,6 +117,8 @@ export class BankSheetController implements ReactiveController {
     const dialog = this.dialog;
     if (!this.isOpen || !dialog) return;
     if (!dialog.open) dialog.showModal();
+    this.follow(true);
+    this.fit();
     if (this.focused) return;
     const target = dialog.querySelector<HTMLElement>('input') ?? dialog.querySelector<HTMLElement>('.bank');
     if (target) {
@@ -139,9 +167,26 @@ export class BankSheetController implements ReactiveController {
     if (!dialog.open && dialog === this.dialog) this.closed();
   };
 
+  /**
+   * Tab from the sheet's last control goes to its first, Shift+Tab from the first to the last: the
+   * focus never leaves an open sheet for the page's body or the browser's toolbar (a modal dialog
+   * alone lets it, and WebKit then loses it).
+   */
+  private readonly onKey = (e: KeyboardEvent): void => {
+    if (e.key !== 'Tab' || e.altKey || e.ctrlKey || e.metaKey) return;
+    const dialog = e.currentTarget as HTMLDialogElement;
+    const all = [...dialog.querySelectorAll<HTMLElement>('button:not([disabled]),input:not([disabled]),a[href]')];
+    const active = (this.host.el.renderRoot as ShadowRoot).activeElement;
+    const to = e.shiftKey ? (active === all[0] || !active ? all.at(-1) : null) : active === all.at(-1) || !active ? all[0] : null;
+    if (!to) return;
+    e.preventDefault();
+    to.focus();
+  };
+
   private readonly closed = (): void => {
     if (!this.isOpen) return;
     this.isOpen = false;
+    this.follow(false);
     this.host.el.requestUpdate();
     this.opener?.focus();
   };
@@ -201,8 +246,15 @@ export class BankSheetController implements ReactiveController {
     return out;
   }
 
+  /** A bank opened from the sheet: the shop's analytics hear of it (`paydesk-bank-app`). */
+  private opened(link: BankLink): void {
+    const h = this.host;
+    emit(h.el, 'paydesk-bank-app', { bank: { name: link.name.ru, nspk_code: `bank${bankByMemberId(link.id)?.memberId ?? link.id}` }, order: h.machine.order });
+  }
+
   private go(e: Event, link: BankLink): void {
     const h = this.host;
+    this.opened(link);
     this.remember(link.id);
     if (platformOf(h.env$) === 'desktop') return; // a web client, in a new tab (the link's own target)
     e.preventDefault();
@@ -251,7 +303,7 @@ export class BankSheetController implements ReactiveController {
     const shown = findBanks(all, this.query);
     const last = this.lastId;
     const desktop = platformOf(h.env$) === 'desktop';
-    return html`<dialog part="sheet" class="sheet" aria-labelledby="sheet-title" @close=${this.onClose}><div class="sheet-top"><h3 id="sheet-title">${
+    return html`<dialog part="sheet" class="sheet" aria-labelledby="sheet-title" @close=${this.onClose} @keydown=${this.onKey}><div class="sheet-top"><h3 id="sheet-title">${
       desktop ? m.payOnline : m.sheetTitle
     }</h3><button class="x" aria-label=${m.close} @click=${() => this.close()}>${close}</button></div><div class="search">${
       // A transfer: say plainly that most apps open without the details (no link fills them in).
@@ -273,7 +325,7 @@ export class BankSheetController implements ReactiveController {
             return html`<li><a class="bank" href=${b.href} target=${desktop ? '_blank' : nothing} rel="noopener noreferrer" @click=${(e: Event) =>
               this.go(e, b)}><span class="mono ${colour(b.id)}" aria-hidden="true">${monogram(name)}</span><span>${name}</span>${
               b.id === last ? html`<span class="tag">${m.lastUsed}</span>` : nothing
-            }${b.filled ? html`<span class="tag">${m.filledIn}</span>` : nothing}</a>${b.web ? html`<a class="web" href=${b.web} target="_blank" rel="noopener noreferrer" aria-label="${m.onlineBank}: ${name}">${m.onlineBank}</a>` : nothing}</li>`;
+            }${b.filled ? html`<span class="tag">${m.filledIn}</span>` : nothing}</a>${b.web ? html`<a class="web" href=${b.web} target="_blank" rel="noopener noreferrer" aria-label="${m.onlineBank}: ${name}" @click=${() => this.opened(b)}>${m.onlineBank}</a>` : nothing}</li>`;
           })}</ul>`
     }<div class="foot"><p class="muted" role="status">${!loading && shown.length === 0 ? m.noBanks : ''}</p>${
       date ? html`<p class="muted">${fill(m.listDate, { date })}</p>` : nothing

@@ -11,7 +11,7 @@ import { BANKS } from '../provider/facts.js';
 import type { PaymentMethodView } from '../protocol/index.js';
 import type { Messages } from './i18n/index.js';
 import { fill } from './i18n/text.js';
-import type { Selection } from './machine.js';
+import { emit } from './events.js';
 import { bankNameIn, viewStyles, WAY_KINDS, wayHint, wayName, type ViewHost, type WayKind } from './views.js';
 
 export type { WayKind } from './views.js';
@@ -24,7 +24,8 @@ export interface ChooseContext {
   /** The amount to pay, when the server said it. */
   price: { amount: string; currency: string | null } | null;
   bankName(customerBank: string | null): string | null;
-  pick(selection: Selection): void;
+  /** Chooses a method (a tap on the list). */
+  pick(method: PaymentMethodView): void;
 }
 
 /** The context from the element. */
@@ -36,7 +37,12 @@ export function contextOf(host: ViewHost): ChooseContext {
     methods: s.methods,
     price: s.price,
     bankName: (b) => bankNameIn(host.language, b),
-    pick: (selection) => host.send({ type: 'choose', selection, key: host.env$.newKey() }),
+    pick: (method) => {
+      // A second tap while the order is being made changes nothing (the machine takes one choice): no second event.
+      if (host.machine.name !== 'choose') return;
+      emit(host.el, 'paydesk-method', { method: { id: method.id, type: method.type, bank: method.bank }, order: host.machine.order });
+      host.send({ type: 'choose', selection: { payment_method_id: method.id }, key: host.env$.newKey() });
+    },
   };
 }
 
@@ -114,7 +120,7 @@ export function list(c: ChooseContext): TemplateResult {
   const money = (amount: string) => formatMoney(amount, price?.currency ?? 'RUB', c.lang);
   const fee = (method: PaymentMethodView) =>
     /[1-9]/.test(method.fee) ? html`<span class="fee">${fill(m.feeLine, { fee: money(method.fee), total: money(method.total) })}</span>` : nothing;
-  const pick = (method: PaymentMethodView) => () => c.pick({ payment_method_id: method.id });
+  const pick = (method: PaymentMethodView) => () => c.pick(method);
   const title = (way: Way) => wayName(m, way.method);
   const hint = (way: Way) => wayHint(m, way.method.type, price?.currency);
   const inside = (way: Way) => html`<span>${title(way)}</span>${hint(way) ? html`<span class="muted">${hint(way)}</span>` : nothing}${way.banks.length ? nothing : fee(way.method)}`;

@@ -33,6 +33,34 @@ export interface PaydeskRedirectDetail {
   order: OrderView;
 }
 
+/** The funnel events: what the shopper does on the requisites, for the merchant's analytics (docs/funnel-events.md). */
+export interface PaydeskFunnelDetail {
+  /** The order on screen, or null before there is one (the method choice). */
+  order: OrderView | null;
+}
+/** `paydesk-method`: the shopper picked a way to pay (a tap on the method choice; a preselected one is no pick). */
+export interface PaydeskMethodDetail extends PaydeskFunnelDetail {
+  /** The method picked: its `payment_method_id`, its `method_type` (`SBP`, `BankCard`…) and its bank (`sberbank`…, null for any bank). */
+  method: { id: string; type: string; bank: string | null };
+}
+/** What a copy button copied. */
+export type PaydeskCopyField = 'amount' | 'account' | 'holder' | 'bank' | 'order';
+/** `paydesk-copy`: a copy button put its text on the clipboard (not fired when the text could only be selected). */
+export interface PaydeskCopyDetail extends PaydeskFunnelDetail {
+  /** Which copy button: the amount, the account (phone, card or account number, or the SBP link), the holder, the recipient's bank, the order number. */
+  field: PaydeskCopyField;
+}
+/** `paydesk-bank-app`: the shopper opened a bank from the bank sheet (its app on a phone, its online bank on a desktop). */
+export interface PaydeskBankAppDetail extends PaydeskFunnelDetail {
+  /** The bank opened. `name`: the bank's name in NSPK's list (Russian); `nspk_code`: the provider's code of the bank (`bank` + its SBP member id). */
+  bank: { name: string; nspk_code: string };
+}
+/** `paydesk-receipt`: the receipt upload was opened (`started`), or the receipts were accepted by the server (`sent`). */
+export interface PaydeskReceiptDetail extends PaydeskFunnelDetail {
+  /** `started`: the shopper opened the upload; `sent`: the server accepted the receipts (a dispute is open). */
+  stage: 'started' | 'sent';
+}
+
 export interface PaydeskEventMap {
   'paydesk-ready': CustomEvent<PaydeskReadyDetail>;
   'paydesk-session': CustomEvent<PaydeskSessionDetail>;
@@ -41,6 +69,10 @@ export interface PaydeskEventMap {
   'paydesk-expired': CustomEvent<PaydeskOrderDetail>;
   'paydesk-error': CustomEvent<PaydeskErrorDetail>;
   'paydesk-redirect': CustomEvent<PaydeskRedirectDetail>;
+  'paydesk-method': CustomEvent<PaydeskMethodDetail>;
+  'paydesk-copy': CustomEvent<PaydeskCopyDetail>;
+  'paydesk-bank-app': CustomEvent<PaydeskBankAppDetail>;
+  'paydesk-receipt': CustomEvent<PaydeskReceiptDetail>;
 }
 
 export type PaydeskEventName = keyof PaydeskEventMap;

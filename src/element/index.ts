@@ -16,6 +16,12 @@ export type {
   PaydeskOrderDetail,
   PaydeskErrorDetail,
   PaydeskRedirectDetail,
+  PaydeskFunnelDetail,
+  PaydeskMethodDetail,
+  PaydeskCopyField,
+  PaydeskCopyDetail,
+  PaydeskBankAppDetail,
+  PaydeskReceiptDetail,
 } from './events.js';
 export type { Messages, MessageOverrides, Plural } from './i18n/index.js';
 export { safeHttpUrl } from './url.js';

@@ -32,6 +32,10 @@ export type { PaydeskLanguage, PaydeskLocale, Theme } from './config.js';
  * @fires paydesk-expired - The server says the order expired. `detail: { order }`
  * @fires paydesk-error - A request failed. `detail: { code, message, retryable }`
  * @fires paydesk-redirect - About to navigate to `redirect_url`; cancelable. `detail: { url, order }`
+ * @fires paydesk-method - The shopper picked a way to pay (once per tap that starts an order; a preselected method fires none). `detail: { method: { id, type, bank }, order }`
+ * @fires paydesk-copy - A copy button put its text on the clipboard (once per press; not when the text could only be selected). `detail: { field, order }`, `field`: `amount`, `account`, `holder`, `bank` or `order`
+ * @fires paydesk-bank-app - The shopper opened a bank from the bank sheet (its app on a phone, its online bank on a desktop). `detail: { bank: { name, nspk_code }, order }`
+ * @fires paydesk-receipt - The receipt upload was opened (`stage: "started"`) or the server accepted the receipts (`stage: "sent"`). `detail: { stage, order }`
  *
  * @csspart base - The card around everything.
  * @csspart heading - The heading of the current step.

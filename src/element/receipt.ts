@@ -19,6 +19,7 @@ import {
   PROTOCOL_HEADER,
 } from '../protocol/index.js';
 import { errorOfAnswer, GONE_CODES, parseOrderAnswer, sessionPath, type ErrorInfo } from './api.js';
+import { emit } from './events.js';
 import type { ViewHost } from './hosts.js';
 import { errorText, fill } from './i18n/text.js';
 import { plural, safeIntl } from './i18n/plural.js';
@@ -114,8 +115,11 @@ export class ReceiptController implements ReactiveController {
     if (this.open && !canDispute(this.host.machine)) this.close();
   }
 
+  /** Opens the form (`paydesk-receipt` `started`, once: a tap on an open form's button opens nothing). */
   show(): void {
+    if (this.open) return;
     this.open = true;
+    emit(this.host.el, 'paydesk-receipt', { stage: 'started', order: this.host.machine.order });
     this.host.el.requestUpdate();
   }
 
@@ -190,6 +194,7 @@ export class ReceiptController implements ReactiveController {
         const answer = parseOrderAnswer(body);
         this.xhr = null;
         this.progress = null;
+        emit(h.el, 'paydesk-receipt', { stage: 'sent', order: answer.order });
         h.send({ type: 'order', ...answer, mono: h.env$.clock.mono(), wall: h.env$.clock.now() });
         if (this.open) this.close(); // the machine closes it when the order shows the dispute
       } catch {

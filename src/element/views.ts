@@ -12,6 +12,7 @@ import { formatMoney } from '../money/index.js';
 import type { Messages } from './i18n/index.js';
 import { fill } from './i18n/text.js';
 import type { MachineState } from './machine.js';
+import { emit, type PaydeskCopyField } from './events.js';
 import { alert, icon } from './parts.js';
 import type { ReceiptLike, SheetLike, ViewHost } from './hosts.js';
 import { ApiError } from './api.js';
@@ -29,6 +30,7 @@ dt{color:var(--_m);font-size:13px}
 a{color:var(--_a);font-weight:600}
 footer{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:var(--_s);padding-top:calc(var(--_s)*1.5);border-top:var(--_b)}
 footer a{min-height:24px}
+.by-hand{flex-basis:100%;min-width:0;min-height:44px;padding:8px 12px;border:2px solid var(--_a);border-radius:calc(var(--_r) - 4px);background:var(--_f);color:var(--_t);font:inherit;font-size:16px}
 `;
 
 /** The icons of the views (the element's own module carries only the alert, parts.ts). */
@@ -53,7 +55,7 @@ export interface ViewContext {
   deviceExpiry: number;
   copied: string;
   bankName(customerBank: string | null): string | null;
-  copy(id: string, label: string, text: string): void;
+  copy(id: PaydeskCopyField, label: string, text: string): void;
   /** "I have paid". */
   paid(): void;
   /** Opens the bank sheet (the button that opened it gets the focus back). */
@@ -147,23 +149,83 @@ export function wayHint(m: Messages, type: string, currency = 'RUB'): string {
 /** How long a copy button says "Copied". */
 export const COPIED_MS = 2000;
 
-/** Copies `text` and says so (visibly on the button, and to screen readers), or says it could not. */
-export async function copyTo(host: ViewHost, id: string, label: string, text: string): Promise<void> {
-  const env = host.env$;
+/**
+ * Copies `text` through the page's selection (`document.execCommand('copy')`, inside the tap that
+ * asked for it): the way that works where `navigator.clipboard` is missing (a page not on https, older
+ * Safari) or refuses (a frame without `clipboard-write`). The text is put on the clipboard as it is
+ * (the `copy` event sets it), whatever the page's styles do to the selection. False when the browser
+ * refuses this too.
+ */
+export function copyBySelection(text: string): boolean {
+  const doc = globalThis.document;
+  const selection = doc?.getSelection();
+  if (!selection || !doc.body) return false;
+  const node = doc.createElement('span');
+  node.textContent = text;
+  node.setAttribute('aria-hidden', 'true');
+  // Set through the CSSOM, which a strict Content Security Policy allows (no style attribute parsed).
+  Object.assign(node.style, { position: 'fixed', top: '0', clip: 'rect(0,0,0,0)', whiteSpace: 'pre', userSelect: 'text', webkitUserSelect: 'text' });
+  const put = (e: ClipboardEvent) => {
+    if (!e.clipboardData) return;
+    e.clipboardData.setData('text/plain', text);
+    e.preventDefault();
+  };
+  node.addEventListener('copy', put);
+  doc.body.append(node);
+  const kept = selection.rangeCount ? selection.getRangeAt(0) : null;
   try {
-    await env.copy(text);
-    host.copied = id;
-    host.announce(fill(host.m.copiedAnnounce, { what: label }));
-    host.el.requestUpdate();
-    env.clock.clearTimeout(host.copyTimer);
-    host.copyTimer = env.clock.setTimeout(() => {
-      host.copyTimer = null;
-      host.copied = '';
-      host.el.requestUpdate();
-    }, COPIED_MS);
+    const range = doc.createRange();
+    range.selectNodeContents(node);
+    selection.removeAllRanges();
+    selection.addRange(range);
+    return doc.execCommand('copy');
   } catch {
-    host.announce(host.m.copyFailed);
+    return false;
+  } finally {
+    selection.removeAllRanges();
+    if (kept) selection.addRange(kept);
+    node.remove();
   }
+}
+
+/** `copied` of a field whose text could not be copied and is shown selected for a copy by hand. */
+const BY_HAND = '?';
+
+/**
+ * Copies `text` and says so (visibly on the button, to screen readers, and with `paydesk-copy`): by the
+ * clipboard API (`env.copy`), else by the page's selection ({@link copyBySelection}). When neither
+ * works, the exact text is shown in a field beside the button, selected, and the shopper is told to
+ * copy it by hand.
+ */
+export async function copyTo(host: ViewHost, id: PaydeskCopyField, label: string, text: string): Promise<void> {
+  const env = host.env$;
+  let copied: boolean;
+  try {
+    // Without `navigator.clipboard` the default throws at once: the fallback still runs inside the tap.
+    await env.copy(text);
+    copied = true;
+  } catch {
+    copied = copyBySelection(text);
+  }
+  env.clock.clearTimeout(host.copyTimer);
+  host.copyTimer = null;
+  if (!copied) {
+    host.copied = BY_HAND + id;
+    host.announce(host.m.copyFailed);
+    await host.el.updateComplete;
+    const field = host.el.renderRoot.querySelector<HTMLInputElement>('input.by-hand');
+    field?.focus();
+    field?.setSelectionRange(0, field.value.length);
+    return;
+  }
+  host.copied = id;
+  host.announce(fill(host.m.copiedAnnounce, { what: label }));
+  emit(host.el, 'paydesk-copy', { field: id, order: host.machine.order });
+  host.copyTimer = env.clock.setTimeout(() => {
+    host.copyTimer = null;
+    host.copied = '';
+    host.el.requestUpdate();
+  }, COPIED_MS);
 }
 
 /** The context of the pay and closed views, for the order on screen. */
@@ -194,12 +256,20 @@ export function contextOf(host: ViewHost, order: OrderView): ViewContext {
 /** What the copy parts need. */
 export type CopyContext = Pick<ViewContext, 'm' | 'copied' | 'copy'>;
 
-export function copyButton(c: CopyContext, id: string, label: string, text: string): TemplateResult {
+/**
+ * A copy button; when its text could not be copied, followed by the text in a field (selected by
+ * {@link copyTo}) to copy by hand. `inputmode="none"`: selecting it opens no on-screen keyboard.
+ */
+export function copyButton(c: CopyContext, id: PaydeskCopyField, label: string, text: string): TemplateResult {
   const done = c.copied === id;
   const word = done ? c.m.copied : c.m.copy;
   return html`<button class="copy ${done ? 'done' : ''}" aria-label="${word}: ${label}" @click=${() => c.copy(id, label, text)}>${
     done ? icons.check : icons.copy
-  }<span>${word}</span></button>`;
+  }<span>${word}</span></button>${
+    c.copied === BY_HAND + id
+      ? html`<input class="by-hand" inputmode="none" autocomplete="off" spellcheck="false" aria-label=${label} .value=${text} @focus=${(e: Event) => (e.target as HTMLInputElement).select()}>`
+      : nothing
+  }`;
 }
 
 /** The order number (`client_order_id`) with a copy button: support asks for it. */

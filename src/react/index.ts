@@ -34,6 +34,10 @@ export const PAYDESK_REACT_EVENTS = {
   onPaydeskExpired: 'paydesk-expired' as EventName<PaydeskEventMap['paydesk-expired']>,
   onPaydeskError: 'paydesk-error' as EventName<PaydeskEventMap['paydesk-error']>,
   onPaydeskRedirect: 'paydesk-redirect' as EventName<PaydeskEventMap['paydesk-redirect']>,
+  onPaydeskMethod: 'paydesk-method' as EventName<PaydeskEventMap['paydesk-method']>,
+  onPaydeskCopy: 'paydesk-copy' as EventName<PaydeskEventMap['paydesk-copy']>,
+  onPaydeskBankApp: 'paydesk-bank-app' as EventName<PaydeskEventMap['paydesk-bank-app']>,
+  onPaydeskReceipt: 'paydesk-receipt' as EventName<PaydeskEventMap['paydesk-receipt']>,
 } as const;
 
 export type PaydeskReactEvents = typeof PAYDESK_REACT_EVENTS;
@@ -61,6 +65,12 @@ export type {
   PaydeskOrderDetail,
   PaydeskErrorDetail,
   PaydeskRedirectDetail,
+  PaydeskFunnelDetail,
+  PaydeskMethodDetail,
+  PaydeskCopyField,
+  PaydeskCopyDetail,
+  PaydeskBankAppDetail,
+  PaydeskReceiptDetail,
   PaydeskLanguage,
   PaydeskLocale,
   OrderView,

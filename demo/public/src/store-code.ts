@@ -36,11 +36,20 @@ async function copyCode(): Promise<void> {
     await navigator.clipboard.writeText(code.textContent ?? '');
     toast(state.t('code.copied'));
   } catch {
-    // No clipboard access: select the code for a manual copy.
+    // No clipboard API (a page not on https, older Safari) or refused: the code is selected and copied
+    // from the selection, still inside the tap; where that is refused too it stays selected for a
+    // manual copy (docs/phones-and-browsers.md).
     const range = document.createRange();
     range.selectNodeContents(code);
     getSelection()?.removeAllRanges();
     getSelection()?.addRange(range);
+    let copied = false;
+    try {
+      copied = document.execCommand('copy');
+    } catch {
+      // refused: the selection stays
+    }
+    if (copied) toast(state.t('code.copied'));
   }
 }
 

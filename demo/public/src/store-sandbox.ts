@@ -57,9 +57,15 @@ export function renderSandbox(): void {
   }
 }
 
+/** The next look at a control that waits out APPEAR_GUARD_MS (one per control at a time). */
+const looks = new WeakMap<HTMLButtonElement, ReturnType<typeof setTimeout>>();
+
 /**
  * Enables a control only once it has been usable for APPEAR_GUARD_MS: a control that becomes usable
- * right after a tap (under the same finger) must not take the second tap of a double tap.
+ * right after a tap (under the same finger) must not take the second tap of a double tap. A timer may
+ * fire before its time by the clock the page reads (Firefox and WebKit fire a 500 ms timer at
+ * 499.99 ms by `performance.now()`): a look too early schedules another for what is left, so the
+ * control never stays disabled.
  */
 function setUsable(button: HTMLButtonElement, usable: boolean): void {
   if (!usable || button.dataset.busy) {
@@ -68,13 +74,21 @@ function setUsable(button: HTMLButtonElement, usable: boolean): void {
     return;
   }
   if (!button.disabled) return;
-  const since = enabledAt.get(button);
-  if (since === undefined) {
-    enabledAt.set(button, performance.now());
-    setTimeout(renderSandbox, APPEAR_GUARD_MS);
-  } else if (performance.now() - since >= APPEAR_GUARD_MS) {
+  const now = performance.now();
+  const since = enabledAt.get(button) ?? now;
+  enabledAt.set(button, since);
+  const left = APPEAR_GUARD_MS - (now - since);
+  if (left <= 0) {
     button.disabled = false;
     enabledAt.delete(button);
+  } else if (!looks.has(button)) {
+    looks.set(
+      button,
+      setTimeout(() => {
+        looks.delete(button);
+        renderSandbox();
+      }, Math.ceil(left)),
+    );
   }
 }
 

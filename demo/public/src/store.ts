@@ -153,6 +153,10 @@ function bind(): void {
   $('#modal-close').addEventListener('click', () => modal.close());
   modal.addEventListener('close', () => {
     if (state.display === 'modal') closeCheckout();
+    // The focus goes back to the "Buy" that opened it (Safari gives a tapped button no focus, and a
+    // closed modal returns it to nothing there).
+    if (modalOpener?.isConnected) modalOpener.focus();
+    modalOpener = null;
   });
 
   for (const button of $$<HTMLButtonElement>('[data-sandbox]')) {
@@ -200,7 +204,10 @@ function renderProducts(): void {
         text: state.t('product.buy'),
         'aria-label': `${state.t('product.buy')}: ${productTitle(p)}`,
         'data-buy': p.ref,
-        onclick: () => void buyProduct(p),
+        onclick: (e: Event) => {
+          modalOpener = e.currentTarget as HTMLElement;
+          void buyProduct(p);
+        },
       });
       const li = el(
         'li',
@@ -228,6 +235,9 @@ function renderProducts(): void {
  * its order not ended (a double click, or a second tap while it loads): that one is shown, never a
  * second order for one purchase.
  */
+/** The control that opened the checkout modal: it gets the focus back when the modal closes. */
+let modalOpener: HTMLElement | null = null;
+
 async function buyProduct(product: Product): Promise<void> {
   if (state.buying?.ref === product.ref && state.widget?.isConnected && !settled()) {
     const modal = $<HTMLDialogElement>('#modal');

@@ -35,6 +35,10 @@ const EVENTS: PaydeskEventName[] = [
   'paydesk-expired',
   'paydesk-error',
   'paydesk-redirect',
+  'paydesk-method',
+  'paydesk-copy',
+  'paydesk-bank-app',
+  'paydesk-receipt',
 ];
 
 export interface MountOptions {
@@ -46,6 +50,8 @@ export interface MountOptions {
   env?: Partial<CheckoutEnv>;
   /** Parent to put the element in (default: a fresh fixture). */
   into?: HTMLElement | ShadowRoot;
+  /** Copy through the browser's own clipboard (the element's default `copy`), not into `copies`. */
+  browserClipboard?: boolean;
   /** Called with the element before it is connected (to watch its first renders). */
   onCreate?(el: PaydeskCheckout): void;
 }
@@ -93,6 +99,7 @@ export async function mount(props: Partial<PaydeskCheckout> = {}, options: Mount
     window: page,
     ...options.env,
   };
+  if (options.browserClipboard) delete el.env.copy;
   Object.assign(el, { endpoint: '/api/paydesk', orderRef: 'sku-1', locale: 'en', ...props });
   for (const name of EVENTS) el.addEventListener(name, (e) => events.push(e as CustomEvent));
   options.onCreate?.(el);

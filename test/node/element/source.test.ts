@@ -18,7 +18,9 @@ describe('element source', () => {
   });
 
   test('no inline style attributes or styleMap (strict CSP without unsafe-inline)', () => {
-    for (const f of code) assert.doesNotMatch(f.text, /\sstyle=|styleMap|\.style\./, f.name);
+    // The CSSOM is not inline style: a strict policy lets a script set a custom property (the bank
+    // sheet's fit to the visual viewport); test/browser/csp shows it runs there without a violation.
+    for (const f of code) assert.doesNotMatch(f.text, /\sstyle=|styleMap|setAttribute\(\s*['"]style|\.style\.(?!setProperty\('--_)/, f.name);
   });
 
   test('no eval or Function constructor (strict CSP without unsafe-eval)', () => {
