@@ -1,16 +1,21 @@
 /**
  * Mounting the fetch handler in Node `http`, Express, Next.js route handlers and Hono. Each adapter
- * records the socket address for per-address rate limits (a header could be forged by the browser).
+ * records the socket address for per-address rate limits (a header could be forged by the browser);
+ * the handler's `trustProxy` decides whether a forwarded header from that socket is believed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { setClientAddress, unreadJsonText } from './http.js';
+import { isTrusted, parseTrustProxy } from './proxy.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 export interface NodeAdapterOptions {
-  /** Use `X-Forwarded-Proto` for the request URL's scheme (behind a TLS-terminating proxy). Default false. */
-  trustProxy?: boolean;
+  /**
+   * Use `X-Forwarded-Proto` for the request URL's scheme (behind a TLS-terminating proxy): `true`
+   * from any socket, or a list of the proxies' addresses and CIDR ranges. Default false.
+   */
+  trustProxy?: boolean | readonly string[];
 }
 
 /** Builds a Web `Request` from a Node request; `url` defaults to `req.url` (Express passes `originalUrl`). */
@@ -19,7 +24,10 @@ export function toWebRequest(
   options: NodeAdapterOptions & { url?: string; signal?: AbortSignal; body?: RequestInit['body'] } = {},
 ): Request {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
-  const forwardedProto = options.trustProxy ? String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() : '';
+  const trust = parseTrustProxy(options.trustProxy);
+  const socket = req.socket.remoteAddress;
+  const trusted = trust !== null && (trust.all || (socket !== undefined && isTrusted(trust, socket)));
+  const forwardedProto = trusted ? String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() : '';
   const scheme = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : encrypted ? 'https' : 'http';
   const host = req.headers.host && /^[A-Za-z0-9.\-:[\]]+$/.test(req.headers.host) ? req.headers.host : 'localhost';
   const url = new URL(options.url ?? req.url ?? '/', `${scheme}://${host}`);
@@ -41,7 +49,7 @@ export function toWebRequest(
     }
   }
   const request = new Request(url, init);
-  setClientAddress(request, req.socket.remoteAddress);
+  setClientAddress(request, socket);
   return request;
 }
 

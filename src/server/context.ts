@@ -5,14 +5,16 @@
  */
 import { Checkout } from './checkout/index.js';
 import { CheckoutError } from './errors.js';
-import { forwardedFor, getRecordedClientAddress } from './http.js';
+import { getRecordedClientAddress } from './http.js';
 import { createSafeLogger } from './log.js';
+import { clientAddressBehindProxies } from './proxy.js';
 import type { SafeLogger } from './log.js';
 import type { ResolvedOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import { tokenUsableUntil } from './sessions.js';
 import { EventStreams } from './sse.js';
 import { MemoryStore } from './store.js';
+import { guardStore, quietStoreFailures } from './store-guard.js';
 import type { CheckoutStore } from './store.js';
 
 export interface ServerContext {
@@ -36,12 +38,13 @@ export interface ServerContext {
 export function startServer(opts: ResolvedOptions): ServerContext {
   const { raw, now } = opts;
   const ownsStore = !raw.store;
-  const store: CheckoutStore = raw.store ?? new MemoryStore({ now });
-  const log = createSafeLogger(raw.logger ?? { warn: console.warn, error: console.error }, [
+  const loud = createSafeLogger(raw.logger ?? { warn: console.warn, error: console.error }, [
     opts.apiKey,
     ...opts.webhookSecrets,
     ...raw.sessionSecrets,
   ]);
+  const log = quietStoreFailures(loud);
+  const store = guardStore(raw.store ?? new MemoryStore({ now }), { timeoutMs: opts.storeTimeoutMs, log: loud, now });
   const core = new Checkout({
     ...opts.timing,
     client: opts.client,
@@ -91,10 +94,9 @@ async function authorize(opts: ResolvedOptions, core: Checkout, token: string): 
 function clientAddressOf(opts: ResolvedOptions, log: SafeLogger): (req: Request) => string | undefined {
   const { raw, limits } = opts;
   const addressLimited = limits.perAddress !== false || limits.createPerAddress !== false || limits.unverifiedWebhooksPerAddress !== false;
+  const trust = opts.trustProxy;
   let warnedNoAddress = false;
   return (req) => {
-    const recorded = getRecordedClientAddress(req);
-    if (recorded) return recorded;
     if (raw.getClientAddress) {
       try {
         const a = raw.getClientAddress(req);
@@ -103,16 +105,15 @@ function clientAddressOf(opts: ResolvedOptions, log: SafeLogger): (req: Request)
         log.warn('getClientAddress threw', { err });
       }
     }
-    if (raw.trustProxy) {
-      const forwarded = forwardedFor(req)?.slice(0, 100);
-      if (forwarded) return forwarded;
-    }
+    const socket = getRecordedClientAddress(req);
+    const address = trust ? clientAddressBehindProxies(trust, socket, req.headers.get('x-forwarded-for')) : socket;
+    if (address) return address.slice(0, 100);
     if (addressLimited && !warnedNoAddress) {
       warnedNoAddress = true;
       log.warn(
         'paydesk/server: per-address rate limits are OFF: this request carries no client address. ' +
-          "Set the getClientAddress option (e.g. from your platform's client-IP header) or trustProxy: true behind a proxy you trust; " +
-          'the Node, Express and Hono adapters record it by themselves.',
+          "Set the getClientAddress option (e.g. from your platform's client-IP header) or trustProxy (true, or your proxies' addresses) behind a proxy you trust; " +
+          'the Node, Express and Hono adapters record the socket address by themselves.',
       );
     }
     return undefined;

@@ -206,11 +206,3 @@ export function setClientAddress(req: Request, address: string | undefined): voi
 export function getRecordedClientAddress(req: Request): string | undefined {
   return clientAddresses.get(req);
 }
-
-/** The last hop of X-Forwarded-For (what the nearest trusted proxy saw), when proxies are trusted. */
-export function forwardedFor(req: Request): string | undefined {
-  const xff = req.headers.get('x-forwarded-for');
-  if (!xff) return undefined;
-  const parts = xff.split(',').map((s) => s.trim()).filter(Boolean);
-  return parts[parts.length - 1];
-}

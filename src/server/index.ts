@@ -24,6 +24,7 @@ export { createSqliteStore, SqliteStore } from './stores/sqlite.js';
 export type { SqliteStoreOptions } from './stores/sqlite.js';
 // Type-only import of ioredis: this does not load ioredis unless createRedisStore is called with a client.
 export { createRedisStore, RedisStore } from './stores/redis.js';
+export { VolatileRedisError } from './stores/redis-durability.js';
 export type { RedisClientLike, RedisStoreOptions } from './stores/redis.js';
 export { SessionTokens } from './tokens.js';
 export {

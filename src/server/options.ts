@@ -8,6 +8,8 @@ import type { Order } from '../provider/schemas.js';
 import type { ProviderClient } from '../provider/types.js';
 import { INTEGRATION_MODES, type IntegrationMode, type OrderView } from '../protocol/index.js';
 import { OriginPolicy } from './http.js';
+import { disputeGrace, feePayerOption, nonNegative, positive } from './option-checks.js';
+import { parseTrustProxy, type ProxyTrust } from './proxy.js';
 import { resolveRateLimits, type RateLimits } from './rate-limit.js';
 import type { CheckoutStore } from './store.js';
 import { SessionTokens } from './tokens.js';
@@ -159,6 +161,11 @@ export interface CheckoutHandlerOptions {
   sessionTtlSeconds?: number;
   /** Where sessions, idempotency records, markers and events live (default: in memory, one process). */
   store?: CheckoutStore;
+  /**
+   * A store call not answered in this many ms (or failing) fails its request with `503
+   * store_unavailable` and `Retry-After`; logged once at error level, and once when it answers again (default 3000).
+   */
+  storeTimeoutMs?: number;
   /** Rate limits; `false` turns all off. */
   rateLimits?: Partial<RateLimits> | false;
   /** Largest accepted request body (default 16 KiB; webhooks 256 KiB). */
@@ -166,8 +173,14 @@ export interface CheckoutHandlerOptions {
   maxWebhookBodyBytes?: number;
   /** Client address for rate limits, when the adapter cannot record it (e.g. a platform header). */
   getClientAddress?: (request: Request) => string | undefined;
-  /** Use the last X-Forwarded-For hop as the client address (only behind a proxy you trust). */
-  trustProxy?: boolean;
+  /**
+   * Proxies whose `X-Forwarded-For` is believed for the client address (rate limits). A list of
+   * addresses and CIDR ranges (`['10.0.0.0/8', '127.0.0.1', '::1']`): a request whose socket address
+   * is in it is taken from the nearest `X-Forwarded-For` entry not in it (walking from the right); a
+   * forwarded header from any other socket is ignored. `true`: every socket is a trusted proxy (the
+   * last entry counts). Default: the socket address (the adapters record it) or `getClientAddress`.
+   */
+  trustProxy?: boolean | readonly string[];
   /** How long the provider's method list is reused (default 30 s). */
   methodsCacheSeconds?: number;
   /** A pending status older than this is re-read from the provider on the next request (default 30 s). */
@@ -192,7 +205,7 @@ export interface CheckoutHandlerOptions {
    * The handler re-reads orders from the provider by itself every this many seconds (default 60):
    * pending ones, recently ended ones (late payments) and processed disputes, and retries failed hooks.
    * `0`: never by itself — call `handler.reconcile()` from a cron (serverless hosts). With several
-   * instances on one store, one sweep runs at a time. Sweeping starts with the process (the handler
+   * instances on one store, one sweep runs per interval for all of them (the store records when the last began). Sweeping starts with the process (the handler
    * starts itself just after it is created, so a restart finds what was paid meanwhile), except
    * during `next build`; with `0` nothing starts before the first use.
    */
@@ -246,6 +259,8 @@ export interface ResolvedOptions {
   webhookSecrets: readonly string[];
   webhookToleranceSeconds: number;
   tokens: SessionTokens;
+  /** The checked `trustProxy`, or null (no proxy trusted). */
+  trustProxy: ProxyTrust | null;
   origins: OriginPolicy;
   limits: RateLimits;
   maxBodyBytes: number;
@@ -254,6 +269,7 @@ export interface ResolvedOptions {
   feePayer: 'merchant' | 'shopper';
   timing: CheckoutTiming;
   reconcileIntervalMs: number;
+  storeTimeoutMs: number;
   heartbeatMs: number;
   streamMaxMs: number;
 }
@@ -272,30 +288,6 @@ export interface CheckoutTiming {
   lateWindowMs: number;
   disputeGraceMs: number;
   hookLeaseMs: number;
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  const v = value ?? fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new TypeError(`paydesk/server: ${name} must be a positive number`);
-  return v;
-}
-
-function nonNegative(value: number | undefined, fallback: number, name: string): number {
-  const v = value ?? fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new TypeError(`paydesk/server: ${name} must be 0 or a positive number`);
-  return v;
-}
-
-/** `disputeGraceSeconds`: 0 or more (default 600), and no longer than the late window it is part of. */
-function disputeGrace(value: number | undefined, lateWindowSeconds: number): number {
-  const v = nonNegative(value, Math.min(600, lateWindowSeconds), 'disputeGraceSeconds');
-  if (v > lateWindowSeconds) throw new TypeError('paydesk/server: disputeGraceSeconds must not be longer than lateWindowSeconds');
-  return v;
-}
-
-function feePayerOption(value: unknown): 'merchant' | 'shopper' {
-  if (value === undefined || value === 'merchant' || value === 'shopper') return value ?? 'merchant';
-  throw new TypeError(`paydesk/server: feePayer must be 'merchant' or 'shopper', got ${JSON.stringify(value)}`);
 }
 
 function timingOf(o: CheckoutHandlerOptions): CheckoutTiming {
@@ -384,6 +376,7 @@ export function resolveOptions(options: CheckoutHandlerOptions): ResolvedOptions
     webhookSecrets,
     webhookToleranceSeconds: positive(options.webhookToleranceSeconds, 300, 'webhookToleranceSeconds'),
     tokens: new SessionTokens(options.sessionSecrets),
+    trustProxy: parseTrustProxy(options.trustProxy),
     origins: new OriginPolicy(options.allowedOrigins ?? []),
     limits: resolveRateLimits(options.rateLimits),
     maxBodyBytes: positive(options.maxBodyBytes, 16 * 1024, 'maxBodyBytes'),
@@ -392,6 +385,7 @@ export function resolveOptions(options: CheckoutHandlerOptions): ResolvedOptions
     feePayer: feePayerOption(options.feePayer),
     timing: timingOf(options),
     reconcileIntervalMs: nonNegative(options.reconcileIntervalSeconds, 60, 'reconcileIntervalSeconds') * 1000,
+    storeTimeoutMs: positive(options.storeTimeoutMs, 3000, 'storeTimeoutMs'),
     heartbeatMs: positive(options.heartbeatSeconds, 15, 'heartbeatSeconds') * 1000,
     streamMaxMs: positive(options.streamMaxSeconds, 600, 'streamMaxSeconds') * 1000,
   };

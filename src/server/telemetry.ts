@@ -51,6 +51,7 @@ export const METRIC = {
   ordersPaid: 'paydesk.orders.paid',
   ordersFlagged: 'paydesk.orders.flagged',
   paidDelay: 'paydesk.orders.paid.delay',
+  storeErrors: 'paydesk.store.errors',
 } as const;
 export const ATTR = {
   orderId: 'paydesk.order_id',
@@ -62,6 +63,7 @@ interface Instruments {
   ordersPaid: ApiInstrument;
   ordersFlagged: ApiInstrument;
   paidDelay: ApiInstrument;
+  storeErrors: ApiInstrument;
 }
 
 class Otel {
@@ -84,6 +86,7 @@ class Otel {
       sessionsCreated: meter.createCounter(METRIC.sessionsCreated, { description: 'Payment sessions created (an order or a hosted form at the provider)' }),
       ordersPaid: meter.createCounter(METRIC.ordersPaid, { description: 'Orders recorded paid (attribute late: paid after the order had ended)' }),
       ordersFlagged: meter.createCounter(METRIC.ordersFlagged, { description: 'Orders flagged for a person (attribute reason)' }),
+      storeErrors: meter.createCounter(METRIC.storeErrors, { description: 'Store calls that failed or did not answer within storeTimeoutMs (attributes store, method)' }),
       paidDelay: meter.createHistogram(METRIC.paidDelay, {
         description: "From the provider's completion of an order to paydesk recording it paid and starting onOrderPaid (attribute via: webhook, read, sweep)",
         unit: 's',
@@ -373,4 +376,9 @@ export function noteOrphanFlagged(orphan: { attempts?: number }): void {
   if ((orphan.attempts ?? 0) > 0) return;
   const reason: FlagReason = 'session_lost';
   withOtel((otel) => otel.instruments().ordersFlagged.add?.(1, { reason }));
+}
+
+/** A store call that failed or was not answered in time (src/server/store-guard.ts). */
+export function noteStoreError(store: string, method: string): void {
+  withOtel((otel) => otel.instruments().storeErrors.add?.(1, { store, method }));
 }

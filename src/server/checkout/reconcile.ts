@@ -2,7 +2,11 @@
  * Reconciliation: the sweep that makes "a paid order reaches the merchant exactly once" hold when
  * webhooks are lost, a process restarts, a hook throws, or the money comes after the order ended.
  *
- * One sweep (one instance at a time: a lease in the store, renewed while it runs):
+ * One sweep per interval for the whole cluster: a lease in the store lets one instance sweep at a
+ * time (renewed while it runs), and the store records when the last sweep began, so an instance
+ * whose timer fires less than an interval after another instance's sweep skips its own (with N
+ * instances the provider sees the calls of one). A sweep asked for (`handler.reconcile()`) always runs.
+ * One sweep:
  *   1. reads the watch list: every session whose order is not final, every session that ended within
  *      the late window when its next late check is due, sessions with an open dispute or a hook to
  *      retry, and orphans (orders of this handler whose session the store lost);
@@ -35,6 +39,8 @@ export type { ReconcileReport } from './sweep/run.js';
 
 const LEASE_KEY = 'lease:reconcile';
 const LEASE_MS = 60_000;
+/** When the last sweep of any instance began: `{"at": ms}`. */
+const LAST_KEY = 'reconcile:last';
 
 interface SweepResult {
   report: ReconcileReport;
@@ -47,6 +53,8 @@ export class Reconciler {
   private chain: Promise<unknown> = Promise.resolve();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
+  /** The interval of the sweeps by timer (0: none); a timer's sweep skips when one began less than this ago. */
+  private intervalMs = 0;
 
   private readonly parts: SweepParts;
   private readonly core: CheckoutCore;
@@ -59,6 +67,7 @@ export class Reconciler {
   /** Sweeps every `intervalMs` by itself (the first one soon after start). */
   start(intervalMs: number): void {
     if (intervalMs <= 0 || this.timer) return;
+    this.intervalMs = intervalMs;
     const schedule = (ms: number) => {
       if (this.stopped) return;
       this.timer = setTimeout(() => {
@@ -124,10 +133,27 @@ export class Reconciler {
     }
     lease.keepAlive();
     try {
+      // A timer's sweep (wait false) runs only when no instance swept within the interval.
+      if (!wait && !(await this.due(now()))) return { report: { ...emptyReport(), skipped: true }, hookRuns: new Set(), t0 };
+      await this.core.cfg.store.set(LAST_KEY, JSON.stringify({ at: now() }), Math.max(2 * this.intervalMs, LEASE_MS));
       return { ...(await inReconcile(() => this.sweep(now()))), t0 };
     } finally {
       await lease.release();
     }
+  }
+
+  /** True when no sweep of any instance began within the interval (read under the lease). */
+  private async due(at: number): Promise<boolean> {
+    const last = await this.core.cfg.store.get(LAST_KEY);
+    if (!last) return true;
+    let began: unknown;
+    try {
+      began = (JSON.parse(last.value) as { at?: unknown }).at;
+    } catch {
+      return true;
+    }
+    // A record from the future (another instance's clock ahead) counts as now, so it cannot stop sweeps for long.
+    return typeof began !== 'number' || at - Math.min(began, at) >= this.intervalMs || began > at + this.intervalMs;
   }
 
   /** One sweep, under the lease: sessions' orders, disputes, orphans, then hooks and next checks. */

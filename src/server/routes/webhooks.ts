@@ -5,6 +5,7 @@
  * verification and logged with the outcome `test`; it never reaches the inbox or any order.
  */
 import type { ServerContext } from '../context.js';
+import { StoreUnavailableError } from '../store-guard.js';
 import { CheckoutError } from '../errors.js';
 import { isJsonContentType, jsonResponse, parseJsonObject, readBodyText } from '../http.js';
 import { verifyWebhookRequest } from '../webhooks.js';
@@ -74,6 +75,7 @@ export async function webhooksRoute(ctx: ServerContext, req: Request): Promise<R
     result = await core.inbox.receive(seen.id, seen.coid);
   } catch (err) {
     // Nothing could be recorded: not 2xx, so the provider delivers it again.
+    if (err instanceof StoreUnavailableError) throw err; // 503 store_unavailable, logged once by the guard
     ctx.log.error('a webhook could not be recorded; answered 503 so the provider retries it', { order_id: seen.id, err });
     await core.inbox.log({ ...entry, outcome: 'failed', detail: err instanceof Error ? err.message.slice(0, 200) : 'failed', http_status: 503, session_id: null });
     throw new CheckoutError(503, 'provider_unavailable', 'The webhook could not be recorded now; deliver it again.', {

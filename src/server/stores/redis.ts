@@ -4,7 +4,8 @@
  * unless this store is used), and a second connection for pub/sub (by default `client.duplicate()`).
  *
  * Each key is a hash `{v: value, n: version}`; the conditional writes are Lua scripts, so they are
- * atomic across instances.
+ * atomic across instances. Before its first command it checks that the Redis keeps its data
+ * (appendonly yes, maxmemory-policy noeviction: see redis-durability.ts) unless `allowVolatile`.
  *
  * @example
  *   import { Redis } from 'ioredis';
@@ -49,11 +50,14 @@ export interface RedisClientLike {
   unsubscribe(...channels: string[]): Promise<unknown>;
   quit(): Promise<unknown>;
   disconnect(): void;
+  /** Read once before first use: the persistence and eviction settings (see `allowVolatile`). */
+  info(section: string): Promise<string>;
 }
 type Redis = RedisClientLike;
 import { checkLimit, checkScore } from '../store.js';
 import type { CheckoutStore, IndexEntry, IndexRangeOptions, StoredValue } from '../store.js';
 import { FanOut } from './fan-out.js';
+import { DurabilityGate } from './redis-durability.js';
 
 export interface RedisStoreOptions {
   /** Connection for commands. Not closed by {@link CheckoutStore.close} (you own it). */
@@ -62,6 +66,13 @@ export interface RedisStoreOptions {
   subscriber?: Redis;
   /** Prefix of every key and channel (default `paydesk:`). */
   prefix?: string;
+  /**
+   * Accept a Redis that may lose data. Without it the store refuses, on first use, a Redis with
+   * `appendonly no` or a `maxmemory-policy` other than `noeviction` (or whose settings it cannot
+   * read: INFO refused), with an error naming the setting: a restart or an eviction would forget
+   * sessions, and paid orders would reach you late or only as `session_lost`. For tests and demos.
+   */
+  allowVolatile?: boolean;
 }
 
 const CREATE = `
@@ -109,6 +120,7 @@ export class RedisStore implements CheckoutStore {
   /** Each subscribed channel's SUBSCRIBE, kept while the channel has listeners. */
   private readonly ready = new Map<string, Promise<void>>();
   private readonly shas = new Map<string, string>();
+  private readonly durability: DurabilityGate;
 
   constructor(options: RedisStoreOptions) {
     if (!options || typeof options.client !== 'object' || options.client === null) {
@@ -117,6 +129,7 @@ export class RedisStore implements CheckoutStore {
     this.client = options.client;
     this.prefix = options.prefix ?? 'paydesk:';
     this.givenSubscriber = options.subscriber;
+    this.durability = new DurabilityGate(this.client, options.allowVolatile === true);
   }
 
   private get subscriber(): Redis {
@@ -132,6 +145,7 @@ export class RedisStore implements CheckoutStore {
   }
 
   private async script(lua: string, key: string, args: Array<string | number>): Promise<unknown> {
+    await this.durability.ready();
     let sha = this.shas.get(lua);
     if (!sha) this.shas.set(lua, (sha = sha1(lua)));
     try {
@@ -145,6 +159,7 @@ export class RedisStore implements CheckoutStore {
   }
 
   async get(key: string): Promise<StoredValue | null> {
+    await this.durability.ready();
     const [value, version] = await this.client.hmget(this.k(key), 'v', 'n');
     if (value === null || value === undefined || version === null || version === undefined) return null;
     return { value, version: Number(version) };
@@ -174,15 +189,18 @@ export class RedisStore implements CheckoutStore {
 
   async indexSet(index: string, member: string, score: number): Promise<void> {
     checkScore(score);
+    await this.durability.ready();
     await this.client.zadd(this.k(`ix:${index}`), score, member);
   }
 
   async indexRemove(index: string, member: string): Promise<void> {
+    await this.durability.ready();
     await this.client.zrem(this.k(`ix:${index}`), member);
   }
 
   async indexRange(index: string, o: IndexRangeOptions): Promise<IndexEntry[]> {
     checkLimit(o.limit);
+    await this.durability.ready();
     const min = o.min === undefined ? '-inf' : o.min;
     const max = o.max === undefined ? '+inf' : o.max;
     const key = this.k(`ix:${index}`);
@@ -195,15 +213,18 @@ export class RedisStore implements CheckoutStore {
   }
 
   async indexTrim(index: string, keep: number): Promise<number> {
+    await this.durability.ready();
     const k = Math.max(0, Math.floor(keep));
     return Number(await this.client.zremrangebyrank(this.k(`ix:${index}`), 0, -(k + 1)));
   }
 
   async publish(channel: string, message: string): Promise<void> {
+    await this.durability.ready();
     await this.client.publish(this.k(channel), message);
   }
 
   async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+    await this.durability.ready();
     const name = this.k(channel);
     let ready = this.ready.get(name);
     if (!ready) {

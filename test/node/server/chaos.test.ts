@@ -538,7 +538,7 @@ describe('chaos: several instances on one store', () => {
     await twoInstancesPayOnce(() => {
       const c = new Redis(redis!.url);
       clients.push(c);
-      const store = createRedisStore({ client: c, prefix });
+      const store = createRedisStore({ client: c, prefix, allowVolatile: true });
       stores.push(store);
       return store;
     }, 'redis');

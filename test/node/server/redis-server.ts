@@ -26,9 +26,16 @@ export interface TestRedis {
 export async function startRedis(): Promise<TestRedis | null> {
   const given = process.env.PAYDESK_TEST_REDIS_URL;
   if (given) return { url: given, child: null, stop: async () => undefined };
-  if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) return null;
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  if (!hasRedisServer()) return null;
+  return spawnRedis(['--save', '', '--appendonly', 'no']);
+}
+
+export const hasRedisServer = (): boolean => spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/** A redis-server of this test's own on a free loopback port, with `args` (e.g. its persistence settings). */
+export async function spawnRedis(args: string[], port?: number): Promise<TestRedis & { port: number; child: ChildProcess }> {
+  port ??= await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Ready when the server says so on stdout (no polling, no sleeps).
@@ -43,9 +50,12 @@ export async function startRedis(): Promise<TestRedis | null> {
   });
   return {
     url: `redis://127.0.0.1:${port}`,
+    port,
     child,
     async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGCONT');
       child.kill('SIGTERM');
       await exited;
     },

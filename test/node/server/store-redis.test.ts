@@ -31,14 +31,14 @@ if (!redis) {
   });
 
   storeContract('redis', {
-    make: async (): Promise<CheckoutStore> => createRedisStore({ client: connect(), prefix: `paydesk-test-${run}:` }),
+    make: async (): Promise<CheckoutStore> => createRedisStore({ client: connect(), prefix: `paydesk-test-${run}:`, allowVolatile: true }),
     unique: () => `t${++n}:`,
   });
 
   describe('redis store specifics', () => {
     test('keys carry their ttl in Redis (expiry is Redis\'s own)', async () => {
       const client = connect();
-      const store = createRedisStore({ client, prefix: `paydesk-test-${run}:` });
+      const store = createRedisStore({ client, prefix: `paydesk-test-${run}:`, allowVolatile: true });
       await store.create('ttl-key', 'v', 5000);
       const pttl = await client.pttl(`paydesk-test-${run}:ttl-key`);
       assert.ok(pttl > 0 && pttl <= 5000, String(pttl));
@@ -49,8 +49,8 @@ if (!redis) {
     });
 
     test('the prefix keeps two deployments on one Redis apart', async () => {
-      const one = createRedisStore({ client: connect(), prefix: `paydesk-test-${run}-one:` });
-      const two = createRedisStore({ client: connect(), prefix: `paydesk-test-${run}-two:` });
+      const one = createRedisStore({ client: connect(), prefix: `paydesk-test-${run}-one:`, allowVolatile: true });
+      const two = createRedisStore({ client: connect(), prefix: `paydesk-test-${run}-two:`, allowVolatile: true });
       await one.create('same', 'from one', 5000);
       assert.equal(await two.get('same'), null);
       await one.close();
@@ -59,7 +59,7 @@ if (!redis) {
 
     test('the store works after Redis forgets its scripts (SCRIPT FLUSH)', async () => {
       const client = connect();
-      const store = createRedisStore({ client, prefix: `paydesk-test-${run}:` });
+      const store = createRedisStore({ client, prefix: `paydesk-test-${run}:`, allowVolatile: true });
       await store.create('flush-a', 'v', 5000);
       await client.script('FLUSH');
       assert.equal(await store.create('flush-b', 'v', 5000), true);
