@@ -4,8 +4,8 @@
  * (test/engines/shop.ts; drivers: test/engines/driver.ts). `PAYDESK_ENGINES=webkit` runs one.
  *
  *   - storefront "Buy" → the requisites (amount, account, holder, recipient's bank, pay-by, the
- *     countdown ticking) → the QR drawn and decoded to the order's payment link → a reload shows the
- *     same order → the sandbox pays → "paid" → the shopper is sent back to the shop;
+ *     countdown ticking) → the QR drawn and decoded to the order's payment link → a reload and a second
+ *     window show the same order → the sandbox pays → "paid" → the shopper is sent back to the shop;
  *   - the server-rendered checkout: painted with JavaScript off; with it on, taken over with no
  *     second order;
  *   - code integrity (the CDN build, src/element/integrity.ts): a changed chunk served to the ES
@@ -98,7 +98,7 @@ for (const name of enginesToRun()) {
       await engine?.close();
     });
 
-    test(`${name}: "Buy" → requisites, countdown ticking, QR of the payment link → reload, same order → the sandbox pays → paid → back to the shop`, async (t) => {
+    test(`${name}: "Buy" → requisites, countdown ticking, QR of the payment link → reload and a second window, same order → the sandbox pays → paid → back to the shop`, async (t) => {
       const page = await open(DESKTOP);
       t.diagnostic(`${name}: ${engine.version}`);
       await page.goto(store({ method: 'sbp' }));
@@ -117,6 +117,11 @@ for (const name of enginesToRun()) {
       await page.reload();
       const again = await waitForRequisites(page, INLINE);
       assert.equal(again.order?.id, order.id, 'the reload shows the same order');
+      // The purchase's address in a second window of the same browser (WebKit: a window, as a tab hangs MiniBrowser).
+      const second = await page.openWindow(await page.url());
+      const there = await waitForRequisites(second, INLINE);
+      assert.equal(there.order?.id, order.id, 'a second window shows the same order');
+      await second.close();
       assert.equal(await providerOrders(order.client_order_id), 1, 'one order at the provider');
 
       await sandboxCall(shop.demo, `/sandbox/orders/${order.id}/complete`, { body: {} });
