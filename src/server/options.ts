@@ -78,6 +78,10 @@ export interface OrderEvent {
   provider_order_id: string | null;
   /** The provider's order as re-read before acting (null when closed without an order, or not re-read). */
   provider_order: Order | null;
+  /**
+   * The session's id; `''` in an `onOrderPaid` for an order whose session the store lost (wiped, or
+   * restarted without persistence): its `order_ref` then comes from its client order id, signed.
+   */
   session_id: string;
   /**
    * True when the payment was recognised after the session had ended expired or cancelled (a
@@ -193,7 +197,10 @@ export interface CheckoutHandlerOptions {
   streamMaxSeconds?: number;
   /** How long a duplicate waits for the first request with the same Idempotency-Key (default 30 s). */
   idempotencyWaitSeconds?: number;
-  /** A crashed first request's claim is taken over after this long (default 90 s). */
+  /**
+   * The longest one create may take (default 90 s). Its claim on the key is held by a heartbeat, so a
+   * crashed first request's claim is taken over after at most 10 s (or this, when shorter).
+   */
   idempotencyLeaseSeconds?: number;
   /** How long an Idempotency-Key is remembered (default 24 h). */
   idempotencyTtlSeconds?: number;

@@ -150,7 +150,8 @@ export function generateClientOrderId(): string {
 
 /** An id of `generateClientOrderId`'s shape: this handler's own (a webhook for it is ours without a `seen:` key). */
 export function isGeneratedClientOrderId(coid: string): boolean {
-  return /^pd_[0-9a-z]+[A-Za-z0-9_-]{16}$/.test(coid);
+  // pd_…: generateClientOrderId; pr_…: SessionTokens.clientOrderIdFor (carries the order_ref).
+  return /^pd_[0-9a-z]+[A-Za-z0-9_-]{16}$/.test(coid) || /^pr_[0-9a-z]{8}[A-Za-z0-9_-]{16}[A-Za-z0-9._~:@-]{1,37}$/.test(coid);
 }
 const SEEN_MARGIN_MS = 30 * 24 * 3600 * 1000;
 /** Sorted index of sessions by the time the sweep should look at them next. */

@@ -11,6 +11,11 @@
 import { hmacSha256, randomId, safeEqualBuffers } from './crypto.js';
 
 const PREFIX = 'paydesk.session.v1.';
+const REF_PREFIX = 'paydesk.order-ref.v1.';
+/** A client order id that carries its order_ref: `pr_` + time (8, base 36) + random (8) + signature (8) + the ref. */
+const REF_ID = /^pr_([0-9a-z]{8})([A-Za-z0-9_-]{8})([A-Za-z0-9_-]{8})([A-Za-z0-9._~:@-]{1,37})$/;
+/** An order_ref that fits a client order id as it is (64 characters in all). */
+const CARRIED_REF = /^[A-Za-z0-9._~:@-]{1,37}$/;
 const TOKEN = /^([A-Za-z0-9_-]{22})\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{43})$/;
 /** Minimum length of a session secret (characters). */
 export const MIN_SECRET_LENGTH = 32;
@@ -49,6 +54,32 @@ export class SessionTokens {
   sign(sid: string, expiresAt: number): string {
     const exp = Math.ceil(expiresAt / 1000).toString(36);
     return `${sid}.${exp}.${hmacSha256(this.secrets[0]!, PREFIX + sid + '.' + exp).toString('base64url')}`;
+  }
+
+  /**
+   * A unique client order id that carries `orderRef`, signed (so a paid order whose session the
+   * store lost can still be reported by its order_ref), or null when the ref does not fit (longer
+   * than 37 characters, or characters other than letters, digits and `._~:@-`).
+   */
+  clientOrderIdFor(orderRef: string, now = Date.now()): string | null {
+    if (!CARRIED_REF.test(orderRef)) return null;
+    const time = now.toString(36).padStart(8, '0').slice(-8);
+    const nonce = randomId(6);
+    return `pr_${time}${nonce}${this.refTag(this.secrets[0]!, time, nonce, orderRef)}${orderRef}`;
+  }
+
+  /** The order_ref a client order id of {@link clientOrderIdFor} carries, when its signature holds (any secret); else null. */
+  orderRefOf(clientOrderId: string): string | null {
+    const m = REF_ID.exec(clientOrderId);
+    if (!m) return null;
+    const [, time, nonce, tag, ref] = m as unknown as [string, string, string, string, string];
+    let valid = false;
+    for (const secret of this.secrets) if (safeEqualBuffers(Buffer.from(this.refTag(secret, time, nonce, ref), 'latin1'), Buffer.from(tag, 'latin1'))) valid = true;
+    return valid ? ref : null;
+  }
+
+  private refTag(secret: string, time: string, nonce: string, ref: string): string {
+    return hmacSha256(secret, `${REF_PREFIX}${time}.${nonce}.${ref}`).toString('base64url').slice(0, 8);
   }
 
   /** Checks shape, signature (against every secret) and expiry, in that order. */

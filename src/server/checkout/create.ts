@@ -76,7 +76,7 @@ export class Creator {
   async createPlain(input: CreateSessionInput, request: Request): Promise<CreatedSession> {
     const order = await resolveOrder(this.core, input.order_ref, request);
     const selection = this.offers.choose(input, await this.offers.for(order));
-    const coid = order.client_order_id ?? generateClientOrderId();
+    const coid = order.client_order_id ?? this.core.cfg.tokens.clientOrderIdFor(input.order_ref) ?? generateClientOrderId();
     const generated = order.client_order_id === null;
     return this.createForClientOrder(input, this.offers.priced(order, selection), selection, coid, { recover: false, generated, oneShot: generated });
   }

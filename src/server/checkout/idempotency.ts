@@ -4,6 +4,12 @@
  * different parameters are a conflict. A claim whose creation failed ambiguously (the provider may
  * have made the order) is marked `uncertain`, and the next attempt looks the order up before creating.
  * Every request asks the merchant's `resolveOrder` with its own `Request` once, a replay included.
+ *
+ * The claim is held by a heartbeat: its `lease_until` is a short {@link livenessMs} ahead, renewed
+ * every third of it while the request runs, so a process killed mid-create is taken over by the
+ * shopper's retry within seconds (which then looks the order up by its client order id and adopts
+ * it), while a live but slow create keeps its claim; `idempotencyLeaseSeconds` still bounds how long
+ * one create may take.
  */
 import { randomId, sha256Base64url } from '../crypto.js';
 import { CheckoutError, idempotencyInProgress } from '../errors.js';
@@ -25,6 +31,9 @@ interface IdempotencyRecord {
   expires_at: number | null;
 }
 
+
+/** How far ahead a live claim's lease reaches (renewed every third of it): at most 10 s. */
+export const livenessMs = (leaseMs: number): number => Math.min(leaseMs, 10_000);
 
 export class IdempotentCreate {
   constructor(
@@ -60,7 +69,7 @@ export class IdempotentCreate {
             fingerprint,
             state: 'pending',
             owner: randomId(9),
-            lease_until: now() + this.core.cfg.idempotencyLeaseMs,
+            lease_until: now() + livenessMs(this.core.cfg.idempotencyLeaseMs),
             started_at: now(),
             client_order_id: null,
             sid: null,
@@ -90,7 +99,7 @@ export class IdempotentCreate {
         if (rec.state === 'uncertain' || rec.lease_until <= now()) {
           // The first attempt failed without knowing whether the provider created the order, or its
           // owner vanished: take over, and look the order up before creating it again.
-          const takeover: IdempotencyRecord = { ...rec, state: 'pending', owner: randomId(9), lease_until: now() + this.core.cfg.idempotencyLeaseMs };
+          const takeover: IdempotencyRecord = { ...rec, state: 'pending', owner: randomId(9), lease_until: now() + livenessMs(this.core.cfg.idempotencyLeaseMs) };
           const version = await store.replace(storeKey, current.version, JSON.stringify(takeover), this.core.cfg.idempotencyTtlMs);
           if (version !== null) return await this.runClaim(storeKey, channel, version, takeover, input, request);
           continue;
@@ -125,17 +134,33 @@ export class IdempotentCreate {
     input: CreateSessionInput,
     request: Request,
   ): Promise<CreatedSession> {
-    const { store } = this.core.cfg;
+    const { store, now } = this.core.cfg;
+    const liveMs = livenessMs(this.core.cfg.idempotencyLeaseMs);
     let rec = claim;
     let ver = version;
-    const save = async (next: IdempotencyRecord): Promise<boolean> => {
-      const v = await store.replace(storeKey, ver, JSON.stringify(next), this.core.cfg.idempotencyTtlMs);
-      if (v === null) return false;
-      ver = v;
-      rec = next;
-      await store.publish(channel, next.state).catch(() => undefined);
-      return true;
+    /** Writes one after another (the heartbeat's and the request's), each on the version the last left. */
+    let writes: Promise<unknown> = Promise.resolve();
+    const write = (change: (cur: IdempotencyRecord) => IdempotencyRecord, quiet = false): Promise<boolean> => {
+      const done = writes.then(async () => {
+        const next = change(rec);
+        const v = await store.replace(storeKey, ver, JSON.stringify(next), this.core.cfg.idempotencyTtlMs);
+        if (v === null) return false;
+        ver = v;
+        rec = next;
+        if (!quiet) await store.publish(channel, next.state).catch(() => undefined);
+        return true;
+      });
+      writes = done.catch(() => undefined);
+      return done;
     };
+    // The heartbeat: the claim stays ours while this request runs; stops when it ends or is taken over.
+    const heartbeat = setInterval(() => {
+      void write((cur) => ({ ...cur, lease_until: now() + liveMs }), true).then(
+        (ok) => (ok ? undefined : clearInterval(heartbeat)),
+        () => undefined,
+      );
+    }, liveMs / 3);
+    (heartbeat as { unref?: () => void }).unref?.();
     const recovering = claim.client_order_id !== null;
     /** Set once the provider may have been asked: from then on only a proven refusal releases the key. */
     let creating = false;
@@ -145,8 +170,8 @@ export class IdempotentCreate {
       // Persist the client order id before the provider sees it (a retry after a lost answer looks it
       // up), and renew the lease: pricing may have outlasted it, and a request that took the key over
       // meanwhile is the one to create (this one then creates nothing).
-      const coid = rec.client_order_id ?? order.client_order_id ?? generateClientOrderId();
-      if (!(await save({ ...rec, client_order_id: coid, lease_until: this.core.cfg.now() + this.core.cfg.idempotencyLeaseMs }))) {
+      const coid = rec.client_order_id ?? order.client_order_id ?? this.core.cfg.tokens.clientOrderIdFor(input.order_ref) ?? generateClientOrderId();
+      if (!(await write((cur) => ({ ...cur, client_order_id: coid, lease_until: now() + liveMs })))) {
         throw idempotencyInProgress();
       }
       creating = true;
@@ -155,7 +180,7 @@ export class IdempotentCreate {
         generated: order.client_order_id === null,
         since: claim.started_at,
       });
-      if (!(await save({ ...rec, state: 'done', sid: created.record.sid, expires_at: created.record.expires_at }))) {
+      if (!(await write((cur) => ({ ...cur, state: 'done', sid: created.record.sid, expires_at: created.record.expires_at })))) {
         this.core.cfg.log.warn('an idempotency claim was taken over while its order was being created', { client_order_id: coid });
       }
       return { ...created, replayed: created.replayed };
@@ -164,12 +189,15 @@ export class IdempotentCreate {
       // unexpected throw): keep the client order id so the next attempt looks it up first.
       const ambiguous = rec.client_order_id !== null && (creating ? !provesNotCreated(err) : !(err instanceof CheckoutError));
       try {
-        if (ambiguous) await save({ ...rec, state: 'uncertain', lease_until: 0 });
-        else if (await store.delete(storeKey, ver)) await store.publish(channel, 'released').catch(() => undefined);
+        clearInterval(heartbeat);
+        if (ambiguous) await write((cur) => ({ ...cur, state: 'uncertain', lease_until: 0 }));
+        else if (await writes.then(() => store.delete(storeKey, ver))) await store.publish(channel, 'released').catch(() => undefined);
       } catch (storeErr) {
         this.core.cfg.log.error('could not update an idempotency record after a failed create', { err: storeErr });
       }
       throw err;
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 }

@@ -30,6 +30,9 @@ import type { CheckoutStore } from '../store.js';
 import type { CheckoutCore } from './core.js';
 import { readUncertain } from './create-once.js';
 import type { StatusSync } from './status.js';
+import type { Hooks } from './hooks.js';
+import { orphanKey, reportLost, reportsLost } from './lost.js';
+import type { OrphanRecord } from './lost.js';
 import { noteWebhook } from '../telemetry.js';
 
 export const WEBHOOK_LOG_INDEX = 'webhooks';
@@ -37,8 +40,8 @@ export const WEBHOOK_LOG_INDEX = 'webhooks';
 export const UNVERIFIED_WEBHOOK_LOG_INDEX = 'webhooks:unverified';
 export const WEBHOOK_LOG_KEEP = 1000;
 export const UNVERIFIED_WEBHOOK_LOG_KEEP = 200;
-export const ORPHAN_PREFIX = 'orphan:';
-export const orphanKey = (orderId: string) => `${ORPHAN_PREFIX}${orderId}`;
+export { ORPHAN_PREFIX, orphanKey } from './lost.js';
+export type { OrphanRecord } from './lost.js';
 
 /**
  * True while a create of `coid` may still store a session for its order: the create is out (its
@@ -69,12 +72,6 @@ export interface WebhookLogEntry {
   session_id: string | null;
 }
 
-export interface OrphanRecord {
-  order_id: string;
-  client_order_id: string;
-  first_seen: number;
-  status: string;
-}
 
 export interface ReceiveResult {
   outcome: 'confirmed' | 'recorded' | 'orphan' | 'ignored';
@@ -95,6 +92,7 @@ export class Inbox {
   constructor(
     private readonly core: CheckoutCore,
     private readonly status: StatusSync,
+    private readonly hooks: Hooks,
   ) {}
 
   /** Appends to the webhook log, or the unverified one (never throws: the log must not cost a delivery). */
@@ -262,18 +260,24 @@ export class Inbox {
       if (creating) {
         // Not lost: the create's answer (or, after a crash, the shopper's retry) stores its session.
         cfg.log.warn('a webhook came for an order whose create has not been answered yet; the session that create (or its retry) stores takes it', fields);
-      } else if (paid && !cfg.hooks.flagged) {
+      } else if (paid && !reportsLost(this.core, order)) {
         cfg.log.error('a webhook came for a paid order of this endpoint whose session the store no longer has, and no onOrderFlagged is configured: review it by hand', fields);
       } else {
         cfg.log.error(
           paid
-            ? 'a webhook came for a paid order of this endpoint whose session the store no longer has; the next sweep reports it by onOrderFlagged (session_lost)'
-            : 'a webhook came for an order of this endpoint whose session the store no longer has; it is kept for the sweep (onOrderFlagged, session_lost, if it is paid)',
+            ? 'a webhook came for a paid order of this endpoint whose session the store no longer has; it is reported now (onOrderPaid by the order_ref its client order id carries, else onOrderFlagged session_lost)'
+            : 'a webhook came for an order of this endpoint whose session the store no longer has; it is kept for the sweep (reported once it is paid)',
           fields,
         );
       }
     }
     await cfg.store.indexSet(WATCH_INDEX, orphanKey(order.id), cfg.now());
+    // Paid, and no create will bind it: reported now, not at the next sweep (which retries a failure;
+    // the hook's lease and marker make it run once).
+    if (paid && !creating && reportsLost(this.core, order)) {
+      const kept = await cfg.store.get(orphanKey(order.id));
+      void reportLost(this.core, this.hooks, order, kept ? (JSON.parse(kept.value) as OrphanRecord) : record).catch(() => undefined);
+    }
     return { outcome: 'orphan', sid: null };
   }
 }

@@ -48,7 +48,7 @@ export class Checkout extends CheckoutCore {
     this.offers = new Offers(this);
     this.hooks = new Hooks(this);
     this.status = new StatusSync(this, this.hooks);
-    this.inbox = new Inbox(this, this.status);
+    this.inbox = new Inbox(this, this.status, this.hooks);
     this.disputes = new Disputes(this, this.status);
     this.reconciler = new Reconciler(this, this.status, this.hooks, this.disputes);
     this.inspect = new Inspector(this, this.inbox);

@@ -228,29 +228,31 @@ describe('killed while the create was out, the order paid meanwhile (durable sto
     assert.deepEqual((await w.ordersOf('cart-41')).map((o) => o.id), [order.id], 'no second order');
   });
 
-  test('no retry comes: left to it while the create may be retried (the key lives 24 h), then onOrderFlagged session_lost once', async () => {
+  test('no retry comes: left to it while the create may be retried (the key lives 24 h), then reported once: onOrderPaid by the order_ref its client order id carries', async () => {
     const w = new World('no-retry');
     const { b, order } = await killedMidCreate(w, TEE, 'kill-2');
-    assert.equal((await b.handler.reconcile()).flagged, 0);
+    assert.equal((await b.handler.reconcile()).paid, 0);
     w.skew += 23 * 3600_000;
-    assert.equal((await b.handler.reconcile()).flagged, 0, 'the key still lets the shopper retry');
+    assert.equal((await b.handler.reconcile()).paid, 0, 'the key still lets the shopper retry');
+    assert.deepEqual(b.paid, []);
     w.skew += DAY - 23 * 3600_000 + 2 * LEASE_MS;
     const late = await b.handler.reconcile();
-    assert.equal(late.flagged, 1);
+    assert.equal(late.paid, 1);
     await b.handler.reconcile();
-    assert.equal(b.flagged.length, 1);
-    const f = b.flagged[0]!;
-    assert.deepEqual([f.reason, f.provider_order_id, f.session_id], ['session_lost', order.id, null]);
-    assert.deepEqual(b.paid, []);
+    assert.equal(b.paid.length, 1);
+    const p = (b.paid as OrderEvent[])[0]!;
+    assert.deepEqual([p.order_ref, p.provider_order_id, p.session_id], ['tee', order.id, '']);
+    assert.deepEqual(b.flagged, []);
   });
 
-  test('a generated client order id without an Idempotency-Key (no retry can reuse it): left only while its create could be answered, then session_lost', async () => {
+  test('a generated client order id without an Idempotency-Key (no retry can reuse it): left only while its create could be answered, then reported (onOrderPaid by its order_ref)', async () => {
     const w = new World('one-shot');
     const { b, order } = await killedMidCreate(w, TEE);
-    assert.equal((await b.handler.reconcile()).flagged, 0, 'its create could still be answered');
+    assert.equal((await b.handler.reconcile()).paid, 0, 'its create could still be answered');
     w.skew += LEASE_MS + 1000;
-    assert.equal((await b.handler.reconcile()).flagged, 1);
-    assert.deepEqual(b.flagged.map((f) => [f.reason, f.provider_order_id]), [['session_lost', order.id]]);
+    assert.equal((await b.handler.reconcile()).paid, 1);
+    assert.deepEqual(b.paid.map((e) => [e.order_ref, e.provider_order_id]), [['tee', order.id]]);
+    assert.deepEqual(b.flagged, []);
   });
 });
 

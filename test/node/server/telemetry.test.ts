@@ -178,7 +178,8 @@ describe('OpenTelemetry with an SDK registered', () => {
 
   test('a paid order whose session the store lost: orders.flagged (reason session_lost) once, over two sweeps', async () => {
     await fresh();
-    const w = world();
+    // The merchant's own client order id: no order_ref to report it by, so it is flagged session_lost.
+    const w = world({ resolveOrder: (ref) => (ref === 'tee' ? { amount: '1500.00', client_order_id: 'otel-lost-1' } : null) });
     const { order } = await buy(w);
     const [summary] = await w.handler.inspect.sessions();
     assert.equal(await w.handler.store.delete(sessionKey(summary!.session_id)), true);

@@ -4,16 +4,15 @@
  * bind (its answer has not come, or it was cut off and a retry will adopt the order: the id's
  * uncertain mark, create.ts) is left to that create, and looked at again at the next sweep, for as
  * long as the mark lives (the Idempotency-Key's life). Any other is followed until it is paid — then
- * `onOrderFlagged` (`session_lost`), with backoff when it throws — or until the late window closes.
+ * reported once (lost.ts: `onOrderPaid` when its client order id carries its order_ref, else
+ * `onOrderFlagged` `session_lost`), with backoff when it throws — or until the late window closes.
  */
 import { orderOutcome } from '../../../provider/facts.js';
-import type { Order } from '../../../provider/schemas.js';
-import { orderToView } from '../../order-view.js';
 import { WATCH_INDEX } from '../../sessions.js';
-import { hookBackoff, nextLateCheck } from '../config.js';
-import { hookMarker } from '../hooks.js';
+import { nextLateCheck } from '../config.js';
 import { createMayStillBind, orphanKey } from '../inbox.js';
 import type { OrphanRecord } from '../inbox.js';
+import { reportLost, reportsLost, reportsPaid } from '../lost.js';
 import { noteOrphanFlagged } from '../../telemetry.js';
 import type { Sweep } from './run.js';
 
@@ -29,7 +28,7 @@ export async function sweepOrphans(sw: Sweep, orphans: string[]): Promise<void> 
   }
 }
 
-/** An order of this handler without a session: followed until it is paid (then flagged) or the late window closes. */
+/** An order of this handler without a session: followed until it is paid (then reported) or the late window closes. */
 async function sweepOrphan(sw: Sweep, orderId: string): Promise<void> {
   const { store, client, now, lateWindowMs, hooks, log } = sw.core.cfg;
   const member = orphanKey(orderId);
@@ -67,8 +66,8 @@ async function sweepOrphan(sw: Sweep, orderId: string): Promise<void> {
     else await store.indexSet(WATCH_INDEX, member, next);
     return;
   }
-  noteOrphanFlagged(orphan as OrphanRecord & { attempts?: number });
-  if (!hooks.flagged) {
+  if (!reportsLost(sw.core, order)) {
+    noteOrphanFlagged(orphan as OrphanRecord & { attempts?: number });
     log.error('a paid order of this endpoint has no session, and no onOrderFlagged is configured: review it by hand', {
       order_id: orderId,
       client_order_id: orphan.client_order_id,
@@ -76,50 +75,7 @@ async function sweepOrphan(sw: Sweep, orderId: string): Promise<void> {
     await store.indexRemove(WATCH_INDEX, member);
     return;
   }
-  sw.report.flagged++;
-  sw.hookRuns.add(flagLost(sw, orderId, order, orphan));
-}
-
-/** Runs `onOrderFlagged` (`session_lost`) for a paid orphan once (leased); a throw retries it with backoff. */
-function flagLost(sw: Sweep, orderId: string, order: Order, orphan: OrphanRecord): Promise<{ ran: boolean; ok: boolean } | undefined> {
-  const { store, now, lateWindowMs, hooks } = sw.core.cfg;
-  const member = orphanKey(orderId);
-  const view = orderToView(order, {
-    currency: order.currency,
-    requested_amount: order.amount,
-    redirect_url: null,
-    support_url: null,
-    return_url: null,
-    nspk_code: null,
-    bank: null,
-  });
-  return sw.core.track(
-    sw.hooks
-      .runLeased(hookMarker('flagged', orderId), orderId, 'onOrderFlagged', async () => {
-        await hooks.flagged!({
-          order: view,
-          order_ref: null,
-          client_order_id: order.client_order_id,
-          provider_order_id: order.id,
-          provider_order: order,
-          session_id: null,
-          late: false,
-          dispute_id: null,
-          reason: 'session_lost',
-          expected_amount: view.amount,
-          expected_currency: order.currency,
-        });
-        return true;
-      })
-      .then(async (result) => {
-        if (result.ran && !result.ok) {
-          const attempts = (orphan as OrphanRecord & { attempts?: number }).attempts ?? 0;
-          await store.set(member, JSON.stringify({ ...orphan, attempts: attempts + 1 }), lateWindowMs);
-          await store.indexSet(WATCH_INDEX, member, now() + hookBackoff(attempts + 1));
-        } else if (result.ok || result.doneElsewhere) {
-          await store.indexRemove(WATCH_INDEX, member);
-        }
-        return { ran: result.ran, ok: result.ok };
-      }),
-  );
+  if (reportsPaid(sw.core, order)) sw.report.paid++;
+  else sw.report.flagged++;
+  sw.hookRuns.add(reportLost(sw.core, sw.hooks, order, orphan));
 }
