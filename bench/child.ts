@@ -7,7 +7,7 @@
  *   PAYDESK_BENCH_PROVIDER_URL=… PAYDESK_BENCH_WEBHOOK_SECRET=… node --import tsx --expose-gc bench/child.ts merchant
  *     the token endpoint at /api/paydesk (+ /cdn/*, /bench.html, GET /__mem), a bare fetch handler through the same
  *     Node adapter, and a raw node:http handler, both answering a fixed body (POST /__bare-body sets it);
- *     prints {"url", "bareUrl", "rawUrl"}
+ *     prints {"url", "bareUrl", "rawUrl"}; with PAYDESK_BENCH_REDIS_URL the sessions are kept in that Redis
  *
  * Loopback only. Ends on SIGTERM or when stdin closes.
  */
@@ -16,7 +16,9 @@ import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSandbox } from '../src/sandbox/index.js';
-import { createCheckoutHandler, toNodeListener } from '../src/server/index.js';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createCheckoutHandler, createRedisStore, toNodeListener } from '../src/server/index.js';
 import { BENCH_PAGE, BENCH_PAGE_PATH } from './browser-page.js';
 import { AMOUNT, API_KEY, closeServer, listen } from './stack.js';
 
@@ -42,7 +44,23 @@ async function merchant() {
   const providerUrl = process.env.PAYDESK_BENCH_PROVIDER_URL;
   const secret = process.env.PAYDESK_BENCH_WEBHOOK_SECRET;
   if (!providerUrl || !secret) throw new Error('PAYDESK_BENCH_PROVIDER_URL and PAYDESK_BENCH_WEBHOOK_SECRET are required');
+  // PAYDESK_BENCH_REDIS_URL: the sessions in Redis (keys under a prefix of this run, removed at the
+  // end), to measure the store's round trips; else the memory store.
+  const redisUrl = process.env.PAYDESK_BENCH_REDIS_URL;
+  const redis = redisUrl ? new Redis(redisUrl) : null;
+  const prefix = `paydesk-bench-${randomUUID().slice(0, 8)}:`;
+  if (redis) {
+    cleanups.push(async () => {
+      for (let cursor = '0'; ; ) {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+        if (keys.length > 0) await redis.del(...keys);
+        if ((cursor = next) === '0') break;
+      }
+      await redis.quit();
+    });
+  }
   const handler = createCheckoutHandler({
+    ...(redis && { store: createRedisStore({ client: redis, prefix, allowVolatile: true }) }),
     provider: { baseUrl: providerUrl, apiKey: API_KEY },
     resolveOrder: (ref) => (/^[\w-]{1,64}$/.test(ref) ? { amount: AMOUNT } : null),
     sessionSecrets: ['benchmark-session-secret-0123456789abcdef'],
