@@ -115,7 +115,26 @@ function hint(href: string, integrity: string): void {
   document.head.append(link);
 }
 
-let policy: { createScriptURL(url: string): string } | undefined;
+type ScriptUrlPolicy = { createScriptURL(url: string): string };
+let policy: ScriptUrlPolicy | null | undefined;
+
+/**
+ * The chunk's URL as a script's `src` takes it: where the browser has Trusted Types, through a policy
+ * named `paydesk` (a page that enforces them, `require-trusted-types-for 'script'`, takes no plain
+ * string; the URL is checked against its digest all the same). A page whose `trusted-types` directive
+ * does not allow the name gets the plain URL.
+ */
+function scriptUrl(href: string): string {
+  if (policy === undefined) {
+    try {
+      const tt = (globalThis as { trustedTypes?: { createPolicy(name: string, rules: ScriptUrlPolicy): ScriptUrlPolicy } }).trustedTypes;
+      policy = tt ? tt.createPolicy('paydesk', { createScriptURL: (u) => u }) : null;
+    } catch {
+      policy = null;
+    }
+  }
+  return policy ? policy.createScriptURL(href) : href;
+}
 
 /** A module script of the chunk: resolved once it has run, rejected if the browser refused it. */
 function run(href: string, integrity: string): Promise<void> {
@@ -125,14 +144,7 @@ function run(href: string, integrity: string): Promise<void> {
     script.integrity = integrity;
     script.onload = () => resolve();
     script.onerror = () => void verdict(href, integrity).then((e) => reject(e ?? new Error(`paydesk: ${href} could not be loaded`)), reject);
-    try {
-      script.src = href;
-    } catch {
-      // A page that enforces Trusted Types (`require-trusted-types-for 'script'`) takes a script URL only
-      // from a policy: ours passes the chunk's URL, which is checked against its digest all the same.
-      const tt = (globalThis as { trustedTypes?: { createPolicy(n: string, p: { createScriptURL(u: string): string }): typeof policy } }).trustedTypes;
-      script.src = (policy ??= tt!.createPolicy('paydesk', { createScriptURL: (u) => u }))!.createScriptURL(href);
-    }
+    script.src = scriptUrl(href);
     document.head.append(script);
   });
 }
