@@ -33,7 +33,7 @@ async function refuseUnverified(ctx: ServerContext, req: Request, seen: Seen, re
   const address = ctx.clientAddress(req);
   if (address) {
     await ctx.limiter.hit(ctx.opts.limits.unverifiedWebhooksPerAddress, `w:${address}`).catch((err: unknown) => {
-      if (err instanceof CheckoutError) throw err;
+      if (err instanceof CheckoutError && !(err instanceof StoreUnavailableError)) throw err; // 429
       ctx.log.warn('could not count a refused webhook against its address', { err });
     });
   }
