@@ -25,7 +25,8 @@
  * shares with chunks stay in it: `preserveEntrySignatures: 'allow-extension'` and the `initial`
  * group); the requisites and what the views share are one chunk (the `pay-view` group); and every
  * chunk is asked for together with the chunks it imports statically (the entry's digests list them;
- * what Vite's modulepreload does in an app), so a chunk never reveals another one round trip later.
+ * what Vite's modulepreload does in an app), so a chunk never reveals another one round trip later
+ * (a chunk runs only after those it imports: src/element/integrity.ts).
  * The classic script loads the chunks that import nothing (most language tables, the form frame) from
  * chunks/ like the ES module, and the others from classic/ together with classic/paydesk-<hash>.js.
  *
@@ -124,8 +125,9 @@ const sri = (text: string) => `sha384-${createHash('sha384').update(text).digest
  *     loader's own, which checks the chunk and what it imports before it imports it;
  *   - generateBundle: once every chunk is final, the entry gets `__paydeskIntegrity()`, which returns
  *     the digest of every chunk and the chunks each imports statically. The loader asks for a chunk and
- *     all it imports at once (`<link rel="modulepreload" integrity>` each), as Vite's modulepreload
- *     does in an app: a chunk never reveals another one round trip later.
+ *     all it imports at once (a module script with `integrity` for each chunk that imports nothing, a
+ *     preload with `integrity` for the others, whose scripts follow those of their imports), as Vite's
+ *     modulepreload does in an app: a chunk never reveals another one round trip later.
  * Chunk names carry a hash of their content (`chunkFileNames`), so a long cache never mixes versions.
  */
 function integrityLoads(): Plugin {
@@ -163,6 +165,15 @@ function integrityLoads(): Plugin {
         if (/\bimport\s*\(\s*["'`]/.test(c.code)) this.error(`paydesk: ${c.fileName} has an import() the loader does not check`);
         files[c.fileName] = [sri(c.code), ...c.imports.filter((f) => f !== entry.fileName)];
       }
+      // The loader runs a chunk only after those it imports: a cycle among chunks would never load.
+      const visiting = new Set<string>();
+      const acyclic = (f: string): void => {
+        if (visiting.has(f)) this.error(`paydesk: the chunks import each other in a cycle through ${f} (src/element/integrity.ts cannot order them)`);
+        visiting.add(f);
+        files[f]?.slice(1).forEach(acyclic);
+        visiting.delete(f);
+      };
+      Object.keys(files).forEach(acyclic);
       if (/\bimport\s*\(\s*["'`]/.test(entry.code)) this.error(`paydesk: ${entry.fileName} has an import() the loader does not check`);
       if (!entry.code.includes(MANIFEST_FN)) this.error(`paydesk: ${entry.fileName} does not call ${MANIFEST_FN} (src/element/integrity.ts)`);
       entry.code = `${entry.code.replace(/\n*$/, '')}${MANIFEST_MARK}function ${MANIFEST_FN}(){return{base:import.meta.url,files:${JSON.stringify(files)}}}\n`;
@@ -435,7 +446,7 @@ function classicScript(): Plugin {
     },
     renderChunk(code) {
       if (/\bimport\s*\(\s*["'`]/.test(code)) this.error('paydesk: the classic script has an import() the loader does not check');
-      if (!code.includes('modulepreload')) this.error('paydesk: the classic script has no loader (src/element/integrity.ts)');
+      if (!code.includes('createScriptURL')) this.error('paydesk: the classic script has no loader (src/element/integrity.ts)');
       return null;
     },
     generateBundle() {

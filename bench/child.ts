@@ -7,7 +7,7 @@
  *   PAYDESK_BENCH_PROVIDER_URL=… PAYDESK_BENCH_WEBHOOK_SECRET=… node --import tsx --expose-gc bench/child.ts merchant
  *     the token endpoint at /api/paydesk (+ /cdn/*, /bench.html, GET /__mem), a bare fetch handler through the same
  *     Node adapter, and a raw node:http handler, both answering a fixed body (POST /__bare-body sets it);
- *     prints {"url", "bareUrl", "rawUrl"}
+ *     prints {"url", "bareUrl", "rawUrl"}; PAYDESK_BENCH_STORE (bench/store-child.ts) picks its store
  *
  * Loopback only. Ends on SIGTERM or when stdin closes.
  */

@@ -2,7 +2,8 @@
 # npm test: every part in order, stopping at the first one that fails.
 #   1. type check (the package, the type tests of test/types, the demo pages; after the build, the
 #      public API against api/*.api.md, and the published .d.ts), and the house rules (lint:structure)  2. node tests  3. browser tests
-#      (Chromium)  4. end-to-end tests (Chromium)
+#      (Chromium)  4. end-to-end tests (Chromium)  4b. the shopper paths and code integrity in
+#      Chromium, WebKit and Gecko (test/engines)
 #   5. examples: the packed tarball installed into each of examples/* and used in Chromium
 # Totals of each suite land in test-output/ and are summed by scripts/summarize.mjs.
 set -uo pipefail
@@ -69,6 +70,23 @@ if [ ${#e2e_files[@]} -gt 0 ]; then
     --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination=test-output/e2e.tap \
     "${e2e_files[@]}" || finish 1
+fi
+
+engine_files=(test/engines/**/*.test.ts)
+if [ ${#engine_files[@]} -gt 0 ]; then
+  # The shopper's money paths and code integrity, the same specs in each engine (docs/browsers-e2e.md);
+  # one run per engine, its totals in test-output/engines-<engine>.tap; every engine runs before the step fails.
+  step "shopper paths and code integrity in three engines (test/engines: Chromium, WebKit, Gecko)"
+  engines_rc=0
+  for engine in chromium webkit gecko; do
+    PAYDESK_ENGINES=$engine bounded 420 "engines ($engine)" "${NODE_TEST[@]}" --test-concurrency=1 \
+      --test-reporter=spec --test-reporter-destination=stdout \
+      --test-reporter=tap --test-reporter-destination="test-output/engines-$engine.tap" \
+      "${engine_files[@]}" || engines_rc=1
+    printf '%s: %s passed, %s failed\n' "$engine" \
+      "$(sed -n 's/^# pass //p' "test-output/engines-$engine.tap" | tail -n 1)" "$(sed -n 's/^# fail //p' "test-output/engines-$engine.tap" | tail -n 1)"
+  done
+  [ "$engines_rc" -eq 0 ] || finish 1
 fi
 
 example_files=(test/examples/**/*.test.ts)

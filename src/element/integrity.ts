@@ -8,14 +8,26 @@
  * `__paydeskIntegrity()` that returns the digests of every chunk and what each imports. The npm
  * build never imports it: there the merchant's bundler loads the chunks.
  *
- * How a chunk is loaded: a `<link rel="modulepreload" integrity="sha384-…">` for the chunk and every
- * chunk it imports (all at once: one round trip), then, only when every link has loaded, `import()` of
- * the chunk, which finds them in the document's module map (the browser never fetches them again). A
- * link that fails is never followed by an `import()`: Chromium would fetch the module again, without
- * the digest. A failed link is then fetched once more and its digest compared (SubtleCrypto): other
- * bytes than the digest's are an {@link IntegrityError}, anything else (no connection) a plain error
- * that a retry may mend.
+ * How a chunk is loaded: a `<script type="module" integrity="sha384-…">` for the chunk, inserted only
+ * once each chunk it imports has run from such a script of its own; then `import()` of the chunk, which
+ * finds it in the document's module map (never fetched again). Every engine refuses a module script whose
+ * bytes are not its digest (measured: docs/integrity.md, "Per engine"); WebKit does not check a
+ * `<link rel="modulepreload" integrity>` (it fires `load` and the module runs), and Chromium and WebKit,
+ * after a refused module, fetch it again without the digest for the static import of a module that
+ * needs it: hence one script per chunk, a chunk's own after those it imports, and nothing after a
+ * refusal. No waterfall all the same: the bytes of a chunk that imports others are asked for at once
+ * (`<link rel="preload" as="script" integrity>`), and its script takes them from there (Chromium,
+ * WebKit; Gecko fetches them again unless they may be cached). A refused script is fetched once more
+ * and its digest compared (SubtleCrypto): other bytes than the digest's are an {@link IntegrityError},
+ * anything else (no connection) a plain error that a retry may mend.
  */
+
+import { FINAL_CODES } from './machine.js';
+
+// A changed chunk stays refused, so no retry and no new order can mend an integrity failure: it is a
+// final error (machine.ts), offered as retryable at no step, whatever it interrupts (loading, a resume,
+// paying). Added here, in the one build that checks chunks: the npm build's element carries no byte of it.
+(FINAL_CODES as string[]).push('integrity');
 
 /** What the CDN entry appends (vite.config.ts): where the chunks are and their digests. */
 export interface ChunkManifest {
@@ -39,7 +51,7 @@ export class IntegrityError extends Error {
 
 // Read as the entry starts (the classic script's URL is known only then).
 const manifest: ChunkManifest | null = typeof __paydeskIntegrity === 'function' ? __paydeskIntegrity() : null;
-/** The preload of each chunk: under way, done, or failed for good (an integrity failure). */
+/** The script of each chunk: under way, run, or refused for good (an integrity failure). */
 const preloads = new Map<string, Promise<void>>();
 let failed: ((error: IntegrityError) => void) | undefined;
 
@@ -50,8 +62,8 @@ export function onIntegrityFailure(listener: (error: IntegrityError) => void): v
 
 /**
  * `f(load)`: the CDN build writes each `import('./x.js')` of the element as
- * `chunk((load) => load("chunks/x-<hash>.js"))`; `load` imports the chunk once every module it needs
- * has matched its digest.
+ * `chunk((load) => load("chunks/x-<hash>.js"))`; `load` imports the chunk once it and every module it
+ * needs have matched their digests.
  */
 export function chunk<T>(f: (load: (name: string) => Promise<unknown>) => T): T {
   return f(load);
@@ -68,43 +80,72 @@ function load(key: string): Promise<unknown> {
     return Promise.reject(new Error(`paydesk: the script's URL is unknown; cannot load ${key}`));
   }
   const url = (k: string) => new URL(m.urls?.[k] ?? k, base).href;
-  const needed = new Set<string>();
-  const visit = (k: string): void => {
-    if (needed.has(k) || !m.files[k]) return;
-    needed.add(k);
-    m.files[k]!.slice(1).forEach(visit);
+  const ensure = (k: string): Promise<void> => {
+    let p = preloads.get(k);
+    if (!p) {
+      const [integrity, ...deps] = m.files[k]!;
+      const href = url(k);
+      if (deps.length > 0) hint(href, integrity!);
+      // The build has no cycle among chunks (vite.config.ts): every chunk's imports are run before it.
+      p = Promise.all(deps.filter((d) => m.files[d]).map(ensure)).then(() =>
+        run(href, integrity!).catch((e: unknown) => {
+          // Said once, by the chunk that failed (not again by each chunk that imports it).
+          if (e instanceof IntegrityError) failed?.(e);
+          throw e;
+        }),
+      );
+      preloads.set(k, p);
+      // A network failure may be tried again; an integrity failure stays.
+      p.catch((e: unknown) => e instanceof IntegrityError || preloads.delete(k));
+    }
+    return p;
   };
-  visit(key);
-  return Promise.all(
-    [...needed].map((k) => {
-      let p = preloads.get(k);
-      if (!p) {
-        preloads.set(k, (p = preload(url(k), m.files[k]![0]!)));
-        // A network failure may be tried again; an integrity failure stays, and is said once.
-        p.catch((e: unknown) => (e instanceof IntegrityError ? failed?.(e) : preloads.delete(k)));
-      }
-      return p;
-    }),
-  ).then(() => import(/* @vite-ignore */ url(key)));
+  return ensure(key).then(() => import(/* @vite-ignore */ url(key)));
 }
 
-function preload(href: string, integrity: string): Promise<void> {
+/** The bytes of a chunk fetched ahead of its script, which takes them from there. */
+function hint(href: string, integrity: string): void {
   const link = document.createElement('link');
-  // A browser without modulepreload (Safari before 17) would never fire the link's events: there the
-  // bytes are fetched and compared first, and the import() that follows most likely gets them from the
-  // HTTP cache (a check, not a guarantee: README, "Code integrity").
-  if (!link.relList?.supports?.('modulepreload')) {
-    return verdict(href, integrity).then((e) => {
-      if (e) throw e;
-    });
+  link.rel = 'preload';
+  link.as = 'script';
+  // A module script's request (CORS, same-origin credentials): the preload is used for it.
+  link.crossOrigin = 'anonymous';
+  link.integrity = integrity;
+  link.href = href;
+  document.head.append(link);
+}
+
+type ScriptUrlPolicy = { createScriptURL(url: string): string };
+let policy: ScriptUrlPolicy | null | undefined;
+
+/**
+ * The chunk's URL as a script's `src` takes it: where the browser has Trusted Types, through a policy
+ * named `paydesk` (a page that enforces them, `require-trusted-types-for 'script'`, takes no plain
+ * string; the URL is checked against its digest all the same). A page whose `trusted-types` directive
+ * does not allow the name gets the plain URL.
+ */
+function scriptUrl(href: string): string {
+  if (policy === undefined) {
+    try {
+      const tt = (globalThis as { trustedTypes?: { createPolicy(name: string, rules: ScriptUrlPolicy): ScriptUrlPolicy } }).trustedTypes;
+      policy = tt ? tt.createPolicy('paydesk', { createScriptURL: (u) => u }) : null;
+    } catch {
+      policy = null;
+    }
   }
+  return policy ? policy.createScriptURL(href) : href;
+}
+
+/** A module script of the chunk: resolved once it has run, rejected if the browser refused it. */
+function run(href: string, integrity: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    link.rel = 'modulepreload';
-    link.integrity = integrity;
-    link.href = href;
-    link.onload = () => resolve();
-    link.onerror = () => void verdict(href, integrity).then((e) => reject(e ?? new Error(`paydesk: ${href} could not be loaded`)), reject);
-    document.head.append(link);
+    const script = document.createElement('script');
+    script.type = 'module';
+    script.integrity = integrity;
+    script.onload = () => resolve();
+    script.onerror = () => void verdict(href, integrity).then((e) => reject(e ?? new Error(`paydesk: ${href} could not be loaded`)), reject);
+    script.src = scriptUrl(href);
+    document.head.append(script);
   });
 }
 

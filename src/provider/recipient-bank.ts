@@ -13,6 +13,22 @@ import { bankByMemberId } from './facts.js';
 let parsed: SbpBank[] | null = null;
 const table = (): SbpBank[] => (parsed ??= parseBanks(TABLE));
 
+/**
+ * Method names repeat (a provider has a few dozen methods), and matching one against the whole table
+ * costs about 0.15 ms, once per created session and per status read: the answers are kept, at most
+ * {@link NAMES_KEPT} names (the oldest goes first), so a provider inventing names cannot grow memory.
+ */
+const NAMES_KEPT = 512;
+const byNameKept = new Map<string, SbpBank | null>();
+function bankOfName(name: string): SbpBank | null {
+  const kept = byNameKept.get(name);
+  if (kept !== undefined) return kept;
+  const bank = bankNamed(table(), name);
+  if (byNameKept.size >= NAMES_KEPT) byNameKept.delete(byNameKept.keys().next().value!);
+  byNameKept.set(name, bank);
+  return bank;
+}
+
 /** The bank part of a method name: `СБП — ВТБ` → `ВТБ`, `Карта - Kapitalbank` → `Kapitalbank`; null without one. */
 export function bankOfMethodName(name: string | null | undefined): string | null {
   const m = /\s[—–-]\s+(.+)$/u.exec((name ?? '').trim());
@@ -47,7 +63,7 @@ export function memberIdOfLink(link: string | null | undefined): string | null {
  */
 export function recipientBankName(order: { method_name?: string | null; payment_link?: string | null }, nspkCode?: string | null): string | null {
   const named = bankOfMethodName(order.method_name);
-  const byName = named ? bankNamed(table(), named) : null;
+  const byName = named ? bankOfName(named) : null;
   const byId = byName ?? bankOfMemberId(memberIdOfLink(order.payment_link)) ?? bankOfMemberId(/^(?:bank)?(\d{12})$/.exec(nspkCode ?? '')?.[1]);
   return byId?.name.ru ?? named;
 }

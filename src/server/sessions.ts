@@ -267,25 +267,34 @@ export class SessionRepository {
     if (!(await this.store.create(sessionKey(rec.sid), JSON.stringify(rec), this.ttl(rec)))) {
       throw new Error('session id collision');
     }
-    await this.index(rec);
-    // A merchant's own client order id is remembered, so a webhook for it after the session is gone is
-    // still known as ours; a generated one is recognised by its shape.
-    if (!isGeneratedClientOrderId(rec.client_order_id)) {
-      await this.store.set(seenClientOrderKey(rec.client_order_id), '1', this.ttl(rec) + SEEN_MARGIN_MS);
-    }
-    await this.store.indexSet(SESSIONS_INDEX, rec.sid, rec.created_at);
-    await this.watch(rec.sid, rec.created_at);
+    // The record is stored; its index entries do not depend on each other and are written together
+    // (the create answers once all are written, and fails if one fails, as before).
+    await Promise.all([
+      this.index(rec),
+      // A merchant's own client order id is remembered, so a webhook for it after the session is gone
+      // is still known as ours; a generated one is recognised by its shape.
+      isGeneratedClientOrderId(rec.client_order_id)
+        ? undefined
+        : this.store.set(seenClientOrderKey(rec.client_order_id), '1', this.ttl(rec) + SEEN_MARGIN_MS),
+      this.store.indexSet(SESSIONS_INDEX, rec.sid, rec.created_at),
+      this.watch(rec.sid, rec.created_at),
+    ]);
   }
 
   /** Points the client order id (and the provider order id, once known) at this session. */
   async index(rec: SessionRecord): Promise<void> {
     const ttl = this.ttl(rec);
-    await this.addToClientOrder(rec.client_order_id, rec.sid, ttl);
-    if (rec.provider_order_id) await this.store.set(orderIndexKey(rec.provider_order_id), rec.sid, ttl);
+    await Promise.all([
+      this.addToClientOrder(rec.client_order_id, rec.sid, ttl),
+      rec.provider_order_id ? this.store.set(orderIndexKey(rec.provider_order_id), rec.sid, ttl) : undefined,
+    ]);
   }
 
   private async addToClientOrder(coid: string, sid: string, ttl: number): Promise<void> {
     const key = clientOrderIndexKey(coid);
+    // A generated id is almost always new: its index is created without reading it first (an
+    // existing one makes the create fail, and the loop below adds to it).
+    if (isGeneratedClientOrderId(coid) && (await this.store.create(key, JSON.stringify([sid]), ttl))) return;
     for (let attempt = 0; attempt < 32; attempt++) {
       const cur = await this.store.get(key);
       const sids = cur ? parseSids(cur.value) : [];

@@ -100,9 +100,16 @@ describe('security of the demo', () => {
   test('the CDN script-tag build works under the strict CSP page', async () => {
     const { page, cspViolations, errors } = await shopper();
     await page.goto(`${demo.merchantUrl}/cdn-demo`);
-    const scripts = await page.evaluate(() => [...document.scripts].map((s) => ({ src: s.getAttribute('src'), type: s.type })));
-    assert.deepEqual(scripts, [{ src: '/cdn/paydesk.iife.js', type: '' }], 'one classic script, nothing else');
     await waitForWidgetState(page, 'pay');
+    const scripts = await page.evaluate(() => [...document.scripts].map((s) => ({ src: s.getAttribute('src'), type: s.type, integrity: s.integrity })));
+    // The page's own: one classic script. The others are the chunks its loader added, each a module
+    // script of dist/cdn/ with its digest (src/element/integrity.ts).
+    assert.deepEqual(scripts.filter((s) => !s.integrity), [{ src: '/cdn/paydesk.iife.js', type: '', integrity: '' }], 'one classic script, nothing else');
+    for (const s of scripts.filter((x) => x.integrity)) {
+      assert.equal(s.type, 'module');
+      assert.ok(s.src?.startsWith(`${demo.merchantUrl}/cdn/`), `a chunk of the CDN build: ${s.src}`);
+      assert.match(s.integrity, /^sha384-/);
+    }
     const order = await widgetOrder(page);
     assert.equal(order.amount, '1500.00');
     assert.equal(await decodeQr(page.locator('paydesk-checkout [part="qr"] canvas')), order.payment_link);

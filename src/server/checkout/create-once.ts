@@ -76,10 +76,19 @@ export async function clearUncertain(store: CheckoutStore, coid: string): Promis
 /**
  * Marks `coid` uncertain just before its create is sent, so a process that dies while the create is
  * out leaves the mark. Resolves with the function that puts back what was known before, for a
- * failure that proves nothing was created.
+ * failure that proves nothing was created. `known`: the marker the caller read under the lease it
+ * still holds (nothing else writes it meanwhile), so it is not read a second time.
  */
-export async function markBeforeSend(store: CheckoutStore, coid: string, at: number, since: number | undefined, ttlMs: number): Promise<() => Promise<void>> {
-  const earlier = await readUncertain(store, coid);
+export async function markBeforeSend(
+  store: CheckoutStore,
+  coid: string,
+  at: number,
+  since: number | undefined,
+  ttlMs: number,
+  /** The marker as the caller read it under its lease (or null when the id is fresh): not read again. */
+  known?: UncertainCreate | null,
+): Promise<() => Promise<void>> {
+  const earlier = known !== undefined ? known : await readUncertain(store, coid);
   const from = since ?? earlier?.since ?? at;
   await markUncertain(store, coid, { since: from, at }, ttlMs);
   return () => (earlier ? markUncertain(store, coid, { since: earlier.since ?? from, at: earlier.at ?? from }, ttlMs) : clearUncertain(store, coid));

@@ -31,7 +31,7 @@ import type { Offers } from './offers.js';
 import { resolveOrder } from './resolve.js';
 import type { CheckedOrder } from './resolve.js';
 import { orderTrace } from '../telemetry.js';
-import { clearUncertain, holdCreateLease, inFlightUntil, markBeforeSend, markUncertain, provesNotCreated, readUncertain } from './create-once.js';
+import { clearUncertain, holdCreateLease, inFlightUntil, markBeforeSend, markUncertain, provesNotCreated, readUncertain, type UncertainCreate } from './create-once.js';
 import type { Inbox } from './inbox.js';
 
 // The create-once rule (lease, unknown outcomes, in-flight guard: create-once.ts) is shared with every order the server creates.
@@ -60,6 +60,7 @@ export interface CreateOptions {
   inFlightUntil?: number;
   /** No later request can use this client order id (generated, no Idempotency-Key): no retry to wait for. */
   oneShot?: boolean;
+  earlier?: UncertainCreate | null; // the uncertain marker as read under the lease (null: none), not read again before the send
 }
 
 type Terms = { requested_amount: string; currency: string; unique_amount: boolean };
@@ -108,13 +109,14 @@ export class Creator {
     }
   }
 
-  /** An earlier attempt with this id whose outcome is unknown makes this one look it up first (only orders since then count). */
+  /** An earlier attempt with this id whose outcome is unknown makes this one look it up first (only orders since then count); a one-shot id is this request's own. */
   private async withUncertainty(coid: string, opts: CreateOptions): Promise<CreateOptions> {
-    const marker = await readUncertain(this.core.cfg.store, coid);
-    if (!marker) return opts;
+    const marker = opts.oneShot ? null : await readUncertain(this.core.cfg.store, coid);
+    if (!marker) return { ...opts, earlier: null };
     const until = inFlightUntil(marker);
     return {
       ...opts,
+      earlier: marker,
       recover: true,
       since: opts.since ?? marker.since,
       ...(until !== undefined && { inFlightUntil: until }),
@@ -231,9 +233,8 @@ export class Creator {
             }
           : {}),
       };
-      // Marked before it is sent: after a crash meanwhile, the retry looks the order up and adopts it,
-      // and the sweep leaves a paid order of this id to that retry (see the file comment).
-      const unmark = await markBeforeSend(this.core.cfg.store, coid, this.core.cfg.now(), opts.since, this.uncertainTtl(opts));
+      // Marked before it is sent: after a crash meanwhile, the retry adopts the order, and the sweep leaves it to that retry.
+      const unmark = await markBeforeSend(this.core.cfg.store, coid, this.core.cfg.now(), opts.since, this.uncertainTtl(opts), opts.earlier);
       try {
         created = await client.createOrder(body, { signal });
       } catch (err) {
@@ -264,9 +265,8 @@ export class Creator {
       formSessionId: null,
       expectedAmount: view.amount,
     });
-    await clearUncertain(this.core.cfg.store, coid).catch(() => undefined);
-    // A webhook before this answer (or this adoption) was kept as an orphan: the session takes it now.
-    return this.inbox.takeEarly(record);
+    // Stored: the mark goes, and a webhook before this answer (or adoption), kept as an orphan, is taken now.
+    return (await Promise.all([clearUncertain(this.core.cfg.store, coid).catch(() => undefined), this.inbox.takeEarly(record)]))[1];
   }
 
   /** The hosted form at the provider (mode `form`): its session, not an order yet. */

@@ -17,6 +17,8 @@ import { orderView, METHODS } from '../../browser/helpers/orders.js';
 import { isOrderOpen } from '../../../src/element/footer.js';
 import { isEnded } from '../../../src/element/live.js';
 import { canDispute } from '../../../src/element/views.js';
+// The CDN build's loader, which makes an integrity failure final (it touches no DOM as it loads).
+import '../../../src/element/integrity.js';
 
 const T0 = Date.parse('2026-03-02T10:00:00.000Z');
 const at = (ms = 0) => ({ mono: 1000 + ms, wall: T0 + ms });
@@ -385,6 +387,19 @@ describe('checkout state machine: failures and retries', () => {
       assert.equal(failed.state.name, 'error');
       assert.equal(failed.state.error?.retryable, true, 'the retry resumes the same session');
       assert.deepEqual(transition(failed.state, { type: 'retry' }).effects[0], { type: 'resume', session: 'S1' });
+    }
+  });
+
+  test('an integrity failure (CDN build, src/element/integrity.ts: a changed chunk) is never offered as retryable, whatever the step it reaches', () => {
+    // Loading the methods, resuming a session (a reload), creating an order, and paying: the same answer.
+    const steps = [[start()], [start({ resume: { session: 'S1' } })], [start(), { type: 'methods', methods: METHODS } as MachineEvent, { type: 'choose', selection: { payment_method_id: 'm-sbp' }, key: 'k2' } as MachineEvent], toPay];
+    for (const events of steps) {
+      const { state, effects } = run([...events, failure('integrity', false)]);
+      assert.equal(state.name, 'error', `after ${events.map((e) => e.type).join(', ')}`);
+      assert.equal(state.error?.code, 'integrity');
+      assert.equal(state.error?.retryable, false, `not retryable after ${events.map((e) => e.type).join(', ')} (op ${state.op})`);
+      assert.ok(emits(effects).includes('error'));
+      assert.deepEqual(transition(state, { type: 'retry' }).effects, [], 'a retry does nothing');
     }
   });
 

@@ -60,7 +60,10 @@ const page = (script: string) => `<!doctype html>
 const PAGES: Record<string, string> = {
   'es.html': page('<script type="module" src="/cdn/paydesk.js"></script>'),
   'classic.html': page('<script src="/cdn/paydesk.iife.js" defer></script>'),
+  'trusted-types.html': page('<script type="module" src="/cdn/paydesk.js"></script>'),
 };
+/** The Trusted Types page: a script's URL only from a policy (the loader's `paydesk`; Lit's own `lit-html`). */
+const TT_CSP = `${CSP}; require-trusted-types-for 'script'; trusted-types paydesk lit-html`;
 
 describe('code integrity of the CDN files (Chromium, strict CSP)', () => {
   let server: Server;
@@ -83,7 +86,8 @@ describe('code integrity of the CDN files (Chromium, strict CSP)', () => {
       const headers = { 'cache-control': 'no-store', 'content-security-policy': CSP };
       if (path === '/pages/listen.js') return void res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(LISTEN);
       const html = PAGES[path.slice('/pages/'.length)];
-      if (path.startsWith('/pages/') && html) return void res.writeHead(200, { ...headers, 'content-type': 'text/html; charset=utf-8' }).end(html);
+      const csp = path.endsWith('/trusted-types.html') ? { 'content-security-policy': TT_CSP } : {};
+      if (path.startsWith('/pages/') && html) return void res.writeHead(200, { ...headers, ...csp, 'content-type': 'text/html; charset=utf-8' }).end(html);
       const file = path.startsWith('/cdn/') && !path.includes('..') ? path.slice('/cdn/'.length) : null;
       if (!file) return void res.writeHead(404).end();
       served.add(file);
@@ -124,6 +128,20 @@ describe('code integrity of the CDN files (Chromium, strict CSP)', () => {
     return { page: p, pageErrors };
   }
 
+  test('es, on a page that enforces Trusted Types: the chunks load through the loader\'s policy, the requisites are painted', async () => {
+    tampered.clear();
+    const p = await browser.newPage();
+    const pageErrors: string[] = [];
+    p.on('pageerror', (e) => pageErrors.push(e.message));
+    await p.goto(`${base}/pages/trusted-types.html`);
+    await p.locator('paydesk-checkout [part~="requisites"]').waitFor({ state: 'visible', timeout: 20_000 });
+    assert.equal(await p.evaluate(() => typeof (window as unknown as { trustedTypes?: unknown }).trustedTypes), 'object', 'the page has Trusted Types');
+    assert.deepEqual(await p.evaluate(() => (window as unknown as { __errors: unknown[] }).__errors), []);
+    assert.deepEqual(await p.evaluate(() => (window as unknown as { __csp: string[] }).__csp), []);
+    assert.deepEqual(pageErrors, []);
+    await p.close();
+  });
+
   for (const kind of ['es', 'classic'] as const) {
     test(`${kind}: untouched, the requisites are painted under script-src 'self', every chunk checked`, async () => {
       tampered.clear();
@@ -134,9 +152,9 @@ describe('code integrity of the CDN files (Chromium, strict CSP)', () => {
       const state = await p.evaluate(() => ({
         errors: (window as unknown as { __errors: unknown[] }).__errors,
         csp: (window as unknown as { __csp: string[] }).__csp,
-        preloads: [...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => [
-          new URL((l as HTMLLinkElement).href).pathname,
-          (l as HTMLLinkElement).integrity,
+        preloads: [...document.querySelectorAll('script[type="module"][integrity]')].map((l) => [
+          new URL((l as HTMLScriptElement).src).pathname,
+          (l as HTMLScriptElement).integrity,
         ]),
       }));
       assert.deepEqual(state.errors, []);

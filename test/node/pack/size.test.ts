@@ -1,7 +1,7 @@
 /**
- * The size budget of the built package (issue 7): the CDN classic script at most 25 KB gzip; the
- * element's own ES module (npm build, without Lit and the other npm dependencies; what it loads with
- * `import()` not counted) at most 12 KB gzip. The figures are printed. Needs `dist/` (npm test builds
+ * The size budget of the built package (issue 7; brotli beside gzip, issue 33): the CDN classic script
+ * at most 25 KB gzip and 22 KB brotli; the element's own ES module (npm build, without Lit and the
+ * other npm dependencies; what it loads with `import()` not counted) at most 12 KB gzip and 11 KB brotli. The figures are printed. Needs `dist/` (npm test builds
  * it first). KB = 1000 bytes.
  */
 import assert from 'node:assert/strict';
@@ -25,20 +25,28 @@ before(async () => {
   console.log(['', 'bundle sizes (KB = 1000 bytes):', ...sizeLines(sizes).map((l) => `  ${l}`), ''].join('\n'));
 });
 
-test(`the CDN classic script is at most ${kb(BUDGETS.cdnIifeGzip)} gzip`, (t) => {
-  t.diagnostic(`paydesk.iife.js: ${kb(sizes.cdnIife.gzip)} gzip`);
+test(`the CDN classic script is at most ${kb(BUDGETS.cdnIifeGzip)} gzip and ${kb(BUDGETS.cdnIifeBrotli)} brotli`, (t) => {
+  t.diagnostic(`paydesk.iife.js: ${kb(sizes.cdnIife.gzip)} gzip, ${kb(sizes.cdnIife.brotli)} brotli`);
   assert.ok(
     sizes.cdnIife.gzip <= BUDGETS.cdnIifeGzip,
     `dist/cdn/paydesk.iife.js is ${kb(sizes.cdnIife.gzip)} gzip, over the ${kb(BUDGETS.cdnIifeGzip)} budget by ${kb(sizes.cdnIife.gzip - BUDGETS.cdnIifeGzip)}`,
   );
+  assert.ok(
+    sizes.cdnIife.brotli <= BUDGETS.cdnIifeBrotli,
+    `dist/cdn/paydesk.iife.js is ${kb(sizes.cdnIife.brotli)} brotli, over the ${kb(BUDGETS.cdnIifeBrotli)} budget by ${kb(sizes.cdnIife.brotli - BUDGETS.cdnIifeBrotli)}`,
+  );
 });
 
-test(`the element's own module without Lit is at most ${kb(BUDGETS.elementWithoutLitGzip)} gzip`, (t) => {
-  t.diagnostic(`element without Lit: ${kb(sizes.element.gzip)} gzip (${sizes.element.what})`);
+test(`the element's own module without Lit is at most ${kb(BUDGETS.elementWithoutLitGzip)} gzip and ${kb(BUDGETS.elementWithoutLitBrotli)} brotli`, (t) => {
+  t.diagnostic(`element without Lit: ${kb(sizes.element.gzip)} gzip, ${kb(sizes.element.brotli)} brotli (${sizes.element.what})`);
   t.diagnostic(`with the Russian table it loads for a Russian-speaking shopper: ${kb(sizes.elementWithRussian.gzip)} gzip`);
   assert.ok(
     sizes.element.gzip <= BUDGETS.elementWithoutLitGzip,
     `the element without Lit is ${kb(sizes.element.gzip)} gzip, over the ${kb(BUDGETS.elementWithoutLitGzip)} budget by ${kb(sizes.element.gzip - BUDGETS.elementWithoutLitGzip)}`,
+  );
+  assert.ok(
+    sizes.element.brotli <= BUDGETS.elementWithoutLitBrotli,
+    `the element without Lit is ${kb(sizes.element.brotli)} brotli, over the ${kb(BUDGETS.elementWithoutLitBrotli)} budget by ${kb(sizes.element.brotli - BUDGETS.elementWithoutLitBrotli)}`,
   );
 });
 

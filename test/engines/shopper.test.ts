@@ -1,0 +1,254 @@
+/**
+ * The paths a shopper's money depends on, the same spec in each engine a shopper uses: Chromium,
+ * WebKit (Safari's engine: WebKitGTK's MiniBrowser) and Gecko (Firefox ESR), against the real demo
+ * (test/engines/shop.ts; drivers: test/engines/driver.ts). `PAYDESK_ENGINES=webkit` runs one.
+ *
+ *   - storefront "Buy" → the requisites (amount, account, holder, recipient's bank, pay-by, the
+ *     countdown ticking) → the QR drawn and decoded to the order's payment link → a reload and a second
+ *     window show the same order → the sandbox pays → "paid" → the shopper is sent back to the shop;
+ *   - the server-rendered checkout: painted with JavaScript off; with it on, taken over with no
+ *     second order;
+ *   - code integrity (the CDN build, src/element/integrity.ts): a changed chunk served to the ES
+ *     module (the storefront) and to the classic script (/cdn-demo) never runs — `paydesk-error`
+ *     `code: "integrity"`, not retryable, the error step; an untouched page raises no alarm;
+ *   - at 390 px (an iPhone's width and user agent): the requisites fit, and a screenshot
+ *     (test-output/screenshots/engines/; docs/requisites-<engine>-390.png with PAYDESK_DOCS_SCREENSHOTS=1).
+ *     WebKit's window is never narrower than 447 px: there the page runs in a 390 px iframe.
+ *
+ * Needs dist/ (`node scripts/build.mjs --quiet`) and the three browsers (driver.ts says how to install).
+ */
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { after, afterEach, before, describe, test } from 'node:test';
+import type { OrderView } from '../../src/protocol/index.js';
+import { ROOT, sandboxCall } from '../e2e/helpers.js';
+import { enginesToRun, IPHONE_UA, launchEngine, type Engine, type EnginePage } from './driver.js';
+import { chunkPath, crop, decodeWidgetQr, readWidget, startShop, waitFor, waitForRequisites, waitForState, type Shop } from './shop.js';
+
+const SHOTS = `${ROOT}test-output/screenshots/engines/`;
+const INLINE = '#inline-host paydesk-checkout';
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+let shop: Shop;
+before(async () => {
+  shop = await startShop();
+});
+after(async () => {
+  await shop?.close();
+});
+
+const store = (settings: Record<string, string> = {}) => `${shop.origin}/?${new URLSearchParams({ lang: 'en', theme: 'light', ...settings })}`;
+
+/** Presses "Buy" on a product (its button is rendered once the page has applied its settings). */
+async function buy(page: EnginePage, ref: string, frame = false): Promise<void> {
+  await waitFor(
+    () =>
+      page.evaluate(
+        (r: string, inFrame: boolean) => {
+          const d = inFrame ? (document.querySelector('iframe') as HTMLIFrameElement).contentDocument : document;
+          const b = d?.querySelector<HTMLButtonElement>(`[data-buy="${r}"]`);
+          if (!b) return false;
+          b.click();
+          return true;
+        },
+        ref,
+        frame,
+      ),
+    `the "Buy" button of ${ref}`,
+  );
+}
+
+/** The provider's orders with this client order id (exactly one, for a purchase that made no second). */
+async function providerOrders(clientOrderId: string): Promise<number> {
+  const body = await sandboxCall<{ orders: { total: number } }>(shop.demo, `/api/v1/order/search-by-client-order-id?id=${encodeURIComponent(clientOrderId)}`);
+  return body.orders.total;
+}
+
+/** The countdown's text, from the widget's shadow root. */
+const countdown = (page: EnginePage, sel: string) =>
+  page.evaluate((s: string) => document.querySelector(s)?.shadowRoot?.querySelector('[part~="countdown"]')?.textContent?.trim() ?? null, sel);
+
+function assertRequisites(text: string, order: OrderView): void {
+  assert.ok(order.requisites, 'the order has requisites');
+  assert.match(text, /1,500\.00/, 'the amount');
+  const digits = order.requisites.holder_account.replace(/\D/g, '');
+  assert.ok(text.replace(/\D/g, '').includes(digits), `the account ${digits}`);
+  assert.ok(text.includes(order.requisites.holder_name), `the holder ${order.requisites.holder_name}`);
+  assert.match(text, /Recipient’s bank\s*\S+/, "the recipient's bank");
+}
+
+for (const name of enginesToRun()) {
+  describe(name, () => {
+    let engine: Engine;
+    const pages: EnginePage[] = [];
+    const open = async (options: Parameters<Engine['newPage']>[0]) => {
+      const page = await engine.newPage(options);
+      pages.push(page);
+      return page;
+    };
+    before(async () => {
+      engine = await launchEngine(name);
+    });
+    // Each test's pages closed after it (WebKitWebDriver holds one session at a time).
+    afterEach(async () => {
+      for (const p of pages.splice(0)) await p.close().catch(() => undefined);
+    });
+    after(async () => {
+      await engine?.close();
+    });
+
+    test(`${name}: "Buy" → requisites, countdown ticking, QR of the payment link → reload and a second window, same order → the sandbox pays → paid → back to the shop`, async (t) => {
+      const page = await open(DESKTOP);
+      t.diagnostic(`${name}: ${engine.version}`);
+      await page.goto(store({ method: 'sbp' }));
+      await buy(page, 'coffee-beans');
+      const shown = await waitForRequisites(page, INLINE);
+      const order = shown.order!;
+      assert.equal(order.amount, '1500.00');
+      assertRequisites(shown.text, order);
+      assert.match(shown.text, /Pay by \d{1,2}:\d{2}/, 'the pay-by time');
+      const first = await countdown(page, INLINE);
+      assert.match(first ?? '', /^\d{1,2}:\d{2}$/, `the countdown: ${first}`);
+      await waitFor(async () => (await countdown(page, INLINE)) !== first, `the countdown ticking on from ${first}`, 5_000);
+      assert.ok(order.payment_link, 'an SBP order has a payment link');
+      assert.equal(await waitFor(() => decodeWidgetQr(page, INLINE), 'a decodable QR', 10_000), order.payment_link);
+
+      await page.reload();
+      const again = await waitForRequisites(page, INLINE);
+      assert.equal(again.order?.id, order.id, 'the reload shows the same order');
+      // The purchase's address in a second window of the same browser (WebKit: a window, as a tab hangs MiniBrowser).
+      const second = await page.openWindow(await page.url());
+      const there = await waitForRequisites(second, INLINE);
+      assert.equal(there.order?.id, order.id, 'a second window shows the same order');
+      await second.close();
+      assert.equal(await providerOrders(order.client_order_id), 1, 'one order at the provider');
+
+      await sandboxCall(shop.demo, `/sandbox/orders/${order.id}/complete`, { body: {} });
+      const paid = await waitForState(page, 'paid', INLINE);
+      assert.deepEqual(paid.errors, [], 'no paydesk-error');
+      assert.equal(paid.tampered, null);
+      await waitFor(async () => new URL(await page.url()).pathname === '/thanks', 'the redirect to /thanks', 30_000);
+    });
+
+    test(`${name}: the server-rendered checkout with JavaScript off shows the requisites (an iPhone's width and user agent)`, async () => {
+      const res = await fetch(`${shop.origin}/demo/api/carts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-paydesk': '1' },
+        body: JSON.stringify({ product: 'coffee-beans' }),
+      });
+      assert.equal(res.status, 201);
+      const { cart } = (await res.json()) as { cart: string };
+      const page = await open({ ...PHONE, userAgent: IPHONE_UA, javascript: false });
+      await page.goto(`${shop.origin}/checkout/${cart}?lang=en&theme=light&method=sbp`);
+      const seen = await page.evaluate(() => {
+        const el = document.querySelector('paydesk-checkout');
+        return {
+          defined: !!customElements.get('paydesk-checkout'),
+          session: el?.getAttribute('session') ?? null,
+          text: (el?.shadowRoot?.textContent ?? '').replace(/\s+/g, ' '),
+          requisitesHeight: el?.shadowRoot?.querySelector('[part~="requisites"]')?.getBoundingClientRect().height ?? 0,
+        };
+      });
+      assert.equal(seen.defined, false, 'no script ran');
+      assert.ok(seen.session, 'the page carries the session its server created');
+      const session = (await (await fetch(`${shop.demo.merchantUrl}${shop.demo.endpoint}/sessions/${encodeURIComponent(seen.session)}`)).json()) as { order: OrderView };
+      assertRequisites(seen.text, session.order);
+      assert.ok(seen.requisitesHeight > 0, 'the requisites are painted');
+    });
+
+    test(`${name}: the server-rendered checkout with JavaScript on is taken over: the same order, no second one`, async () => {
+      const page = await open(DESKTOP);
+      await page.goto(store({ display: 'server', method: 'sbp' }));
+      const posts = shop.sessionPosts.length;
+      await buy(page, 'coffee-beans');
+      await waitFor(async () => /\/checkout\/cart_[\w-]{16}$/.test(new URL(await page.url()).pathname), 'the server checkout page');
+      const shown = await waitForRequisites(page);
+      const order = shown.order!;
+      assertRequisites(shown.text, order);
+      const attribute = await page.evaluate(() => document.querySelector('paydesk-checkout')?.getAttribute('session') ?? null);
+      assert.ok(attribute, 'the element took over the session of the page');
+      assert.deepEqual(shop.sessionPosts.slice(posts), [], 'the browser created no session');
+      assert.equal(await providerOrders(order.client_order_id), 1, 'one order at the provider');
+      assert.deepEqual(shown.errors, []);
+    });
+
+    for (const build of ['es', 'classic'] as const) {
+      const where = build === 'es' ? 'the storefront (ES module /paydesk.js)' : '/cdn-demo (classic script /cdn/paydesk.iife.js)';
+      const chunk = () => (build === 'es' ? `/${chunkPath('chunks', 'pay-view')}` : `/cdn/${chunkPath('classic/chunks', 'pay-view')}`);
+      const show = async (page: EnginePage) => {
+        if (build === 'es') {
+          await page.goto(store({ method: 'sbp' }));
+          await buy(page, 'coffee-beans');
+        } else await page.goto(`${shop.origin}/cdn-demo`);
+      };
+      const sel = build === 'es' ? INLINE : 'paydesk-checkout';
+
+      test(`${name}: ${build}: untouched, ${where} paints the requisites with no alarm`, async () => {
+        const page = await open(DESKTOP);
+        await show(page);
+        const shown = await waitForRequisites(page, sel);
+        assert.deepEqual(shown.errors, [], 'no paydesk-error');
+        assert.equal(shown.tampered, null);
+      });
+
+      test(`${name}: ${build}: a changed pay-view chunk never runs: paydesk-error "integrity" (not retryable) and the error step`, async () => {
+        const path = chunk();
+        shop.tamper.add(path);
+        try {
+          const page = await open(DESKTOP);
+          await show(page);
+          const seen = await waitFor(async () => {
+            const w = await readWidget(page, sel);
+            return w.errors.length > 0 || w.requisites ? w : null;
+          }, 'an error or the requisites');
+          assert.ok(shop.tamperedServed.includes(path), `the changed ${path} was served`);
+          // Its script, had it run, would have counted itself by now; give a late one time to show.
+          await new Promise((r) => setTimeout(r, 500));
+          const after = await readWidget(page, sel);
+          assert.equal(after.tampered, null, 'the changed code never ran');
+          assert.equal(seen.requisites, false, 'no requisites from a changed chunk');
+          assert.equal(after.requisites, false);
+          assert.deepEqual(after.errors.map((e) => [e.code, e.retryable]), [['integrity', false]], 'one paydesk-error, code "integrity", not retryable');
+          assert.equal(after.state, 'error');
+          assert.ok(after.text.trim().length > 0, 'the error step says something');
+          assert.doesNotMatch(after.text, /1,500\.00/, 'no amount to pay');
+        } finally {
+          shop.tamper.delete(path);
+        }
+      });
+    }
+
+    test(`${name}: at 390 px with an iPhone's user agent: the requisites fit the screen (screenshot)`, async () => {
+      // WebKit's window is at least 447 px wide: the storefront runs in a 390 × 844 iframe of a page of ours.
+      const framed = name === 'webkit';
+      const page = await open(framed ? { width: 480, height: 900, userAgent: IPHONE_UA } : { ...PHONE, userAgent: IPHONE_UA });
+      const url = store({ method: 'sbp' });
+      await page.goto(framed ? `${shop.origin}/__engines/frame.html?width=${PHONE.width}&height=${PHONE.height}&src=${encodeURIComponent(url.slice(shop.origin.length))}` : url);
+      await buy(page, 'coffee-beans', framed);
+      const shown = await waitForRequisites(page, INLINE, framed);
+      assertRequisites(shown.text, shown.order!);
+      const layout = await page.evaluate(
+        (sel: string, inFrame: boolean) => {
+          const w = inFrame ? (document.querySelector('iframe') as HTMLIFrameElement).contentWindow! : window;
+          const el = w.document.querySelector(sel)!;
+          const requisites = el.shadowRoot!.querySelector('[part~="requisites"]')!;
+          requisites.scrollIntoView({ block: 'center' });
+          const r = requisites.getBoundingClientRect();
+          return { viewport: w.innerWidth, scrollWidth: w.document.documentElement.scrollWidth, left: r.left, right: r.right, dpr: window.devicePixelRatio };
+        },
+        INLINE,
+        framed,
+      );
+      assert.equal(layout.viewport, PHONE.width, 'the page is 390 px wide');
+      assert.ok(layout.scrollWidth <= PHONE.width, `nothing wider than the screen (${layout.scrollWidth} px)`);
+      assert.ok(layout.left >= 0 && layout.right <= PHONE.width, `the requisites within the screen (${layout.left}–${layout.right})`);
+      await new Promise((r) => setTimeout(r, 300)); // the scroll painted
+      const png = crop(await page.screenshot(), PHONE.width, PHONE.height, layout.dpr);
+      mkdirSync(SHOTS, { recursive: true });
+      const file = `${SHOTS}requisites-${name === 'gecko' ? 'gecko' : name}-390.png`;
+      writeFileSync(file, png);
+      if (process.env.PAYDESK_DOCS_SCREENSHOTS === '1') copyFileSync(file, `${ROOT}docs/requisites-${name}-390.png`);
+    });
+  });
+}
