@@ -7,6 +7,7 @@ import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { findChromium, CHROMIUM_ARGS } from './scripts/chromium.mjs';
+import { firefoxLauncher } from './scripts/wtr/firefox-launcher.mjs';
 import { fakeEndpoint } from './test/browser/fake-endpoint.mjs';
 
 // `qrcode` (with `dijkstrajs`) and `jsqr` are CommonJS; the dev server serves ES modules.
@@ -16,7 +17,10 @@ import { fakeEndpoint } from './test/browser/fake-endpoint.mjs';
 // would otherwise hand over an ES namespace without the exports).
 const commonjs = fromRollup(rollupCommonjs);
 
-/** Writes pass/fail totals to test-output/browser.json for the CI summary line. */
+/** The engine this run tests in: PAYDESK_BROWSER=chromium (default), firefox or webkit. */
+const engine = process.env.PAYDESK_BROWSER ?? 'chromium';
+
+/** Writes pass/fail totals to test-output/browser-<engine>.json for the CI summary lines. */
 function countingReporter() {
   return {
     onTestRunFinished({ sessions }) {
@@ -37,7 +41,7 @@ function countingReporter() {
         if (!session.passed && (session.errors?.length ?? 0) > 0) failed++;
       }
       mkdirSync('test-output', { recursive: true });
-      writeFileSync('test-output/browser.json', JSON.stringify({ passed, failed }));
+      writeFileSync(`test-output/browser-${engine}.json`, JSON.stringify({ passed, failed }));
     },
   };
 }
@@ -81,9 +85,11 @@ export default {
   testFramework: { config: { timeout: 10000 } },
   testsFinishTimeout: 300000,
   browsers: [
-    chromeLauncher({
-      launchOptions: { executablePath: findChromium() ?? undefined, args: CHROMIUM_ARGS },
-    }),
+    engine === 'firefox'
+      ? firefoxLauncher({ executablePath: '/usr/bin/firefox-esr' })
+      : chromeLauncher({
+          launchOptions: { executablePath: findChromium() ?? undefined, args: CHROMIUM_ARGS },
+        }),
   ],
   groups: [
     {
