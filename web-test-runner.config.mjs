@@ -7,7 +7,9 @@ import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { findChromium, CHROMIUM_ARGS } from './scripts/chromium.mjs';
+import { ENGINES, findFirefox, findWebKit } from './scripts/wtr/engines.mjs';
 import { firefoxLauncher } from './scripts/wtr/firefox-launcher.mjs';
+import { webkitLauncher } from './scripts/wtr/webkit-launcher.mjs';
 import { fakeEndpoint } from './test/browser/fake-endpoint.mjs';
 
 // `qrcode` (with `dijkstrajs`) and `jsqr` are CommonJS; the dev server serves ES modules.
@@ -19,6 +21,17 @@ const commonjs = fromRollup(rollupCommonjs);
 
 /** The engine this run tests in: PAYDESK_BROWSER=chromium (default), firefox or webkit. */
 const engine = process.env.PAYDESK_BROWSER ?? 'chromium';
+if (!ENGINES.includes(engine)) throw new Error(`PAYDESK_BROWSER=${engine}: one of ${ENGINES.join(', ')}`);
+
+/**
+ * The launcher of each engine. Firefox and WebKit run one test file at a time: their windows have one
+ * focused document at a time, and the keyboard tests (a11y, bank sheet, receipt) need the focus.
+ */
+function launcher() {
+  if (engine === 'firefox') return firefoxLauncher({ executablePath: findFirefox() ?? undefined, concurrency: 1 });
+  if (engine === 'webkit') return webkitLauncher(findWebKit());
+  return chromeLauncher({ launchOptions: { executablePath: findChromium() ?? undefined, args: CHROMIUM_ARGS } });
+}
 
 /** Writes pass/fail totals to test-output/browser-<engine>.json for the CI summary lines. */
 function countingReporter() {
@@ -72,7 +85,9 @@ function strictCspMiddleware() {
         "img-src 'self'",
         "base-uri 'none'",
         "form-action 'none'",
-        "frame-ancestors 'none'",
+        // WebKit's test files run in frames of the runner's own page (scripts/wtr/webkit-launcher.mjs):
+        // there the page may be framed by its own origin. The policy the widget meets is otherwise the same.
+        engine === 'webkit' ? "frame-ancestors 'self'" : "frame-ancestors 'none'",
       ].join('; '),
     );
   };
@@ -84,13 +99,7 @@ export default {
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },
   testsFinishTimeout: 300000,
-  browsers: [
-    engine === 'firefox'
-      ? firefoxLauncher({ executablePath: '/usr/bin/firefox-esr' })
-      : chromeLauncher({
-          launchOptions: { executablePath: findChromium() ?? undefined, args: CHROMIUM_ARGS },
-        }),
-  ],
+  browsers: [launcher()],
   groups: [
     {
       name: 'strict-csp',
