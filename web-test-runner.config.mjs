@@ -24,6 +24,24 @@ const engine = process.env.PAYDESK_BROWSER ?? 'chromium';
 if (!ENGINES.includes(engine)) throw new Error(`PAYDESK_BROWSER=${engine}: one of ${ENGINES.join(', ')}`);
 
 /**
+ * Test files that cannot run outside Chromium, each with why (docs/browsers.md lists them too). Every
+ * other browser test runs in all three engines.
+ */
+const CHROMIUM_ONLY = Object.fromEntries(
+  ['firefox', 'webkit'].map((e) => [
+    e,
+    [
+      // Counts the hops of our code from V8's async stack traces (Error.stackTraceLimit, "at" frames
+      // across awaits, test/hop-path.ts). SpiderMonkey and JavaScriptCore keep no stack across an await.
+      '!test/browser/paid-path.test.ts',
+      // Changes prefers-color-scheme and prefers-reduced-motion with emulateMedia, which needs CDP:
+      // Firefox over WebDriver BiDi and WebKit over WebDriver have no command for either.
+      '!test/browser/media-features.test.ts',
+    ],
+  ]),
+);
+
+/**
  * The launcher of each engine. Firefox and WebKit run one test file at a time: their windows have one
  * focused document at a time, and the keyboard tests (a11y, bank sheet, receipt) need the focus.
  */
@@ -94,7 +112,7 @@ function strictCspMiddleware() {
 }
 
 export default {
-  files: ['test/browser/**/*.test.ts', '!test/browser/csp/**'],
+  files: ['test/browser/**/*.test.ts', '!test/browser/csp/**', ...(CHROMIUM_ONLY[engine] ?? [])],
   nodeResolve: { exportConditions: ['browser'] },
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },
