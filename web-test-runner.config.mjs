@@ -51,9 +51,13 @@ function launcher() {
   return chromeLauncher({ launchOptions: { executablePath: findChromium() ?? undefined, args: CHROMIUM_ARGS } });
 }
 
-/** Writes pass/fail totals to test-output/browser-<engine>.json for the CI summary lines. */
+/** Writes pass/fail totals and the run's seconds to test-output/browser-<engine>.json (scripts/summarize.mjs). */
 function countingReporter() {
+  let started = Date.now();
   return {
+    start() {
+      started = Date.now();
+    },
     onTestRunFinished({ sessions }) {
       let passed = 0;
       let failed = 0;
@@ -72,7 +76,7 @@ function countingReporter() {
         if (!session.passed && (session.errors?.length ?? 0) > 0) failed++;
       }
       mkdirSync('test-output', { recursive: true });
-      writeFileSync(`test-output/browser-${engine}.json`, JSON.stringify({ passed, failed }));
+      writeFileSync(`test-output/browser-${engine}.json`, JSON.stringify({ passed, failed, seconds: Math.round((Date.now() - started) / 1000) }));
     },
   };
 }

@@ -6,5 +6,9 @@ const engine = process.argv[2] ?? 'chromium';
 const missing = missingEngine(engine);
 if (missing) {
   console.error(missing);
+  if (engine !== 'chromium') {
+    const others = ['chromium', 'firefox', 'webkit'].filter((e) => e !== engine).join(' ');
+    console.error(`  or, until then, run the other engines only:   PAYDESK_BROWSERS="${others}" npm test   (CI runs all three)`);
+  }
   process.exit(1);
 }
