@@ -22,7 +22,6 @@ const TOKENS: Array<[string, string, string, string]> = [
 describe('<paydesk-checkout> theming', () => {
   it('every documented --paydesk-* token changes what it names', async () => {
     const h = await mount({ paymentMethodId: 'm-sbp' }, {});
-    h.server.makeOrder = () => h.el.order!;
     await h.until('pay');
     // A changed amount shows the warning block, so its tokens are checked too.
     h.server.update(h.server.session, { amount: '1503.00', requested_amount: '1500.00' });
