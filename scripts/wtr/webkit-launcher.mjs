@@ -9,7 +9,7 @@
 // phone. One file at a time (concurrency 1): a window has one focused frame, and the keyboard tests
 // need it. A new *tab* under WebDriver hangs MiniBrowser, so none is opened.
 //
-// The commands of @web/test-runner-commands (setViewport, sendKeys, emulateMedia) pick their code by
+// The commands of @web/test-runner-commands (setViewport, sendKeys, sendMouse, emulateMedia) pick their code by
 // the launcher's `type`; this launcher gives `getPage()` an object with the Playwright page methods
 // those commands call, so it says `type: 'playwright'`. WebDriver has no way to change
 // prefers-color-scheme or prefers-reduced-motion: emulateMedia fails with a message saying so.
@@ -39,6 +39,8 @@ const KEYS = {
   Delete: '\uE017',
   Meta: '\uE03D',
 };
+
+const BUTTONS = { left: 0, middle: 1, right: 2 };
 
 /** One key name ("Tab", "a", "Shift+Tab") as WebDriver key values, modifiers first. */
 function keyValues(name) {
@@ -250,6 +252,16 @@ export class WebKitLauncher {
     await this.wd('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions }] });
   }
 
+  /**
+   * Pointer actions at viewport coordinates. The test frame sits at the window's top left without a
+   * border, so a point of the test's viewport is the same point of the window's.
+   */
+  async mouse(actions) {
+    await this.wd('POST', '/actions', {
+      actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions }],
+    });
+  }
+
   /** The Playwright page methods that @web/test-runner-commands calls, for one test frame. */
   getPage(sessionId) {
     const session = this.sessions.get(sessionId);
@@ -262,6 +274,17 @@ export class WebKitLauncher {
         press: (key) => this.keys(keyValues(key)),
         down: (key) => this.keys(keyValues(key), { up: false }),
         up: (key) => this.keys(keyValues(key), { down: false }),
+      },
+      mouse: {
+        move: (x, y) => this.mouse([{ type: 'pointerMove', duration: 0, x: Math.round(x), y: Math.round(y) }]),
+        click: (x, y, { button = 'left' } = {}) =>
+          this.mouse([
+            { type: 'pointerMove', duration: 0, x: Math.round(x), y: Math.round(y) },
+            { type: 'pointerDown', button: BUTTONS[button] },
+            { type: 'pointerUp', button: BUTTONS[button] },
+          ]),
+        down: ({ button = 'left' } = {}) => this.mouse([{ type: 'pointerDown', button: BUTTONS[button] }]),
+        up: ({ button = 'left' } = {}) => this.mouse([{ type: 'pointerUp', button: BUTTONS[button] }]),
       },
       setViewportSize: ({ width, height }) =>
         this.execute(
