@@ -17,7 +17,7 @@ function totalsOf(path, name) {
     try {
       const counts = JSON.parse(readFileSync(path, 'utf8'));
       if (typeof counts.passed === 'number' && typeof counts.failed === 'number') {
-        return { passed: counts.passed, failed: counts.failed, seconds: counts.seconds };
+        return { passed: counts.passed, failed: counts.failed, seconds: counts.seconds, note: counts.note };
       }
       return null;
     } catch {

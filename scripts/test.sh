@@ -58,10 +58,14 @@ engines=(${PAYDESK_BROWSERS:-chromium firefox webkit})
 browser_rc=0
 for engine in "${engines[@]}"; do
   step "browser tests (web-test-runner, $engine)"
-  node scripts/require-engine.mjs "$engine" || { browser_rc=1; continue; }
+  totals=test-output/browser-$engine.json
+  if ! node scripts/require-engine.mjs "$engine"; then
+    echo '{"passed":0,"failed":1,"note":"engine not installed"}' > "$totals"; browser_rc=1; continue
+  fi
   started=$SECONDS
   PAYDESK_BROWSER=$engine bounded 900 "browser tests in $engine" npx web-test-runner || browser_rc=1
   echo "browser tests in $engine: $((SECONDS - started)) s"
+  [ -f "$totals" ] || echo '{"passed":0,"failed":1,"note":"stopped before its totals"}' > "$totals"
 done
 for engine in chromium firefox webkit; do
   [[ " ${engines[*]} " == *" $engine "* ]] || echo "browser tests in $engine: not run (PAYDESK_BROWSERS=\"${engines[*]}\")"

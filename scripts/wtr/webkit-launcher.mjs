@@ -157,6 +157,12 @@ export class WebKitLauncher {
   start(origin) {
     this.starting ??= (async () => {
       this.xvfb = await startXvfb(this.options.xvfbPath);
+      // Should the runner exit without stop() (a crash), the display and the driver go with it;
+      // MiniBrowser, the driver's child, ends with its display.
+      process.once('exit', () => {
+        this.driver?.child.kill();
+        this.xvfb?.child.kill();
+      });
       this.driver = await startDriver(this.options.driverPath, this.xvfb.display);
       const response = await fetch(`${this.driver.base}/session`, {
         method: 'POST',
