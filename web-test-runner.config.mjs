@@ -24,22 +24,23 @@ const engine = process.env.PAYDESK_BROWSER ?? 'chromium';
 if (!ENGINES.includes(engine)) throw new Error(`PAYDESK_BROWSER=${engine}: one of ${ENGINES.join(', ')}`);
 
 /**
- * Test files that cannot run outside Chromium, each with why (docs/browsers.md lists them too). Every
- * other browser test runs in all three engines.
+ * Test files an engine cannot run, each with why (docs/browsers.md lists them too). Every other
+ * browser test runs in all three engines.
  */
-const CHROMIUM_ONLY = Object.fromEntries(
-  ['firefox', 'webkit'].map((e) => [
-    e,
-    [
-      // Counts the hops of our code from V8's async stack traces (Error.stackTraceLimit, "at" frames
-      // across awaits, test/hop-path.ts). SpiderMonkey and JavaScriptCore keep no stack across an await.
-      '!test/browser/paid-path.test.ts',
-      // Changes prefers-color-scheme and prefers-reduced-motion with emulateMedia, which needs CDP:
-      // Firefox over WebDriver BiDi and WebKit over WebDriver have no command for either.
-      '!test/browser/media-features.test.ts',
-    ],
-  ]),
-);
+const V8_STACKS = [
+  // Counts the hops of our code from V8's async stack traces (Error.stackTraceLimit, "at" frames
+  // across awaits, test/hop-path.ts). SpiderMonkey and JavaScriptCore keep no stack across an await.
+  '!test/browser/paid-path.test.ts',
+];
+const NOT_IN = {
+  firefox: V8_STACKS,
+  webkit: [
+    ...V8_STACKS,
+    // Changes prefers-color-scheme and prefers-reduced-motion with emulateMedia: classic WebDriver
+    // has no command for either and MiniBrowser no flag (Chromium: CDP; Firefox: its preferences).
+    '!test/browser/media-features.test.ts',
+  ],
+};
 
 /**
  * The launcher of each engine. Firefox and WebKit run one test file at a time: their windows have one
@@ -116,7 +117,7 @@ function strictCspMiddleware() {
 }
 
 export default {
-  files: ['test/browser/**/*.test.ts', '!test/browser/csp/**', ...(CHROMIUM_ONLY[engine] ?? [])],
+  files: ['test/browser/**/*.test.ts', '!test/browser/csp/**', ...(NOT_IN[engine] ?? [])],
   nodeResolve: { exportConditions: ['browser'] },
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },

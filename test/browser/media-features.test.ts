@@ -1,8 +1,9 @@
 /**
  * The element follows the shopper's system settings: prefers-color-scheme (theme "auto") and
- * prefers-reduced-motion. The runner changes those settings with emulateMedia, which only Chromium's
- * launcher can do (CDP); web-test-runner.config.mjs runs this file in Chromium alone and
- * docs/browsers.md says why. The rest of theming runs in every engine (theme.test.ts).
+ * prefers-reduced-motion. The runner changes those settings with emulateMedia: Chromium over CDP,
+ * Firefox through its preferences (scripts/wtr/firefox-launcher.mjs); WebKit over WebDriver cannot,
+ * so web-test-runner.config.mjs leaves this file out there and docs/browsers.md says so. The rest of
+ * theming runs in every engine (theme.test.ts).
  */
 import { expect } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
