@@ -16,8 +16,12 @@ const MEDIA_PREFS = {
   'prefers-reduced-motion': ['ui.prefersReducedMotion', { reduce: 1, 'no-preference': 0 }],
 };
 
-/** Sets (or, for '' and unknown values, clears) the preferences behind `features`. */
-async function emulateMediaFeatures(browser, features = []) {
+/**
+ * Sets (or, for '' and unknown values, clears) the preferences behind `features`, then waits until
+ * the page's media queries say so: a preference set in the parent process reaches the page's content
+ * process later (measured: 1 whole-suite run in 5 still read the old scheme right after).
+ */
+async function emulateMediaFeatures(browser, page, features = []) {
   const statements = (features ?? []).map(({ name, value }) => {
     const entry = MEDIA_PREFS[name];
     if (!entry) throw new Error(`Firefox launcher: cannot emulate the media feature "${name}" (only ${Object.keys(MEDIA_PREFS).join(', ')})`);
@@ -38,6 +42,8 @@ async function emulateMediaFeatures(browser, features = []) {
     awaitPromise: false,
   });
   if (answer.result.type === 'exception') throw new Error(`Firefox launcher: ${answer.result.exceptionDetails?.text}`);
+  const queries = (features ?? []).filter(({ name, value }) => value in MEDIA_PREFS[name][1]).map(({ name, value }) => `(${name}: ${value})`);
+  await page.waitForFunction((qs) => qs.every((q) => matchMedia(q).matches), { timeout: 5000, polling: 20 }, queries);
 }
 
 /**
@@ -53,7 +59,7 @@ export function firefoxLauncher({ executablePath, concurrency }) {
     // shopper sees the checkout.
     createPage: async ({ browser, context }) => {
       const page = await context.newPage({ type: 'window' });
-      page.emulateMediaFeatures = (features) => emulateMediaFeatures(browser, features);
+      page.emulateMediaFeatures = (features) => emulateMediaFeatures(browser, page, features);
       return page;
     },
   });
