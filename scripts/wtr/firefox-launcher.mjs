@@ -55,8 +55,7 @@ export function firefoxLauncher({ executablePath, concurrency }) {
     concurrency,
     launchOptions: { browser: 'firefox', executablePath, headless: true, args: ['--remote-allow-system-access'] },
     // A page per test file in its own *window*, not a tab: Firefox hides the tabs behind the
-    // selected one (visibilityState "hidden", no focus, timers throttled), which is not how a
-    // shopper sees the checkout.
+    // selected one (visibilityState "hidden", no focus), which is not how a shopper sees the checkout.
     createPage: async ({ browser, context }) => {
       const page = await context.newPage({ type: 'window' });
       page.emulateMediaFeatures = (features) => emulateMediaFeatures(browser, page, features);
