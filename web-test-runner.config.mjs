@@ -7,6 +7,9 @@ import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { findChromium, CHROMIUM_ARGS } from './scripts/chromium.mjs';
+import { ENGINES, findFirefox, findWebKit } from './scripts/wtr/engines.mjs';
+import { firefoxLauncher } from './scripts/wtr/firefox-launcher.mjs';
+import { webkitLauncher } from './scripts/wtr/webkit-launcher.mjs';
 import { fakeEndpoint } from './test/browser/fake-endpoint.mjs';
 
 // `qrcode` (with `dijkstrajs`) and `jsqr` are CommonJS; the dev server serves ES modules.
@@ -16,9 +19,46 @@ import { fakeEndpoint } from './test/browser/fake-endpoint.mjs';
 // would otherwise hand over an ES namespace without the exports).
 const commonjs = fromRollup(rollupCommonjs);
 
-/** Writes pass/fail totals to test-output/browser.json for the CI summary line. */
+/** The engine this run tests in: PAYDESK_BROWSER=chromium (default), firefox or webkit. */
+const engine = process.env.PAYDESK_BROWSER ?? 'chromium';
+if (!ENGINES.includes(engine)) throw new Error(`PAYDESK_BROWSER=${engine}: one of ${ENGINES.join(', ')}`);
+
+/**
+ * Test files an engine cannot run, each with why (docs/browsers.md lists them too). Every other
+ * browser test runs in all three engines.
+ */
+const V8_STACKS = [
+  // Counts the hops of our code from V8's async stack traces (Error.stackTraceLimit, "at" frames
+  // across awaits, test/hop-path.ts). SpiderMonkey and JavaScriptCore keep no stack across an await.
+  '!test/browser/paid-path.test.ts',
+];
+const NOT_IN = {
+  firefox: V8_STACKS,
+  webkit: [
+    ...V8_STACKS,
+    // Changes prefers-color-scheme and prefers-reduced-motion with emulateMedia: classic WebDriver
+    // has no command for either and MiniBrowser no flag (Chromium: CDP; Firefox: its preferences).
+    '!test/browser/media-features.test.ts',
+  ],
+};
+
+/**
+ * The launcher of each engine. Firefox and WebKit run one test file at a time: their windows have one
+ * focused document at a time, and the keyboard tests (a11y, bank sheet, receipt) need the focus.
+ */
+function launcher() {
+  if (engine === 'firefox') return firefoxLauncher({ executablePath: findFirefox() ?? undefined, concurrency: 1 });
+  if (engine === 'webkit') return webkitLauncher(findWebKit());
+  return chromeLauncher({ launchOptions: { executablePath: findChromium() ?? undefined, args: CHROMIUM_ARGS } });
+}
+
+/** Writes pass/fail totals and the run's seconds to test-output/browser-<engine>.json (scripts/summarize.mjs). */
 function countingReporter() {
+  let started = Date.now();
   return {
+    start() {
+      started = Date.now();
+    },
     onTestRunFinished({ sessions }) {
       let passed = 0;
       let failed = 0;
@@ -37,7 +77,7 @@ function countingReporter() {
         if (!session.passed && (session.errors?.length ?? 0) > 0) failed++;
       }
       mkdirSync('test-output', { recursive: true });
-      writeFileSync('test-output/browser.json', JSON.stringify({ passed, failed }));
+      writeFileSync(`test-output/browser-${engine}.json`, JSON.stringify({ passed, failed, seconds: Math.round((Date.now() - started) / 1000) }));
     },
   };
 }
@@ -68,23 +108,21 @@ function strictCspMiddleware() {
         "img-src 'self'",
         "base-uri 'none'",
         "form-action 'none'",
-        "frame-ancestors 'none'",
+        // WebKit's test files run in frames of the runner's own page (scripts/wtr/webkit-launcher.mjs):
+        // there the page may be framed by its own origin. The policy the widget meets is otherwise the same.
+        engine === 'webkit' ? "frame-ancestors 'self'" : "frame-ancestors 'none'",
       ].join('; '),
     );
   };
 }
 
 export default {
-  files: ['test/browser/**/*.test.ts', '!test/browser/csp/**'],
+  files: ['test/browser/**/*.test.ts', '!test/browser/csp/**', ...(NOT_IN[engine] ?? [])],
   nodeResolve: { exportConditions: ['browser'] },
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },
   testsFinishTimeout: 300000,
-  browsers: [
-    chromeLauncher({
-      launchOptions: { executablePath: findChromium() ?? undefined, args: CHROMIUM_ARGS },
-    }),
-  ],
+  browsers: [launcher()],
   groups: [
     {
       name: 'strict-csp',

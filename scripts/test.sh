@@ -2,8 +2,8 @@
 # npm test: every part in order, stopping at the first one that fails.
 #   1. type check (the package, the type tests of test/types, the demo pages; after the build, the
 #      public API against api/*.api.md, and the published .d.ts), and the house rules (lint:structure)  2. node tests  3. browser tests
-#      (Chromium)  4. end-to-end tests (Chromium)  4b. the shopper paths and code integrity in
-#      Chromium, WebKit and Gecko (test/engines)
+#      (Chromium, Firefox ESR, WebKitGTK: docs/browsers.md)  4. end-to-end tests (Chromium)  4b. the shopper
+#      paths and code integrity in Chromium, WebKit and Gecko (test/engines)
 #   5. examples: the packed tarball installed into each of examples/* and used in Chromium
 # Totals of each suite land in test-output/ and are summed by scripts/summarize.mjs.
 set -uo pipefail
@@ -59,9 +59,26 @@ bounded 1500 "node tests" "${NODE_TEST[@]}" --test-concurrency=2 \
   --test-reporter=tap --test-reporter-destination=test-output/node.tap \
   "${node_files[@]}" || finish 1
 
-step "browser tests (web-test-runner, Chromium)"
-node scripts/require-chromium.mjs || finish 1
-bounded 1200 "browser tests" npx web-test-runner || finish 1
+# The browser tests in each engine (web-test-runner.config.mjs, PAYDESK_BROWSER): all three run,
+# each with its own totals, before a failure in any stops npm test. PAYDESK_BROWSERS="chromium" on a
+# developer's machine runs a subset, and says which engines it left out.
+engines=(${PAYDESK_BROWSERS:-chromium firefox webkit})
+browser_rc=0
+for engine in "${engines[@]}"; do
+  step "browser tests (web-test-runner, $engine)"
+  totals=test-output/browser-$engine.json
+  if ! node scripts/require-engine.mjs "$engine"; then
+    echo '{"passed":0,"failed":1,"note":"engine not installed"}' > "$totals"; browser_rc=1; continue
+  fi
+  started=$SECONDS
+  PAYDESK_BROWSER=$engine bounded 900 "browser tests in $engine" npx web-test-runner || browser_rc=1
+  echo "browser tests in $engine: $((SECONDS - started)) s"
+  [ -f "$totals" ] || echo '{"passed":0,"failed":1,"note":"stopped before its totals"}' > "$totals"
+done
+for engine in chromium firefox webkit; do
+  [[ " ${engines[*]} " == *" $engine "* ]] || echo "browser tests in $engine: not run (PAYDESK_BROWSERS=\"${engines[*]}\")"
+done
+[ "$browser_rc" -eq 0 ] || finish 1
 
 e2e_files=(test/e2e/**/*.test.ts)
 if [ ${#e2e_files[@]} -gt 0 ]; then

@@ -21,6 +21,12 @@ function pick(input: HTMLInputElement, files: File[]): void {
   input.dispatchEvent(new Event('change', { bubbles: true }));
 }
 
+/**
+ * The receipt form is a lazy chunk, fetched on the tap: on a busy 2-core machine the dev server took
+ * over waitUntil's default second to serve it (1 run in 2 of the whole suite, in Chromium).
+ */
+const LAZY = { timeout: 6000 };
+
 /** `platform` null: none given, the element reads the browser's user agent (this runner's: a desktop). */
 async function toReceipt(platform: 'desktop' | 'ios' | 'android' | null = 'desktop', server = new FakeEndpoint()): Promise<Harness> {
   const h = await mount({ paymentMethodId: 'm-sbp' }, { server, env: { platform: platform ?? undefined } });
@@ -28,7 +34,7 @@ async function toReceipt(platform: 'desktop' | 'ios' | 'android' | null = 'deskt
   byText(h.root, 'I have paid').click();
   await h.until('confirming');
   byText(h.root, 'I paid — send a receipt').click();
-  await waitUntil(() => h.root.querySelector('[part="receipt"]'), 'the receipt form');
+  await waitUntil(() => h.root.querySelector('[part="receipt"]'), 'the receipt form', LAZY);
   await h.el.updateComplete;
   return h;
 }
@@ -50,7 +56,7 @@ describe('receipt upload', () => {
     expect(norm(details.textContent!)).to.include('+7 (999) 123-45-67');
     expect(norm(h.root.querySelector('[part="order"]')!.textContent!)).to.include('sku-1');
     byText(h.root, 'I paid — send a receipt').click();
-    await waitUntil(() => h.root.querySelector('[part="receipt"]'));
+    await waitUntil(() => h.root.querySelector('[part="receipt"]'), 'the receipt form', LAZY);
     expect(h.root.querySelector('h2')!.textContent).to.equal('Send a receipt');
   });
 
@@ -196,7 +202,7 @@ describe('receipt upload', () => {
     h.server.update(h.server.session, { status: 'expired', provider_status: 'CanceledByTimeout' });
     await h.until('expired');
     byText(h.root, 'I paid — send a receipt').click();
-    await waitUntil(() => h.root.querySelector('[part="receipt"]'));
+    await waitUntil(() => h.root.querySelector('[part="receipt"]'), 'the receipt form', LAZY);
     await h.el.updateComplete;
     pick(filesInput(h), [pdf()]);
     byText(h.root, 'Send', 'button[type="submit"]').click();
@@ -297,7 +303,7 @@ describe('receipt upload', () => {
     await h.until('confirming');
     await tabTo((el) => el.textContent?.trim() === 'I paid — send a receipt', 'the receipt button');
     await sendKeys({ press: 'Enter' });
-    await waitUntil(() => h.root.querySelector('[part="receipt"]'));
+    await waitUntil(() => h.root.querySelector('[part="receipt"]'), 'the receipt form', LAZY);
     await h.el.updateComplete;
     await tabTo((el) => el.id === 'receipt-files', 'the file input');
     // The system's file picker cannot be driven here; the files arrive as the picker hands them over.

@@ -5,6 +5,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
 import '../../../src/index.js';
 import type { PaydeskCheckout } from '../../../src/element/index.js';
+import { engine } from '../helpers/engine.js';
 
 const violations: SecurityPolicyViolationEvent[] = [];
 document.addEventListener('securitypolicyviolation', (e) => violations.push(e), true);
@@ -18,8 +19,15 @@ describe('<paydesk-checkout> under a strict Content Security Policy', () => {
     await waitUntil(() => violations.length > before, 'an inline style attribute should be reported');
     expect(violations.at(-1)!.violatedDirective).to.match(/^style-src/);
     // eslint-disable-next-line no-eval
-    expect(() => (0, eval)('1 + 1')).to.throw();
-    await waitUntil(() => violations.some((v) => v.violatedDirective.startsWith('script-src')), 'eval should be reported');
+    expect(() => (0, eval)('1 + 1')).to.throw(EvalError);
+    if (engine === 'webkit') {
+      // WebKit (2.50) refuses eval with an EvalError that quotes the policy, but fires no
+      // securitypolicyviolation event for it (measured: none within 500 ms, in or out of a frame).
+      // eslint-disable-next-line no-eval
+      expect(() => (0, eval)('1 + 1')).to.throw(/Content Security Policy directive: "script-src 'self'/);
+    } else {
+      await waitUntil(() => violations.some((v) => v.violatedDirective.startsWith('script-src')), 'eval should be reported');
+    }
     probe.remove();
     violations.length = 0;
   });
