@@ -168,11 +168,18 @@ export class BankSheetController implements ReactiveController {
   };
 
   /**
-   * Tab from the sheet's last control goes to its first, Shift+Tab from the first to the last: the
-   * focus never leaves an open sheet for the page's body or the browser's toolbar (a modal dialog
-   * alone lets it, and WebKit then loses it).
+   * Escape closes the sheet from anywhere in it: WebKit (2.50) sends a modal dialog no `cancel` when
+   * the focus is in its search field, so the dialog's own Escape never comes there. Tab from the
+   * sheet's last control goes to its first, Shift+Tab from the first to the last: the focus never
+   * leaves an open sheet for the page's body or the browser's toolbar (a modal dialog alone lets it,
+   * and WebKit then loses it).
    */
   private readonly onKey = (e: KeyboardEvent): void => {
+    if (e.key === 'Escape' && !e.defaultPrevented) {
+      e.preventDefault();
+      this.close();
+      return;
+    }
     if (e.key !== 'Tab' || e.altKey || e.ctrlKey || e.metaKey) return;
     const dialog = e.currentTarget as HTMLDialogElement;
     const all = [...dialog.querySelectorAll<HTMLElement>('button:not([disabled]),input:not([disabled]),a[href]')];
