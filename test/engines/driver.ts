@@ -4,7 +4,7 @@
  *   - chromium: /usr/bin/chromium through puppeteer-core (CDP);
  *   - gecko: /usr/bin/firefox-esr through puppeteer-core over WebDriver BiDi (no separate driver);
  *   - webkit: WebKitGTK's MiniBrowser through WebKitWebDriver (W3C WebDriver, spoken here over HTTP)
- *     under an Xvfb of its own, on a free display.
+ *     under an Xvfb of its own (on a display it picks itself).
  * A page is driven through script run in it (`evaluate`): clicks are the element's `click()`, reads
  * are DOM reads, including inside the widget's shadow root. Each `newPage` is a fresh profile (its
  * own storage); `openWindow` opens a second window of the same profile (same storage), which is how
@@ -160,10 +160,26 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** An X display no other server holds (its lock file is absent), from :90 up. */
-function freeDisplay(): number {
-  for (let n = 90; n < 190; n++) if (!existsSync(`/tmp/.X${n}-lock`) && !existsSync(`/tmp/.X11-unix/X${n}`)) return n;
-  throw new Error('no free X display between :90 and :189');
+/** An Xvfb on a display it picks itself (`-displayfd`: no race with another server starting). */
+async function startXvfb(children: ChildProcess[]): Promise<number> {
+  const xvfb = spawn(PATHS.xvfb, ['-displayfd', '1', '-screen', '0', '1600x1200x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  children.push(xvfb);
+  return new Promise<number>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('Xvfb named no display within 15 s')), 15_000);
+    xvfb.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /^(\d+)\n/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    xvfb.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Xvfb exited (${code}) before naming a display`));
+    });
+  });
 }
 
 async function waitFor(check: () => Promise<boolean> | boolean, what: string, ms = 15_000): Promise<void> {
@@ -178,14 +194,15 @@ class WebDriverError extends Error {}
 
 async function launchWebKit(): Promise<Engine> {
   const children: ChildProcess[] = [];
-  const display = freeDisplay();
-  const xvfb = spawn(PATHS.xvfb, [`:${display}`, '-screen', '0', '1600x1200x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
-  children.push(xvfb);
   const stop = async () => {
     for (const c of children.reverse()) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+    process.off('exit', stopNow);
   };
+  // A run that ends without closing the engine (a test file cut off) leaves no Xvfb or driver behind.
+  const stopNow = () => void stop();
+  process.once('exit', stopNow);
   try {
-    await waitFor(() => existsSync(`/tmp/.X11-unix/X${display}`), `Xvfb on :${display}`);
+    const display = await startXvfb(children);
     const port = await freePort();
     const driver = spawn(PATHS.webkitDriver, [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, DISPLAY: `:${display}` } });
     children.push(driver);
