@@ -47,6 +47,14 @@ export interface StoreGuardOptions {
 type Method = Exclude<keyof CheckoutStore, 'close' | 'subscribe'>;
 const METHODS: readonly Method[] = ['get', 'create', 'replace', 'set', 'delete', 'increment', 'indexSet', 'indexRemove', 'indexRange', 'indexTrim', 'publish'];
 
+/** The store each guarded store wraps, so a check of the configuration (`paydesk doctor`) sees the merchant's own. */
+const wrapped = new WeakMap<CheckoutStore, CheckoutStore>();
+
+/** The merchant's store behind a guarded one (or the store itself when it is not guarded). */
+export function unguardedStore(store: CheckoutStore): CheckoutStore {
+  return wrapped.get(store) ?? store;
+}
+
 /** The store, each call bounded and its failures made {@link StoreUnavailableError}; `close` passes through. */
 export function guardStore(store: CheckoutStore, o: StoreGuardOptions): CheckoutStore {
   const name = storeName(store);
@@ -99,6 +107,7 @@ export function guardStore(store: CheckoutStore, o: StoreGuardOptions): Checkout
   guarded.subscribe = (channel: string, listener: (message: string) => void) =>
     call('subscribe', () => store.subscribe(channel, listener));
   guarded.close = () => store.close();
+  wrapped.set(guarded as unknown as CheckoutStore, store);
   return guarded as unknown as CheckoutStore;
 }
 

@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CheckoutStore } from '../../server/store.js';
+import { unguardedStore } from '../../server/store-guard.js';
 import { Failure, UsageError } from '../core/io.js';
 import { finding, ok, type Check } from './checks.js';
 
@@ -30,7 +31,8 @@ const isObject = (v: unknown): v is Loose => typeof v === 'object' && v !== null
 function factsOf(value: unknown): HandlerFacts | null {
   if (typeof value === 'function' && 'inspect' in value && 'reconcile' in value) {
     const handler = value as unknown as { store: CheckoutStore; close(): Promise<void> };
-    return { kind: 'handler', store: () => handler.store, close: () => handler.close() };
+    // The handler bounds its store's calls (storeTimeoutMs) behind a wrapper: name the merchant's own.
+    return { kind: 'handler', store: () => unguardedStore(handler.store), close: () => handler.close() };
   }
   if (isObject(value) && 'provider' in value && 'sessionSecrets' in value) {
     const o = value as Loose & { provider: Loose; sessionSecrets: unknown; store?: CheckoutStore };
