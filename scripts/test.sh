@@ -91,7 +91,7 @@ fi
 
 engine_files=(test/engines/**/*.test.ts)
 if [ ${#engine_files[@]} -gt 0 ]; then
-  # The shopper's money paths and code integrity, the same specs in each engine (docs/browsers-e2e.md);
+  # The shopper's money paths and code integrity, the same specs in each engine (docs/browsers.md, "The shopper's paths in three engines");
   # one run per engine, its totals in test-output/engines-<engine>.tap; every engine runs before the step fails.
   step "shopper paths and code integrity in three engines (test/engines: Chromium, WebKit, Gecko)"
   engines_rc=0

@@ -11,7 +11,7 @@
  * How a chunk is loaded: a `<script type="module" integrity="sha384-…">` for the chunk, inserted only
  * once each chunk it imports has run from such a script of its own; then `import()` of the chunk, which
  * finds it in the document's module map (never fetched again). Every engine refuses a module script whose
- * bytes are not its digest (measured: docs/integrity.md, "Per engine"); WebKit does not check a
+ * bytes are not its digest (measured: docs/code-integrity.md, "Per engine"); WebKit does not check a
  * `<link rel="modulepreload" integrity>` (it fires `load` and the module runs), and Chromium and WebKit,
  * after a refused module, fetch it again without the digest for the static import of a module that
  * needs it: hence one script per chunk, a chunk's own after those it imports, and nothing after a

@@ -1,7 +1,7 @@
 /**
  * What each engine does with a digest (`integrity`) that does not match, measured on a bare page of
  * ours: the facts the CDN loader (src/element/integrity.ts) is built on, reported per engine
- * (docs/integrity.md, "Per engine"). Each test names what the loader needs of the engine; the other
+ * (docs/code-integrity.md, "Per engine"). Each test names what the loader needs of the engine; the other
  * behaviours are measured and reported as diagnostics (a `# ` line of the test's output).
  *
  * The loader needs, in every engine: a `<script type="module" integrity>` whose bytes do not match is

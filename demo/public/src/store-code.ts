@@ -38,7 +38,7 @@ async function copyCode(): Promise<void> {
   } catch {
     // No clipboard API (a page not on https, older Safari) or refused: the code is selected and copied
     // from the selection, still inside the tap; where that is refused too it stays selected for a
-    // manual copy (docs/phones-and-browsers.md).
+    // manual copy (docs/checkout-on-phones.md, "Copy buttons").
     const range = document.createRange();
     range.selectNodeContents(code);
     getSelection()?.removeAllRanges();
