@@ -14,7 +14,8 @@
 import { css, html, nothing, svg, type ReactiveController, type TemplateResult } from 'lit';
 import { bankByButtonName, bankByMemberId } from '../provider/facts.js';
 import { emit } from './events.js';
-import { bankLinks, findBanks, memberIdOf, normalise, parseBanks, type BankLink, type SbpBank } from './bank-links.js';
+import { findBanks, normalise, parseBanks, type SbpBank } from '../banks/names.js';
+import { bankLinks, memberIdOf, type BankLink } from './bank-links.js';
 import type { SheetHost } from './hosts.js';
 import { fill } from './i18n/text.js';
 import { safeIntl } from './i18n/plural.js';

@@ -9,7 +9,7 @@ import { css, html, nothing } from 'lit';
 import { fill } from './i18n/text.js';
 import { plural } from './i18n/plural.js';
 import { actions, badge, button, center, spinner } from './parts.js';
-import { safeHttpUrl } from './url.js';
+import { safeHttpUrl } from '../protocol/url.js';
 import { amountOf, contextOf, copyTo, icons, orderNumber, viewStyles, type CopyContext, type ViewContext, type ViewHost } from './views.js';
 
 export { footer } from './footer.js';

@@ -6,7 +6,7 @@ import type { ButtonName } from '../provider/facts.js';
 import { INTEGRATION_MODES } from '../protocol/index.js';
 import { NSPK_CODES } from './claim.js';
 import type { Selection } from './machine.js';
-import { normaliseEndpoint, safeHttpUrl } from './url.js';
+import { normaliseEndpoint, safeHttpUrl } from '../protocol/url.js';
 
 export type Theme = 'light' | 'dark' | 'auto';
 /** The languages the element ships (lower-case BCP 47), alone or with a region: `ru`, `ru-KZ`, `kk`. */

@@ -8,7 +8,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { FooterHost } from './hosts.js';
 import { isOpen, type MachineState } from './machine.js';
-import { safeHttpUrl } from './url.js';
+import { safeHttpUrl } from '../protocol/url.js';
 
 /** The order is open (pay, confirming): the return link is shown (provider-api.md, `return_url`). */
 export function isOrderOpen(s: MachineState): boolean {

@@ -24,5 +24,5 @@ export type {
   PaydeskReceiptDetail,
 } from './events.js';
 export type { Messages, MessageOverrides, Plural } from './i18n/index.js';
-export { safeHttpUrl } from './url.js';
+export { safeHttpUrl } from '../protocol/url.js';
 export type { OrderView, PaymentMethodView } from '../protocol/index.js';

@@ -15,7 +15,7 @@ import { fill } from './i18n/text.js';
 import { safeIntl } from './i18n/plural.js';
 import { actions, center, spinner } from './parts.js';
 import { changedFrom, copyValue, formatAccount, hasBankApps, paymentLinkOf } from './requisites.js';
-import { safeHttpUrl } from './url.js';
+import { safeHttpUrl } from '../protocol/url.js';
 import { LATIN_NAMES } from './bank-names.js';
 import { amountOf, contextOf, copyButton, icons, nameIn, orderNumber, viewStyles, wayName, type ViewContext, type ViewHost } from './views.js';
 

@@ -4,7 +4,7 @@
  * kept apart from format.ts (needed at once). Amounts are compared as text, never as binary floats.
  */
 import { DECIMAL, type OrderView, type RequisitesKind } from '../protocol/index.js';
-import { safeHttpUrl } from './url.js';
+import { safeHttpUrl } from '../protocol/url.js';
 
 const digitsOf = (s: string): string => s.replace(/\D/g, '');
 

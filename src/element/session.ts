@@ -15,7 +15,7 @@ import { claimCreate, withBank } from './claim.js';
 import type { SessionHost } from './hosts.js';
 import type { Effect, MachineState } from './machine.js';
 import { ENDED_MS, forgetCheckout, loadCheckout, PAID_MS, saveCheckout, storageKey, type StoredCheckout } from './storage.js';
-import { normaliseEndpoint, safeHttpUrl } from './url.js';
+import { normaliseEndpoint, safeHttpUrl } from '../protocol/url.js';
 
 export class SessionController implements ReactiveController {
   /** Number of the request under way: answers of older ones are stale. */

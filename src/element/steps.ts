@@ -18,7 +18,7 @@ import { LazyController, type Loaded } from './lazy.js';
 import { initialState, transition, type Effect, type MachineEvent } from './machine.js';
 import { actions, button, failed, waiting } from './parts.js';
 import { SessionController } from './session.js';
-import { safeHttpUrl } from './url.js';
+import { safeHttpUrl } from '../protocol/url.js';
 
 /**
  * The code the element loads with `import()` when a step comes near, so its own module carries only

@@ -6,7 +6,7 @@
  * (`…&bank=100000000005&…`) or the chosen method's `nspk_code`, and named as the SBP bank table names it
  * (src/banks/bank-table.ts, generated from NSPK's member list: the short Russian name bank apps show).
  */
-import { bankNamed, parseBanks, type SbpBank } from '../element/bank-links.js';
+import { bankNamed, parseBanks, type SbpBank } from '../banks/names.js';
 import { BANKS as TABLE } from '../banks/bank-table.js';
 import { bankByMemberId } from './facts.js';
 

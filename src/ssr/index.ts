@@ -39,7 +39,7 @@ import { styles as elementStyles } from '../element/paydesk-checkout.styles.js';
 import * as payView from '../element/pay-view.js';
 import * as closedView from '../element/closed-view.js';
 import { contextOf, type ViewHost } from '../element/views.js';
-import { normaliseEndpoint, safeHttpUrl } from '../element/url.js';
+import { normaliseEndpoint, safeHttpUrl } from '../protocol/url.js';
 
 addTables({ az, be, en, hy, kk, ky, ru, tg, uk, uz });
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 // @ts-expect-error -- a plain .mjs script without types
 import { buildModule, buildRows, snapshotDate, transliterate } from '../../../scripts/generate-bank-table.mjs';
-import { parseBanks } from '../../../src/element/bank-links.js';
+import { parseBanks } from '../../../src/banks/names.js';
 
 const bank = (id: string, name: string, over: Record<string, unknown> = {}) => ({
   id,

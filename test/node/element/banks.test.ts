@@ -5,7 +5,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bankLinks, findBanks, memberIdOf, parseBanks, safeAppUrl, sbpAppLink, TEMPLATE_SCHEMES, webClientLink } from '../../../src/element/bank-links.js';
+import { findBanks, parseBanks } from '../../../src/banks/names.js';
+import { bankLinks, memberIdOf, safeAppUrl, sbpAppLink, TEMPLATE_SCHEMES, webClientLink } from '../../../src/element/bank-links.js';
 import { BANKS, POPULAR_COUNT, SNAPSHOT } from '../../../src/banks/bank-table.js';
 import { BANKS as FACTS_BANKS, bankByMemberId } from '../../../src/provider/facts.js';
 import { detectPlatform } from '../../../src/element/platform.js';

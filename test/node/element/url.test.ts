@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normaliseEndpoint, safeHttpUrl } from '../../../src/element/url.js';
+import { normaliseEndpoint, safeHttpUrl } from '../../../src/protocol/url.js';
 
 describe('URL sanitising', () => {
   test('absolute http and https URLs pass (normalised)', () => {
