@@ -4,7 +4,7 @@
  * filters are the provider's (status, side, method, dates, page, size, sort), checked here first so a
  * bad value is bad usage (exit 2), not a provider error.
  */
-import { ORDER_SIDES } from '../../provider/facts.js';
+import { knownStatus, ORDER_SIDES, ORDER_STATUSES } from '../../provider/facts.js';
 import type { OrdersQuery } from '../../provider/index.js';
 import { parseIsoDateTime } from '../../provider/time.js';
 import { UsageError, printJson } from '../core/io.js';
@@ -13,7 +13,7 @@ import { JSON_OPTION, PROVIDER_OPTIONS, type CommandSpec, type Input } from '../
 import { fields, table } from '../core/table.js';
 
 const LIST_OPTIONS = {
-  status: { type: 'string', value: 'STATUS', help: 'only orders in this status, e.g. Unpaid, Completed, CanceledByTimeout, CanceledByService' },
+  status: { type: 'string', value: 'STATUS', help: `only orders in this status: ${ORDER_STATUSES.join(', ')} (any case)` },
   side: { type: 'string', value: 'SIDE', help: 'Buy (pay-ins) or Sell (payouts)', choices: ORDER_SIDES },
   method: { type: 'string', value: 'ID', help: 'only orders of this payment method id' },
   from: { type: 'string', value: 'DATE', help: 'created at or after, ISO 8601 (2025-01-31 or 2025-01-31T12:00:00Z)' },
@@ -46,8 +46,10 @@ export function ordersQuery(input: Input): OrdersQuery {
   const size = integerOption(input, 'size', 1, 100);
   const from = dateOption(input, 'from');
   const to = dateOption(input, 'to');
-  const status = str('status');
-  if (status !== undefined && !/^[A-Za-z]{1,40}$/.test(status)) throw new UsageError(`--status must be a status name such as Completed, not ${JSON.stringify(status)}`);
+  // A status the provider knows (its current or older names), in any case, sent as the document spells it.
+  const given = str('status');
+  const status = given === undefined ? undefined : knownStatus(given);
+  if (status === null) throw new UsageError(`--status must be one of ${ORDER_STATUSES.join(', ')}, not ${JSON.stringify(given)}`);
   return {
     ...(page !== undefined && { page }),
     ...(size !== undefined && { size }),

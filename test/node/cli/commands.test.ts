@@ -51,6 +51,7 @@ describe('help and usage', () => {
       [['orders', 'list', '--from', 'yesterday'], /--from must be an ISO 8601 date/],
       [['orders', 'list', '--side', 'Both'], /--side must be one of Buy, Sell/],
       [['orders', 'list', '--status'], /argument missing/],
+      [['orders', 'list', '--status', 'finished'], /--status must be one of Unpaid, Completed, CanceledByTimeout, CanceledByService, not "finished"/],
       [['orders', 'show'], /missing ID/],
       [['balance', 'now'], /takes no arguments, got "now"/],
       [['webhooks', 'test', 'not a url'], /is not a URL/],
@@ -166,6 +167,8 @@ describe('orders and balance', () => {
     const completed = json<{ items: { status: string }[]; page: number; size: number }>((await paydesk(['orders', 'list', '--status', 'Completed', '--from', '2020-01-01', '--json'], w.env)).out);
     assert.ok(completed.items.length > 0);
     assert.ok(completed.items.every((o) => o.status === 'Completed'));
+    const anyCase = json<{ items: { status: string }[] }>((await paydesk(['orders', 'list', '--status', 'completed', '--from', '2020-01-01', '--json'], w.env)).out);
+    assert.deepEqual(anyCase.items.map((o) => o.status), completed.items.map((o) => o.status), '--status completed is Completed');
     const page2 = json<{ page: number; size: number }>((await paydesk(['orders', 'list', '--page', '2', '--size', '1', '--json'], w.env)).out);
     assert.deepEqual([page2.page, page2.size], [2, 1]);
     const byDefault = await paydesk(['orders', '--json'], w.env);
