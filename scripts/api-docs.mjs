@@ -11,7 +11,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Application, LogLevel } from 'typedoc';
 
@@ -80,7 +80,12 @@ async function generate(out) {
     mkdirSync(out, { recursive: true });
     for (const [file, entry] of rename) {
       let text = readFileSync(join(raw, file), 'utf8');
-      for (const [from, to] of rename) text = text.split(`](${from}`).join(`](${to.page}`);
+      // A link is relative to its page (TypeDoc puts `server/testing` in a folder): resolved, then
+      // named by the flat page of its entry.
+      text = text.replace(/\]\(([^)#\s]+\.md)(#[^)\s]*)?\)/g, (whole, target, anchor = '') => {
+        const to = rename.get(posix.normalize(posix.join(posix.dirname(file), target)));
+        return to ? `](${to.page}${anchor})` : whole;
+      });
       text = text.replace(/^# .*$/m, `# \`${entry.name}\``);
       const intro = `Generated from \`${entry.source}\` by \`npm run docs:api\`; do not edit by hand. [All entries](index.md).`;
       writeFileSync(join(out, entry.page), text.replace(/^(# .*\n)/, `$1\n${intro}\n`));
