@@ -53,7 +53,8 @@ async function checkProvider(baseUrl: string | undefined, apiKey: string | undef
     const line = providerFailure(err, target).message;
     const fix = isProviderError(err) && err.code === 'unauthorized' ? "use the terminal's API key from the provider's cabinet (PAYDESK_API_KEY)" : 'check PAYDESK_PROVIDER_URL and that the provider answers from this machine';
     const clock = providerDate === null ? skipped('clock', 'the provider did not answer') : checkClock((answeredAt + sentAt) / 2 / 1000 - (providerDate as number) / 1000 - 0.5);
-    return { checks: [finding('provider', line, fix), skipped('currency', 'the key was not accepted'), clock], sandbox: null };
+    const why = isProviderError(err) && err.code === 'unauthorized' ? 'the key was not accepted' : 'the provider did not answer';
+    return { checks: [finding('provider', line, fix), skipped('currency', why), clock], sandbox: null };
   }
   const sandbox = (await sandboxCaller(target, io)('GET', '/sandbox/terminal').catch(() => null))?.status === 200;
   // The Date header has whole seconds (it truncates): the provider's time is on average half a second later.
@@ -103,7 +104,7 @@ export const doctor: CommandSpec = {
       const secretFrom = facts?.sessionSecret !== undefined ? 'sessionSecrets[0] of the handler options' : 'PAYDESK_SESSION_SECRET';
       const checks: Check[] = [
         ...provider.checks,
-        checkWebhookUrl(webhookUrl, provider.sandbox),
+        checkWebhookUrl(webhookUrl, provider.sandbox, facts?.webhookUrl !== undefined ? 'webhookUrl of the handler options' : 'PAYDESK_WEBHOOK_URL'),
         checkSessionSecret(facts?.sessionSecret ?? envValue(io, 'PAYDESK_SESSION_SECRET'), secretFrom),
         facts ? await checkStore(facts) : skipped('store', 'not checked: give --handler module.js (the module exporting your handler or its options)'),
       ];

@@ -35,8 +35,12 @@ export function isPrivateHost(hostname: string): boolean {
   return !host.includes('.');
 }
 
-/** The webhook URL: public https against a real provider; anything http(s) against the sandbox. */
-export function checkWebhookUrl(url: string | undefined, againstSandbox: boolean | null): Check {
+/**
+ * The webhook URL: public https against a real provider; anything http(s) against the sandbox; its
+ * reach not judged when the provider did not answer (`againstSandbox` null: which one it is is unknown).
+ * `from` names where the URL came from (the environment, or the handler's options).
+ */
+export function checkWebhookUrl(url: string | undefined, againstSandbox: boolean | null, from = 'PAYDESK_WEBHOOK_URL'): Check {
   const id = 'webhook_url';
   if (!url) {
     return finding(
@@ -49,10 +53,11 @@ export function checkWebhookUrl(url: string | undefined, againstSandbox: boolean
   try {
     parsed = new URL(url);
   } catch {
-    return finding(id, `PAYDESK_WEBHOOK_URL ${JSON.stringify(url)} is not a URL`, 'set it to the full URL of your webhook route, e.g. https://shop.example/api/paydesk/webhooks');
+    return finding(id, `${from} ${JSON.stringify(url)} is not a URL`, 'set it to the full URL of your webhook route, e.g. https://shop.example/api/paydesk/webhooks');
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return finding(id, `PAYDESK_WEBHOOK_URL uses ${parsed.protocol}`, 'use an https:// URL');
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return finding(id, `${from} uses ${parsed.protocol}`, 'use an https:// URL');
   if (againstSandbox) return ok(id, `${url} (the sandbox delivers to any http(s) URL, loopback included)`);
+  if (againstSandbox === null) return skipped(id, `${url}: whether the provider can reach it is not judged (the provider did not answer)`);
   if (isPrivateHost(parsed.hostname)) {
     return finding(id, `${url} is on ${parsed.hostname}, which the provider cannot reach from the internet`, 'use your public https URL (a tunnel such as cloudflared or ngrok while developing)');
   }

@@ -101,6 +101,10 @@ describe('doctor against the sandbox', () => {
     const report = JSON.parse(r.out) as Report;
     assert.deepEqual(report.checks.filter((c) => c.status === 'finding').map((c) => c.id), ['store'], JSON.stringify(report));
     assert.match(byId(report, 'session_secret').message, /sessionSecrets\[0\] of the handler options\) has 40 characters/);
+    // A bad webhookUrl of the options is named as theirs, whatever the environment holds.
+    const bad = await module('bad-url.mjs', `export const options = { provider: { baseUrl: ${JSON.stringify(w.sandboxUrl)}, apiKey: ${JSON.stringify(KEY)} }, sessionSecrets: ['y'.repeat(40)], webhookUrl: 'not a url', resolveOrder: () => null };`);
+    const named = JSON.parse((await paydesk(['doctor', '--handler', bad, '--json'], { PAYDESK_WEBHOOK_URL: w.webhookUrl })).out) as Report;
+    assert.match(byId(named, 'webhook_url').message, /^webhookUrl of the handler options "not a url" is not a URL/);
   });
 
   test('a module that exports no handler is bad usage (exit 2); one that cannot be imported exits 1', async () => {
@@ -120,7 +124,11 @@ describe('doctor against the sandbox', () => {
     assert.equal(byId(wrong, 'currency').status, 'skipped');
     const down = await paydesk(['doctor', '--json'], { ...good(), PAYDESK_PROVIDER_URL: 'http://127.0.0.1:9' });
     assert.equal(down.code, 1);
-    assert.match(byId(JSON.parse(down.out) as Report, 'provider').message, /cannot reach the provider/);
+    const downReport = JSON.parse(down.out) as Report;
+    assert.match(byId(downReport, 'provider').message, /cannot reach the provider/);
+    // Nothing answered: no key was judged, and whether a loopback webhook URL is reachable is not known.
+    assert.deepEqual([byId(downReport, 'currency').status, byId(downReport, 'currency').message], ['skipped', 'the provider did not answer']);
+    assert.equal(byId(downReport, 'webhook_url').status, 'skipped');
     const none = JSON.parse((await paydesk(['doctor', '--json'], { PAYDESK_SESSION_SECRET: SESSION_SECRET })).out) as Report;
     assert.match(byId(none, 'provider').message, /PAYDESK_PROVIDER_URL and PAYDESK_API_KEY not set/);
   });
