@@ -85,9 +85,12 @@ export async function sweepProviderOrders(sw: Sweep): Promise<void> {
 async function checkOrder(sw: Sweep, order: Order): Promise<'ignored' | 'unsettled' | 'done'> {
   const { store, tokens, now, lateWindowMs, log } = sw.core.cfg;
   if (tokens.orderRefOf(order.client_order_id) === null) return 'ignored'; // another system's order (or one of ours the ref did not fit)
+  // Read before the session is looked for (as orphans.ts does): a create stores its session before it
+  // clears its mark, so a mark gone means either the session is found below or no create will bind it.
+  const creating = await createMayStillBind(store, order.client_order_id);
   if (await sw.core.repo.findByOrderId(order.id)) return 'ignored'; // its session follows it
   const outcome = orderOutcome(order.status);
-  if (outcome === 'pending' || (await createMayStillBind(store, order.client_order_id))) return 'unsettled';
+  if (outcome === 'pending' || creating) return 'unsettled';
   const member = orphanKey(order.id);
   if (await store.get(member)) return 'done'; // a webhook kept it: the orphan sweep follows it
   const orphan: OrphanRecord = { order_id: order.id, client_order_id: order.client_order_id, first_seen: now(), status: order.status };
