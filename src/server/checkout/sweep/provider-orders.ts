@@ -5,7 +5,7 @@
  * the newest order a finished walk read, less {@link WALK_OVERLAP_MS}, or the oldest order of ours
  * still pending, whichever is older, and never further back than the late window — so it reads what
  * is new plus what is still unsettled: about one provider call per 100 orders. A wiped store has no
- * watermark: its first sweep reads the whole late window once.
+ * watermark: its first sweep reads the whole late window once (at most MAX_PAGES pages, newest first).
  *
  * An order counts as ours when its client order id carries our signed order_ref (SessionTokens:
  * every id paydesk makes for a ref that fits); orders of another system are ignored, and an order
@@ -76,9 +76,10 @@ export async function sweepProviderOrders(sw: Sweep): Promise<void> {
       return;
     }
   }
-  // More than MAX_PAGES pages: the watermark stays, the next sweep reads them again.
-  sw.report.errors++;
-  sw.core.cfg.log.warn('the provider order list had more pages than one sweep reads; the rest is read next sweep', { pages: MAX_PAGES });
+  // More than MAX_PAGES pages (over 10 000 orders since the watermark, e.g. a wiped store's first walk
+  // of a busy week): the older rest is not read, so that no sweep reads it again and again.
+  await store.set(WALK_KEY, JSON.stringify({ newest, floor } satisfies WalkMark), lateWindowMs);
+  sw.core.cfg.log.warn('the provider order list had more pages than one sweep reads; older orders were not checked for a lost session', { pages: MAX_PAGES });
 }
 
 /** One listed order: ignored, left to its session, reported once, or still unsettled. */
