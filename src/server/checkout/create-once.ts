@@ -19,6 +19,7 @@
  */
 import { CheckoutError, isAmbiguousProviderFailure, isProviderError } from '../errors.js';
 import type { CheckoutStore } from '../store.js';
+import { randomId } from '../crypto.js';
 
 /**
  * After a create whose outcome is unknown, the request may still be on its way to the provider for
@@ -102,9 +103,18 @@ export function inFlightUntil(marker: UncertainCreate | null, inFlightMs = CREAT
   return marker?.at === undefined ? undefined : marker.at + inFlightMs;
 }
 
+/** How far ahead a live create lease reaches (renewed every third of it): at most 10 s, like an Idempotency-Key claim's. */
+export const createLivenessMs = (leaseMs: number): number => Math.min(leaseMs, 10_000);
+
 /**
  * Takes the create lease of `coid`, waiting up to `waitMs` while another request holds it; then
  * throws `busy()`. Resolves with the function that releases it.
+ *
+ * The lease is held by a heartbeat, as an Idempotency-Key claim is (idempotency.ts): it reaches a
+ * short {@link createLivenessMs} ahead and is renewed every third of that while its holder runs, for
+ * at most `leaseMs` in all. A holder killed mid-create lets it lapse within seconds, so the shopper's
+ * retry (which looks the order up first) is not kept waiting the whole `leaseMs`; a live but slow
+ * holder keeps it. The value is the holder's token: only the holder renews or releases it.
  */
 export async function holdCreateLease(
   store: CheckoutStore,
@@ -113,13 +123,40 @@ export async function holdCreateLease(
   busy: () => Error,
 ): Promise<() => Promise<void>> {
   const lease = creatingKey(coid);
+  const liveMs = createLivenessMs(opts.leaseMs);
+  const owner = randomId(9);
   const deadline = performance.now() + opts.waitMs;
-  while (!(await store.create(lease, '1', opts.leaseMs))) {
+  while (!(await store.create(lease, owner, liveMs))) {
     if (performance.now() > deadline) throw busy();
     await new Promise((r) => setTimeout(r, 100));
   }
+  const heldUntil = performance.now() + opts.leaseMs;
+  let renewals: Promise<unknown> = Promise.resolve();
+  const renew = async (): Promise<boolean> => {
+    const cur = await store.get(lease);
+    if (!cur || cur.value !== owner) return false;
+    return (await store.replace(lease, cur.version, owner, Math.min(liveMs, Math.max(1, heldUntil - performance.now())))) !== null;
+  };
+  const heartbeat = setInterval(() => {
+    if (performance.now() >= heldUntil) {
+      clearInterval(heartbeat);
+      return;
+    }
+    renewals = renewals.then(renew).then(
+      (ok) => (ok ? undefined : clearInterval(heartbeat)),
+      () => undefined, // a store hiccup: the next beat tries again
+    );
+  }, liveMs / 3);
+  (heartbeat as { unref?: () => void }).unref?.();
   return async () => {
-    await store.delete(lease).catch(() => undefined);
+    clearInterval(heartbeat);
+    await renewals;
+    try {
+      const cur = await store.get(lease);
+      if (cur && cur.value === owner) await store.delete(lease, cur.version);
+    } catch {
+      // it lapses by itself within createLivenessMs
+    }
   };
 }
 

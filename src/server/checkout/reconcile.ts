@@ -30,6 +30,7 @@ import { Lease } from './lease.js';
 import type { StatusSync } from './status.js';
 import { sweepDisputes } from './sweep/disputes.js';
 import { sweepOrphans } from './sweep/orphans.js';
+import { sweepProviderOrders } from './sweep/provider-orders.js';
 import { emptyReport, newSweep } from './sweep/run.js';
 import type { HookRun, ReconcileReport, SweepParts } from './sweep/run.js';
 import { finishSessions, readDue, sweepOrders } from './sweep/sessions.js';
@@ -156,7 +157,7 @@ export class Reconciler {
     return typeof began !== 'number' || at - Math.min(began, at) >= this.intervalMs || began > at + this.intervalMs;
   }
 
-  /** One sweep, under the lease: sessions' orders, disputes, orphans, then hooks and next checks. */
+  /** One sweep, under the lease: sessions' orders, disputes, orphans, the provider's order list, then hooks and next checks. */
   private async sweep(start: number): Promise<Omit<SweepResult, 't0'>> {
     const sw = newSweep(this.parts, start);
     const { sessions, orphans } = await readDue(sw);
@@ -166,6 +167,10 @@ export class Reconciler {
       this.core.logProviderFailure('the dispute part of the sweep failed; it runs again next time', err);
     });
     await sweepOrphans(sw, orphans);
+    await sweepProviderOrders(sw).catch((err: unknown) => {
+      sw.report.errors++;
+      this.core.logProviderFailure('walking the provider order list failed; it runs again next time', err);
+    });
     await finishSessions(sw, sessions);
     return { report: sw.report, hookRuns: sw.hookRuns };
   }

@@ -169,13 +169,14 @@ describe('a dispute on an order that ends up paid is followed to its end', () =>
       assert.deepEqual(brief(await events.until(paidWithOpenDispute)), ['paid', false, 'open', null]);
 
       // Not processed yet: still checked after sweeps — found in the sweep's dispute listing (one
-      // call) while its window holds it, then one call for the order's disputes (the order is not read).
+      // call) while its window holds it, then one call for the order's disputes (the order is not read);
+      // each sweep also reads one page of the provider's order list (sweep/provider-orders.ts).
       const calls: number[] = [];
       for (let i = 0; i < 3; i++) {
         if (i > 0) await w.advance(15 * 60);
         calls.push((await w.handler.reconcile()).provider_calls);
       }
-      assert.deepEqual(calls, [1, 1, 2]);
+      assert.deepEqual(calls, [2, 2, 3]);
       assert.deepEqual(brief(await read(w, session)), ['paid', false, 'open', null]);
 
       await w.control(`/sandbox/disputes/${up.order.dispute!.id}/process`, { accepted });
@@ -186,8 +187,8 @@ describe('a dispute on an order that ends up paid is followed to its end', () =>
       assert.deepEqual(brief(await events.until((v) => v.dispute?.status !== 'open')), ['paid', false, 'closed', 'confirmed']);
       assert.equal(await events.ended(), true);
 
-      // Decided: no longer followed (only the sweep's dispute listing is left).
-      assert.equal((await w.handler.reconcile()).provider_calls, 1);
+      // Decided: no longer followed (only the sweep's dispute listing and its order-list page are left).
+      assert.equal((await w.handler.reconcile()).provider_calls, 2);
       assert.deepEqual(
         w.paid.map((e) => [e.provider_order_id, e.late, e.dispute_id]),
         [[order.id, false, null]],

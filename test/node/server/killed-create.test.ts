@@ -5,6 +5,8 @@
  * A real merchant process (fixtures/merchant-process.ts, SQLite) behind a provider proxy that lets the
  * create reach the sandbox and never returns its answer; the process is killed with the create out,
  * started again on the same file, and the shopper's widget retries with the same Idempotency-Key.
+ * Also with the merchant's own client order id (resolveOrder gives one): its `creating:<id>` lease
+ * is held by the same kind of heartbeat (create-once.ts), so it does not keep the retry 90 s either.
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,8 +32,13 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const cases = [
+  { name: 'a client order id paydesk chooses', coid: undefined, key: 'killed-create-1' },
+  { name: "the merchant's own client order id", coid: 'merchant-order-7731', key: 'killed-create-2' },
+];
+
 describe('a process killed mid-create', () => {
-  test('the shopper\'s retry with the same Idempotency-Key gets the order within 15 s, one order at the provider', { timeout: 90_000 }, async () => {
+  for (const c of cases) test(`${c.name}: the shopper's retry with the same Idempotency-Key gets the order within 15 s, one order at the provider`, { timeout: 90_000 }, async () => {
     const sandbox = createSandbox({ apiKey: KEY, seed: false, sweepIntervalMs: 0 });
     cleanups.push(() => sandbox.close());
     // The provider as the merchant process sees it: creates reach the sandbox; while `hold`, their answer never comes back.
@@ -66,7 +73,7 @@ describe('a process killed mid-create', () => {
     const script = fileURLToPath(new URL('./fixtures/merchant-process.ts', import.meta.url));
     const start = async (): Promise<ChildProcess> => {
       const child = spawn(process.execPath, ['--import', 'tsx', script], {
-        env: { ...process.env, PORT: String(port), DB: join(dir, 'merchant.db'), PROVIDER_URL: providerUrl, API_KEY: KEY, SESSION_SECRET: SECRET, WEBHOOK_SECRET: sandbox.webhookSecret(KEY), PAID_LOG: join(dir, 'paid.log') },
+        env: { ...process.env, PORT: String(port), DB: join(dir, `merchant-${c.key}.db`), ...(c.coid && { CLIENT_ORDER_ID: c.coid }), PROVIDER_URL: providerUrl, API_KEY: KEY, SESSION_SECRET: SECRET, WEBHOOK_SECRET: sandbox.webhookSecret(KEY), PAID_LOG: join(dir, 'paid.log') },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       cleanups.push(() => child.kill('SIGKILL'));
@@ -79,7 +86,7 @@ describe('a process killed mid-create', () => {
     const create = () =>
       fetch(`${merchantUrl}/sessions`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-paydesk': '1', 'idempotency-key': 'killed-create-1' },
+        headers: { 'content-type': 'application/json', 'x-paydesk': '1', 'idempotency-key': c.key },
         body: JSON.stringify({ order_ref: 'tee', method_type: 'SBP' }),
       });
 
@@ -107,6 +114,7 @@ describe('a process killed mid-create', () => {
     console.log(`the retry got the order after ${seconds.toFixed(1)} s (${tries} request${tries > 1 ? 's' : ''})`);
     assert.equal(res.status, 201, JSON.stringify(json));
     assert.equal(json.order.id, order.id, 'the order the killed process created, adopted');
+    if (c.coid) assert.equal(order.client_order_id, c.coid, "the merchant's client order id was sent");
     assert.ok(seconds <= 15, `the retry waited ${seconds.toFixed(1)} s`);
     const search = await sandbox.fetch(
       new Request(`http://sandbox.test/api/v1/order/search-by-client-order-id?id=${encodeURIComponent(order.client_order_id)}&size=100`, { headers: { 'X-API-Key': KEY } }),
