@@ -45,6 +45,9 @@ export interface PostgresPoolLike {
   connect(): Promise<{ query(text: string, values?: unknown[]): Promise<PostgresQueryResult>; release(err?: Error | boolean): void }>;
   readonly totalCount: number;
   readonly idleCount: number;
+  /** node-postgres's `Pool` is an EventEmitter: an idle client's error is emitted as `error`. */
+  on?(event: 'error', listener: (err: Error) => void): unknown;
+  off?(event: 'error', listener: (err: Error) => void): unknown;
 }
 
 export interface PostgresStoreOptions {
@@ -102,10 +105,19 @@ export class PostgresStore implements CheckoutStore {
   private lastEventId = '0';
   private polling = false;
   private closed = false;
+  /**
+   * An idle pooled connection cut by the database (a restart, a failover, `pg_terminate_backend`)
+   * is emitted as the pool's `error`; node-postgres drops that connection by itself, but an `error`
+   * nobody listens to ends the process — every instance of the shop on a database restart, with the
+   * pool as docs/stores.md makes it. The store listens: the next call that needs the database fails
+   * (and the handler's store guard says so, once) or gets a new connection.
+   */
+  private readonly onIdleError = (): void => undefined;
 
   constructor(options: PostgresStoreOptions) {
     const o = checkOptions(options);
     this.pool = o.pool;
+    this.pool.on?.('error', this.onIdleError);
     this.schema = o.schema ?? 'public';
     this.q = statements(this.schema);
     this.delivery = o.delivery ?? 'notify';
@@ -297,6 +309,7 @@ export class PostgresStore implements CheckoutStore {
     this.listeners.clear();
     await this.notify?.stop();
     await this.purging;
+    this.pool.off?.('error', this.onIdleError);
   }
 }
 
