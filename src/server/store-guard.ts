@@ -4,7 +4,10 @@
  * in time into {@link StoreUnavailableError} — a `503 store_unavailable` with `Retry-After` for the
  * shopper, a 503 for a webhook (the provider delivers it again). The first failure is logged once at
  * error level naming the store and the failure, its return once; each failed call counts
- * `paydesk.store.errors`. Nothing is restarted: the next call that succeeds is the store back.
+ * `paydesk.store.errors`. While the store is failing, one call at a time goes to it (to see it back);
+ * the others fail at once, so a request that makes several store calls (a create: the record, the
+ * session, the lease) answers 503 after one bound, not one bound per call. Nothing is restarted: the
+ * next call that succeeds is the store back.
  */
 import { CheckoutError } from './errors.js';
 import type { ProtocolErrorCode } from '../protocol/index.js';
@@ -61,6 +64,8 @@ export function guardStore(store: CheckoutStore, o: StoreGuardOptions): Checkout
   /** Since when the store is failing (wall clock, for the log line when it is back), or null. */
   let down: { since: number; failures: number; epoch: number } | null = null;
   let epoch = 0;
+  /** While down: a call is under way to the store, the one that will tell whether it is back. */
+  let probing = false;
 
   const failed = (method: string, err: unknown): StoreUnavailableError => {
     noteStoreError(name, method);
@@ -81,6 +86,9 @@ export function guardStore(store: CheckoutStore, o: StoreGuardOptions): Checkout
   };
 
   async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
+    if (down && probing) throw failed(method, new Error('failing; another call is finding out whether it is back'));
+    const probe = down !== null;
+    if (probe) probing = true;
     const started = down ? down.epoch : epoch;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
@@ -96,6 +104,7 @@ export function guardStore(store: CheckoutStore, o: StoreGuardOptions): Checkout
       throw failed(method, err);
     } finally {
       clearTimeout(timer);
+      if (probe) probing = false;
     }
   }
 
