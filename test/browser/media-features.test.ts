@@ -9,6 +9,7 @@ import { expect } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import { mount } from './helpers/mount.js';
 import { FakeEndpoint } from './helpers/fake-endpoint.js';
+import { storeStyles } from './helpers/store-styles.js';
 
 describe('<paydesk-checkout> and the system settings', () => {
   it('theme "auto" follows the system setting', async () => {
@@ -31,5 +32,22 @@ describe('<paydesk-checkout> and the system settings', () => {
     await emulateMedia({ reducedMotion: 'reduce' });
     expect(getComputedStyle(spinner).animationName).to.equal('none');
     await emulateMedia({ reducedMotion: 'no-preference' });
+  });
+
+  it('the demo storefront honours prefers-reduced-motion: its buttons stop their transitions', async () => {
+    const link = await storeStyles();
+    const button = document.createElement('button');
+    button.className = 'btn';
+    document.body.append(button);
+    await emulateMedia({ reducedMotion: 'no-preference' });
+    expect(getComputedStyle(button).transitionDuration).to.not.match(/^0s(, 0s)*$/, 'transitions by default');
+    await emulateMedia({ reducedMotion: 'reduce' });
+    try {
+      expect(getComputedStyle(button).transitionDuration).to.match(/^0s(, 0s)*$/, 'none when the system asks for less motion');
+    } finally {
+      link.remove();
+      button.remove();
+      await emulateMedia({ reducedMotion: 'no-preference' });
+    }
   });
 });
