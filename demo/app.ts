@@ -237,9 +237,17 @@ function mountConsole(s: Settled, p: ProviderSide, handlers: CheckoutHandler[], 
     handler: handlers[0]!,
     endpoint: ENDPOINT,
     receipts: receiptsOf(p.key),
+    // "Send test webhook": signed as the main handler checks (the sandbox's secret; with a real provider, api_key mode).
+    webhookTest: sandbox ? { secret: sandbox.webhookSecret() } : { apiKey: p.key },
     ...(handlers[1] && {
       moreEndpoints: [
-        { path: WITH_FORM_ENDPOINT, handler: handlers[1], client: createProviderClient({ baseUrl: p.url, apiKey: PRESET_KEYS.withForm }), receipts: receiptsOf(PRESET_KEYS.withForm) },
+        {
+          path: WITH_FORM_ENDPOINT,
+          handler: handlers[1],
+          client: createProviderClient({ baseUrl: p.url, apiKey: PRESET_KEYS.withForm }),
+          receipts: receiptsOf(PRESET_KEYS.withForm),
+          ...(sandbox && { webhookTest: { secret: sandbox.webhookSecret(PRESET_KEYS.withForm) } }),
+        },
       ],
     }),
     basePath: CONSOLE_PATH,

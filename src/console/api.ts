@@ -27,6 +27,7 @@
  *                                     404 receipts_unavailable with a real provider; 502 unsafe_receipt otherwise
  *   GET  /webhooks?page&size&outcome&verified&order_id&endpoint
  *                                     → a page of WebhookView: what the token endpoints received, newest first
+ *   POST /webhooks/test {endpoint?}  → 200 {"result": WebhookTestResult}: a signed test delivery to the endpoint's handler (webhook-test.ts)
  *   GET  /transactions?page&size&transaction_type&start_date&end_date
  *   GET  /payment-methods?active&method_type (repeatable)
  *   GET  /payout-methods              → {"methods": [PayoutMethod]}: active methods with a Sell range
@@ -71,6 +72,7 @@ import { registerProviderLists, type ReadContext } from './lists.js';
 import { registerOrders } from './orders.js';
 import { registerReports } from './reports.js';
 import { ShopRecords, type ConsoleEndpoint, type ProductTitles } from './shop.js';
+import { registerWebhookTest } from './webhook-test.js';
 import { registerWebhooks } from './webhooks.js';
 
 export { CONSOLE_COOKIE } from './auth.js';
@@ -181,6 +183,7 @@ export function createConsoleApi(options: ConsoleApiOptions): { app: Hono; auth:
   registerOrders(app, read);
   registerDisputes(app, read);
   registerWebhooks(app, read);
+  registerWebhookTest(app, { shops, now, logError });
   registerReports(app, read);
   registerPayouts(app, {
     client,

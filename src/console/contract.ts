@@ -39,12 +39,11 @@ export const CONSOLE_ERROR_CODES = [
   'no_traders',
   'payout_unconfirmed',
   'provider_error',
-  'network',
-  'timeout',
-  'invalid_response',
+  'network', 'timeout', 'invalid_response',
   'sandbox_refused',
   'receipts_unavailable',
   'unsafe_receipt',
+  'webhook_test_unavailable',
   'internal_error',
 ] as const;
 export type ConsoleErrorCode = (typeof CONSOLE_ERROR_CODES)[number];

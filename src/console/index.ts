@@ -16,9 +16,11 @@ import type { PayoutAuditEntry } from './payouts.js';
 import type { ReceiptSource } from './receipts.js';
 import type { ProductTitles } from './shop.js';
 import { loadUiFiles, type UiFile, type UiFiles } from './ui-files.js';
-import type { ConsoleEndpoint } from './views.js';
+import type { ConsoleEndpoint, WebhookTestCredentials } from './views.js';
 
 export type { ConsoleAuthorize } from './auth.js';
+export type { WebhookTestCredentials } from './views.js';
+export type { WebhookTestResult } from './webhook-test-result.js';
 export type { PayoutAuditEntry } from './payouts.js';
 export type { RefundDue, RefundDueReason, RefundResponse, RefundsDueResponse, RefundStatus, RefundView } from './contract.js';
 export { sandboxReceipts, type ReceiptInfo, type ReceiptSource } from './receipts.js';
@@ -31,11 +33,14 @@ export { createAnalytics, HISTOGRAM_BOUNDS, type Analytics, type AnalyticsOption
 export interface ConsoleTokenEndpoint {
   /** Where it is mounted, e.g. `/api/paydesk-with-form` (shown beside its orders). */
   path: string;
+  /** The endpoint's handler (createCheckoutHandler's; its views at least — the handler itself for "Send test webhook"). */
   handler: Pick<CheckoutHandler, 'inspect'> & Partial<Pick<CheckoutHandler, 'doublePayments'>>;
   /** The provider client of its terminal. */
   client: ProviderClient;
   /** Its terminal's dispute receipts, or null. */
   receipts?: ReceiptSource | null;
+  /** What "Send test webhook" signs its delivery to this endpoint with (needs `handler` to be the handler itself). */
+  webhookTest?: WebhookTestCredentials;
 }
 
 export interface ConsoleOptions {
@@ -57,6 +62,12 @@ export interface ConsoleOptions {
   endpoint?: string;
   /** The dispute receipts of the terminal (the sandbox has them: `sandboxReceipts`); null (default) with a real provider. */
   receipts?: ReceiptSource | null;
+  /**
+   * What the webhooks page's "Send test webhook" signs its delivery to `handler` with: the webhook
+   * secret the handler checks (`secret`), or the terminal's API key (`apiKey`, a handler with
+   * `webhookAuth: 'api_key'`). Without it the button says there is nothing to sign with.
+   */
+  webhookTest?: WebhookTestCredentials;
   /** More token endpoints of the shop (other terminals), after the main one. */
   moreEndpoints?: ConsoleTokenEndpoint[];
   /** The catalog, for product titles beside order_refs. */
@@ -125,7 +136,8 @@ export function createConsole(options: ConsoleOptions): PaydeskConsole {
       inspect: options.handler?.inspect ?? noInspect,
       client: options.client,
       receipts: options.receipts ?? null,
-      ...(options.handler && { doublePayments: () => options.handler!.doublePayments() }),
+      ...(options.handler && { doublePayments: () => options.handler!.doublePayments(), deliver: (request: Request) => options.handler!(request) }),
+      ...(options.webhookTest && { webhookTest: options.webhookTest }),
     },
     ...(options.moreEndpoints ?? []).map((e) => ({
       path: e.path,
@@ -133,6 +145,8 @@ export function createConsole(options: ConsoleOptions): PaydeskConsole {
       client: e.client,
       receipts: e.receipts ?? null,
       ...(e.handler.doublePayments && { doublePayments: () => e.handler.doublePayments!() }),
+      ...(typeof e.handler === 'function' && { deliver: (request: Request) => (e.handler as unknown as (r: Request) => Promise<Response>)(request) }),
+      ...(e.webhookTest && { webhookTest: e.webhookTest }),
     })),
   ];
   const { app: api, auth } = createConsoleApi({ ...options, endpoints, basePath });

@@ -21,6 +21,18 @@ export interface ConsoleEndpoint {
   receipts: ReceiptSource | null;
   /** Its handler's double payments (`handler.doublePayments`), for "To refund". */
   doublePayments?: CheckoutHandler['doublePayments'];
+  /** Its handler's fetch function, for "Send test webhook" (in process, to `{path}/webhooks`). */
+  deliver?: (request: Request) => Promise<Response>;
+  /** What the test delivery is signed with / carries: the webhook secret the handler checks, the terminal's API key. */
+  webhookTest?: WebhookTestCredentials;
+}
+
+/** What "Send test webhook" signs its delivery with: give what the endpoint's handler checks. */
+export interface WebhookTestCredentials {
+  /** The webhook signing secret (one of the handler's `webhookSecrets`): X-Paydesk-Signature. */
+  secret?: string;
+  /** The terminal's API key (a handler with `webhookAuth: 'api_key'`): X-API-Key. */
+  apiKey?: string;
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString();

@@ -112,7 +112,9 @@ export class ReceiptController implements ReactiveController {
 
   /** The step moved on (paid, a dispute opened, the session gone): the form closes. */
   hostUpdate(): void {
-    if (this.open && !canDispute(this.host.machine)) this.close();
+    // Not while its upload is with the server: the dispute it opens can reach the machine (events,
+    // polling) before the upload's own answer, which must still be heard (`sent`) — it closes the form.
+    if (this.open && !this.xhr && !canDispute(this.host.machine)) this.close();
   }
 
   /** Opens the form (`paydesk-receipt` `started`, once: a tap on an open form's button opens nothing). */

@@ -299,6 +299,7 @@ const ERRORS: ByLang<ConsoleErrorCode> = {
     sandbox_refused: 'The sandbox refused this action.',
     receipts_unavailable: 'The provider does not give dispute receipts out; the console shows them only with the sandbox.',
     unsafe_receipt: 'This file is not an image or a PDF by its content, so it is not shown.',
+    webhook_test_unavailable: 'The console cannot send a test webhook to this endpoint: it was not given its handler or the webhook secret to sign with (createConsole’s webhookTest).',
     internal_error: 'Something went wrong on the merchant server.',
   },
   ru: {
@@ -327,6 +328,7 @@ const ERRORS: ByLang<ConsoleErrorCode> = {
     sandbox_refused: 'Песочница отклонила это действие.',
     receipts_unavailable: 'Провайдер не отдаёт файлы споров; кабинет показывает их только с песочницей.',
     unsafe_receipt: 'По содержимому этот файл не изображение и не PDF, поэтому он не показывается.',
+    webhook_test_unavailable: 'Консоль не может отправить тестовый вебхук на эту точку: ей не передали её обработчик или секрет вебхуков для подписи (webhookTest в createConsole).',
     internal_error: 'На сервере мерчанта что-то пошло не так.',
   },
 };

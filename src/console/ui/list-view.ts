@@ -7,6 +7,7 @@ import { $, el, keyboardScrollable } from './shared/dom.js';
 import { ApiError, api, isUnauthorized } from './api.js';
 import type { ConsoleContext } from './context.js';
 import { exportLink } from './export-link.js';
+import { webhookTestTool } from './webhook-test.js';
 import type { Filter, List } from './lists.js';
 import { currentFilters, pathOf, type ListName } from './url.js';
 
@@ -52,6 +53,10 @@ export function showList(ctx: ConsoleContext, name: ListName, list: List): void 
   $('#list-table').dataset.list = name;
   $('#list-panel').setAttribute('aria-label', ctx.t(TITLES[name]));
   $('#pager').hidden = !list.paged;
+  // The webhook log has "Send test webhook" above it; it reloads the log after a delivery.
+  const tools = $('#list-tools');
+  tools.replaceChildren(...(name === 'webhooks' ? [webhookTestTool(ctx, () => void load(ctx, name, list, values))] : []));
+  tools.hidden = name !== 'webhooks';
   void load(ctx, name, list, values);
 }
 

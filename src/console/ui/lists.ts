@@ -284,8 +284,8 @@ const webhooks: ListDefinition<WebhookView> = {
       label: ctx.t('c.col.order'),
       mono: true,
       title: (w) => w.order_id ?? '',
-      // Only a verified payload names an order worth opening; an unverified one is shown as text.
-      cell: (w) => (w.order_id === null ? '—' : w.verified ? orderLink(ctx, w.order_id, shortId(w.order_id), w.order_id) : shortId(w.order_id)),
+      // Only a verified payload names an order worth opening; an unverified one (or a test delivery's made-up order) is text.
+      cell: (w) => (w.order_id === null ? '—' : w.verified && w.outcome !== 'test' ? orderLink(ctx, w.order_id, shortId(w.order_id), w.order_id) : shortId(w.order_id)),
     },
     ...webhookResultColumns(ctx),
   ],
