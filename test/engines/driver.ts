@@ -67,6 +67,12 @@ export interface EnginePage {
   evaluate<A extends unknown[], T>(fn: PageFn<A, T>, ...args: A): Promise<T>;
   /** A PNG of the viewport. */
   screenshot(): Promise<Buffer>;
+  /**
+   * Sets files on the `<input type=file>` that `locate` returns (run in the page, shadow roots and
+   * all), as the shopper's file picker would: through the driver (CDP / BiDi `input.setFiles` /
+   * WebDriver's Element Send Keys), which fires `input` and `change`. `paths`: files on this machine.
+   */
+  setFiles(locate: () => Element | null | undefined, paths: string[]): Promise<void>;
   /** A second window of the same profile (same storage and cookies) at `url`. */
   openWindow(url: string): Promise<EnginePage>;
   close(): Promise<void>;
@@ -111,6 +117,12 @@ async function launchPuppeteer(name: 'chromium' | 'gecko', firefoxPrefs?: Record
     // A string, not the function: the same text the WebDriver path sends, and no bundler helper names.
     evaluate: async (fn, ...args) => (await page.evaluate(source(fn as PageFn<unknown[], unknown>, args))) as never,
     screenshot: async () => Buffer.from(await page.screenshot({ type: 'png' })),
+    setFiles: async (locate, paths) => {
+      const handle = (await page.evaluateHandle(source(locate as PageFn<unknown[], unknown>, []))).asElement();
+      if (!handle) throw new Error('setFiles: no element found');
+      await (handle as import('puppeteer-core').ElementHandle<HTMLInputElement>).uploadFile(...paths);
+      await handle.dispose();
+    },
     openWindow: async (url) => {
       const second = await page.browserContext().newPage();
       await setUp(second, options);
@@ -243,6 +255,14 @@ async function launchWebKit(): Promise<Engine> {
           return (r as { ok: unknown }).ok as never;
         },
         screenshot: async () => (await focus(), Buffer.from(await call<string>('GET', `${s}/screenshot`), 'base64')),
+        setFiles: async (locate, paths) => {
+          await focus();
+          const ref = await call<Record<string, string> | null>('POST', `${s}/execute/sync`, { script: `return ${source(locate as PageFn<unknown[], unknown>, [])};`, args: [] });
+          const id = ref && ref['element-6066-11e4-a52e-4f735466cecf'];
+          if (!id) throw new Error('setFiles: no element found');
+          // A file input takes the paths, one a line (WebDriver's Element Send Keys).
+          await call('POST', `${s}/element/${id}/value`, { text: paths.join('\n') });
+        },
         openWindow: async (url) => {
           await focus();
           const { handle: second } = await call<{ handle: string }>('POST', `${s}/window/new`, { type: 'window' });
