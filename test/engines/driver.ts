@@ -73,6 +73,11 @@ export interface EnginePage {
    * WebDriver's Element Send Keys), which fires `input` and `change`. `paths`: files on this machine.
    */
   setFiles(locate: () => Element | null | undefined, paths: string[]): Promise<void>;
+  /**
+   * Runs `fn` in the document of the iframe that `locate` returns (cross-origin too: the driver
+   * enters the frame, as CDP/BiDi frames and WebDriver's Switch To Frame do).
+   */
+  evaluateInFrame<A extends unknown[], T>(locate: () => Element | null | undefined, fn: PageFn<A, T>, ...args: A): Promise<T>;
   /** A second window of the same profile (same storage and cookies) at `url`. */
   openWindow(url: string): Promise<EnginePage>;
   close(): Promise<void>;
@@ -122,6 +127,14 @@ async function launchPuppeteer(name: 'chromium' | 'gecko', firefoxPrefs?: Record
       if (!handle) throw new Error('setFiles: no element found');
       await (handle as import('puppeteer-core').ElementHandle<HTMLInputElement>).uploadFile(...paths);
       await handle.dispose();
+    },
+    evaluateInFrame: async (locate, fn, ...args) => {
+      const handle = (await page.evaluateHandle(source(locate as PageFn<unknown[], unknown>, []))).asElement();
+      if (!handle) throw new Error('evaluateInFrame: no frame element found');
+      const frame = await (handle as import('puppeteer-core').ElementHandle<HTMLIFrameElement>).contentFrame();
+      await handle.dispose();
+      if (!frame) throw new Error('evaluateInFrame: the element has no frame');
+      return (await frame.evaluate(source(fn as PageFn<unknown[], unknown>, args))) as never;
     },
     openWindow: async (url) => {
       const second = await page.browserContext().newPage();
@@ -262,6 +275,23 @@ async function launchWebKit(): Promise<Engine> {
           if (!id) throw new Error('setFiles: no element found');
           // A file input takes the paths, one a line (WebDriver's Element Send Keys).
           await call('POST', `${s}/element/${id}/value`, { text: paths.join('\n') });
+        },
+        evaluateInFrame: async (locate, fn, ...args) => {
+          await focus();
+          const ref = await call<Record<string, string> | null>('POST', `${s}/execute/sync`, { script: `return ${source(locate as PageFn<unknown[], unknown>, [])};`, args: [] });
+          if (!ref?.['element-6066-11e4-a52e-4f735466cecf']) throw new Error('evaluateInFrame: no frame element found');
+          await call('POST', `${s}/frame`, { id: ref });
+          try {
+            const script =
+              `const done = arguments[arguments.length - 1];` +
+              `Promise.resolve().then(() => ${source(fn as PageFn<unknown[], unknown>, args)})` +
+              `.then((v) => done({ ok: v === undefined ? null : v }), (e) => done({ error: String(e && e.stack || e) }));`;
+            const r = await call<{ ok?: unknown; error?: string }>('POST', `${s}/execute/async`, { script, args: [] });
+            if (r && typeof r === 'object' && 'error' in r && r.error) throw new Error(`in the frame: ${r.error}`);
+            return (r as { ok: unknown }).ok as never;
+          } finally {
+            await call('POST', `${s}/frame`, { id: null }).catch(() => undefined);
+          }
         },
         openWindow: async (url) => {
           await focus();
