@@ -62,7 +62,7 @@ for (const name of enginesToRun()) {
         'the console after login',
       );
       assert.equal(new URL(await page.url()).pathname, '/console/orders', 'the console opens on the orders');
-      // The shop's orders, searched by the order's reference (the product), as the operator would.
+      // The orders searched by the client order id, as an operator looking for a shopper's order would.
       await page.goto(`${shop.demo.merchantUrl}/console/orders?q=${encodeURIComponent(order.client_order_id)}&lang=en&theme=light`);
       const row = await waitFor(
         () =>

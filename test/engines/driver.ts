@@ -235,12 +235,16 @@ async function launchWebKit(): Promise<Engine> {
     await waitFor(async () => (await fetch(`${base}/status`)).ok, 'WebKitWebDriver answering');
     const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
       if (process.env.PAYDESK_ENGINES_DEBUG) console.error(`webdriver ${new Date().toISOString()} ${method} ${path}`);
+      const started = Date.now();
       const res = await fetch(`${base}${path}`, {
         method,
         // A command that hangs (a browser that stopped answering) fails its test instead of the whole run.
         signal: AbortSignal.timeout(90_000),
         headers: { 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }).catch((err: Error) => {
+        // Name the command that was not answered (WebKit, about one run in eight: a stalled command).
+        throw new WebDriverError(`WebDriver ${method} ${path}: no answer after ${Date.now() - started} ms (${err.message})`);
       });
       const json = (await res.json()) as { value: T & { error?: string; message?: string } };
       if (!res.ok) throw new WebDriverError(`WebDriver ${method} ${path}: ${json.value?.error} ${json.value?.message ?? ''}`);
