@@ -67,6 +67,17 @@ export interface EnginePage {
   evaluate<A extends unknown[], T>(fn: PageFn<A, T>, ...args: A): Promise<T>;
   /** A PNG of the viewport. */
   screenshot(): Promise<Buffer>;
+  /**
+   * Sets files on the `<input type=file>` that `locate` returns (run in the page, shadow roots and
+   * all), as the shopper's file picker would: through the driver (CDP / BiDi `input.setFiles` /
+   * WebDriver's Element Send Keys), which fires `input` and `change`. `paths`: files on this machine.
+   */
+  setFiles(locate: () => Element | null | undefined, paths: string[]): Promise<void>;
+  /**
+   * Runs `fn` in the document of the iframe that `locate` returns (cross-origin too: the driver
+   * enters the frame, as CDP/BiDi frames and WebDriver's Switch To Frame do).
+   */
+  evaluateInFrame<A extends unknown[], T>(locate: () => Element | null | undefined, fn: PageFn<A, T>, ...args: A): Promise<T>;
   /** A second window of the same profile (same storage and cookies) at `url`. */
   openWindow(url: string): Promise<EnginePage>;
   close(): Promise<void>;
@@ -111,6 +122,20 @@ async function launchPuppeteer(name: 'chromium' | 'gecko', firefoxPrefs?: Record
     // A string, not the function: the same text the WebDriver path sends, and no bundler helper names.
     evaluate: async (fn, ...args) => (await page.evaluate(source(fn as PageFn<unknown[], unknown>, args))) as never,
     screenshot: async () => Buffer.from(await page.screenshot({ type: 'png' })),
+    setFiles: async (locate, paths) => {
+      const handle = (await page.evaluateHandle(source(locate as PageFn<unknown[], unknown>, []))).asElement();
+      if (!handle) throw new Error('setFiles: no element found');
+      await (handle as import('puppeteer-core').ElementHandle<HTMLInputElement>).uploadFile(...paths);
+      await handle.dispose();
+    },
+    evaluateInFrame: async (locate, fn, ...args) => {
+      const handle = (await page.evaluateHandle(source(locate as PageFn<unknown[], unknown>, []))).asElement();
+      if (!handle) throw new Error('evaluateInFrame: no frame element found');
+      const frame = await (handle as import('puppeteer-core').ElementHandle<HTMLIFrameElement>).contentFrame();
+      await handle.dispose();
+      if (!frame) throw new Error('evaluateInFrame: the element has no frame');
+      return (await frame.evaluate(source(fn as PageFn<unknown[], unknown>, args))) as never;
+    },
     openWindow: async (url) => {
       const second = await page.browserContext().newPage();
       await setUp(second, options);
@@ -210,12 +235,16 @@ async function launchWebKit(): Promise<Engine> {
     await waitFor(async () => (await fetch(`${base}/status`)).ok, 'WebKitWebDriver answering');
     const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
       if (process.env.PAYDESK_ENGINES_DEBUG) console.error(`webdriver ${new Date().toISOString()} ${method} ${path}`);
+      const started = Date.now();
       const res = await fetch(`${base}${path}`, {
         method,
         // A command that hangs (a browser that stopped answering) fails its test instead of the whole run.
         signal: AbortSignal.timeout(90_000),
         headers: { 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }).catch((err: Error) => {
+        // Name the command that was not answered (WebKit, about one run in eight: a stalled command).
+        throw new WebDriverError(`WebDriver ${method} ${path}: no answer after ${Date.now() - started} ms (${err.message})`);
       });
       const json = (await res.json()) as { value: T & { error?: string; message?: string } };
       if (!res.ok) throw new WebDriverError(`WebDriver ${method} ${path}: ${json.value?.error} ${json.value?.message ?? ''}`);
@@ -243,6 +272,31 @@ async function launchWebKit(): Promise<Engine> {
           return (r as { ok: unknown }).ok as never;
         },
         screenshot: async () => (await focus(), Buffer.from(await call<string>('GET', `${s}/screenshot`), 'base64')),
+        setFiles: async (locate, paths) => {
+          await focus();
+          const ref = await call<Record<string, string> | null>('POST', `${s}/execute/sync`, { script: `return ${source(locate as PageFn<unknown[], unknown>, [])};`, args: [] });
+          const id = ref && ref['element-6066-11e4-a52e-4f735466cecf'];
+          if (!id) throw new Error('setFiles: no element found');
+          // A file input takes the paths, one a line (WebDriver's Element Send Keys).
+          await call('POST', `${s}/element/${id}/value`, { text: paths.join('\n') });
+        },
+        evaluateInFrame: async (locate, fn, ...args) => {
+          await focus();
+          const ref = await call<Record<string, string> | null>('POST', `${s}/execute/sync`, { script: `return ${source(locate as PageFn<unknown[], unknown>, [])};`, args: [] });
+          if (!ref?.['element-6066-11e4-a52e-4f735466cecf']) throw new Error('evaluateInFrame: no frame element found');
+          await call('POST', `${s}/frame`, { id: ref });
+          try {
+            const script =
+              `const done = arguments[arguments.length - 1];` +
+              `Promise.resolve().then(() => ${source(fn as PageFn<unknown[], unknown>, args)})` +
+              `.then((v) => done({ ok: v === undefined ? null : v }), (e) => done({ error: String(e && e.stack || e) }));`;
+            const r = await call<{ ok?: unknown; error?: string }>('POST', `${s}/execute/async`, { script, args: [] });
+            if (r && typeof r === 'object' && 'error' in r && r.error) throw new Error(`in the frame: ${r.error}`);
+            return (r as { ok: unknown }).ok as never;
+          } finally {
+            await call('POST', `${s}/frame`, { id: null }).catch(() => undefined);
+          }
+        },
         openWindow: async (url) => {
           await focus();
           const { handle: second } = await call<{ handle: string }>('POST', `${s}/window/new`, { type: 'window' });

@@ -228,3 +228,22 @@ export function crop(png: Buffer, width: number, height: number, scale = 1): Buf
   PNG.bitblt(src, out, 0, 0, w, h, 0, 0);
   return PNG.sync.write(out);
 }
+
+/** Presses "Buy" on a product (its button is rendered once the page has applied its settings). */
+export async function buy(page: EnginePage, ref: string, frame = false): Promise<void> {
+  await waitFor(
+    () =>
+      page.evaluate(
+        (r: string, inFrame: boolean) => {
+          const d = inFrame ? (document.querySelector('iframe') as HTMLIFrameElement).contentDocument : document;
+          const b = d?.querySelector<HTMLButtonElement>(`[data-buy="${r}"]`);
+          if (!b) return false;
+          b.click();
+          return true;
+        },
+        ref,
+        frame,
+      ),
+    `the "Buy" button of ${ref}`,
+  );
+}

@@ -23,7 +23,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { OrderView } from '../../src/protocol/index.js';
 import { ROOT, sandboxCall } from '../e2e/helpers.js';
 import { enginesToRun, IPHONE_UA, launchEngine, type Engine, type EnginePage } from './driver.js';
-import { chunkPath, crop, decodeWidgetQr, readWidget, startShop, waitFor, waitForRequisites, waitForState, type Shop } from './shop.js';
+import { buy, chunkPath, crop, decodeWidgetQr, readWidget, startShop, waitFor, waitForRequisites, waitForState, type Shop } from './shop.js';
 
 const SHOTS = `${ROOT}test-output/screenshots/engines/`;
 const INLINE = '#inline-host paydesk-checkout';
@@ -39,25 +39,6 @@ after(async () => {
 });
 
 const store = (settings: Record<string, string> = {}) => `${shop.origin}/?${new URLSearchParams({ lang: 'en', theme: 'light', ...settings })}`;
-
-/** Presses "Buy" on a product (its button is rendered once the page has applied its settings). */
-async function buy(page: EnginePage, ref: string, frame = false): Promise<void> {
-  await waitFor(
-    () =>
-      page.evaluate(
-        (r: string, inFrame: boolean) => {
-          const d = inFrame ? (document.querySelector('iframe') as HTMLIFrameElement).contentDocument : document;
-          const b = d?.querySelector<HTMLButtonElement>(`[data-buy="${r}"]`);
-          if (!b) return false;
-          b.click();
-          return true;
-        },
-        ref,
-        frame,
-      ),
-    `the "Buy" button of ${ref}`,
-  );
-}
 
 /** The provider's orders with this client order id (exactly one, for a purchase that made no second). */
 async function providerOrders(clientOrderId: string): Promise<number> {
