@@ -163,6 +163,12 @@ export interface ShopView {
   late: boolean;
   /** `onOrderPaid`: the shop's fulfilment. */
   fulfilment: HookView;
+  /**
+   * Paid a purchase another order had already paid (`handler.doublePayments`): money to give back, never
+   * fulfilled whatever `onOrderPaid` did. `refund`: `due` (nothing on its way), `sending` (refunds cover
+   * it, some payout not paid yet), `refunded` (paid refunds cover it). Null for any other order.
+   */
+  double_payment: { first_order_id: string; refund: 'due' | 'sending' | 'refunded' } | null;
   /** Set aside for a person (amount mismatch, a dispute without the provider's record of money, …). */
   flagged: { reason: string; at: string; dispute_id: string | null } | null;
   /** The shopper's dispute as the server follows it. */
