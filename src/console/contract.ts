@@ -1,7 +1,4 @@
-/**
- * The JSON shapes of the merchant console's API (src/console/api.ts), shared as types by the server and
- * the console page, so a change on one side fails the type check of the other.
- */
+/** The console API's JSON shapes (src/console/api.ts), shared by server and page: a change on one side fails the other's type check. */
 import type { IntegrationMode, OrderViewStatus } from '../protocol/index.js';
 import type { OrderOutcome } from '../provider/index.js';
 import type { DestinationKind, PayoutMethod } from './payout-rules.js';
@@ -163,11 +160,7 @@ export interface ShopView {
   late: boolean;
   /** `onOrderPaid`: the shop's fulfilment. */
   fulfilment: HookView;
-  /**
-   * Paid a purchase another order had already paid (`handler.doublePayments`): money to give back, never
-   * fulfilled whatever `onOrderPaid` did. `refund`: `due` (nothing on its way), `sending` (refunds cover
-   * it, some payout not paid yet), `refunded` (paid refunds cover it). Null for any other order.
-   */
+  /** Paid a purchase already paid (`handler.doublePayments`), never fulfilled; its refund `due`, `sending` or `refunded`. */
   double_payment: { first_order_id: string; refund: 'due' | 'sending' | 'refunded' } | null;
   /** Set aside for a person (amount mismatch, a dispute without the provider's record of money, …). */
   flagged: { reason: string; at: string; dispute_id: string | null } | null;
