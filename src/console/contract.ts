@@ -194,15 +194,14 @@ export interface OrderRow {
   currency: string;
   /** The provider's status. */
   status: string;
-  /**
-   * Where the provider's fields come from: `provider`, read now from its list; `shop`, as the shop's
-   * server last read them (`seen_at`), for a search hit the provider's list did not bring.
-   */
+  /** `provider`: read now from its list; `shop`: as the shop's server last read it (`seen_at`), a search hit the list did not bring. */
   source: 'provider' | 'shop';
   seen_at: string | null;
   created_at: string;
   /** The shop server's session, or null for an order it did not make (a payout, another system's order). */
   shop: ShopView | null;
+  /** For a refund's payout (client order id `refund-…`): the order it refunds, else null. */
+  refund_of: string | null;
 }
 
 /** `GET /orders`. */

@@ -29,7 +29,7 @@ import { readJson } from './checks.js';
 import type { RefundDue, RefundResponse, RefundsDueResponse, RefundStatus, RefundView, ShopView } from './contract.js';
 import { ConsoleHttpError, invalid } from './errors.js';
 import { createError, DESTINATION_PROBLEMS, payoutMaker, payoutMethods, type PayoutContext } from './payouts.js';
-import { destinationKindOf, maskDestination, normalizeDestination, quotePayout, type PayoutMethod } from './payout-rules.js';
+import { destinationKindOf, maskDestination, normalizeDestination, quotePayout, refundMethodFor, type PayoutMethod } from './payout-rules.js';
 import { refundClientOrderId, refundId, REFUNDABLE_ORDER_ID } from './refund-ids.js';
 import type { ShopRecords } from './shop.js';
 import { minorUnits } from './views.js';
@@ -167,12 +167,10 @@ function methodFor(methods: PayoutMethod[], body: { account: string; method_type
     if (!m) throw invalid('method_type', `no active method of this type makes payouts (there are: ${[...new Set(methods.map((x) => x.type))].join(', ') || 'none'})`);
     return m;
   }
-  const compact = body.account.replace(/[\s\-().\u00a0]/g, '');
-  const kind = /^\+/.test(compact) || /^[78]\d{10}$/.test(compact) ? 'phone' : /^\d{16,19}$/.test(compact) ? 'card' : null;
-  if (!kind) throw invalid('account', 'must be a phone number such as +79991234567 (SBP) or a card number of 16 to 19 digits');
-  const m = methods.find((x) => x.kind === kind && (kind !== 'phone' || x.type === 'SBP')) ?? methods.find((x) => x.kind === kind);
-  if (!m) throw invalid('account', `no active method pays out to a ${kind} now`);
-  return m;
+  const chosen = refundMethodFor(methods, body.account);
+  if (!chosen) throw invalid('account', 'must be a phone number such as +79991234567 (SBP) or a card number of 16 to 19 digits');
+  if (!chosen.method) throw invalid('account', `no active method pays out to a ${chosen.kind} now`);
+  return chosen.method;
 }
 
 interface RefundBody {
