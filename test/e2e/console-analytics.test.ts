@@ -182,6 +182,9 @@ describe('console analytics and exports', () => {
       assert.ok(overflow <= 0, `nothing scrolls sideways on a phone (${overflow} px)`);
       const chartWidth = await phone.page.locator('[data-chart="days"] canvas').first().evaluate((c) => c.getBoundingClientRect().width);
       assert.ok(chartWidth > 250 && chartWidth <= 390, `the chart fits the phone (${chartWidth} px)`);
+      // Methods by the console's own names (here in Russian), never the API's (TransBankCard, BankAccount).
+      const methodNames = await phone.page.locator('[data-numbers="methods"] tbody th').allInnerTexts();
+      assert.ok(methodNames.length > 0 && methodNames.every((n) => !/^(BankCard|TransBankCard|SBP|TransSBP|BankAccount|NSPKLink)$/.test(n)), methodNames.join(', '));
       assert.deepEqual(await axeViolations(phone.page), []);
       await screenshot(phone.page, 'console-analytics-phone-light', { fullPage: true });
       await phone.page.locator('label:has(input[name="theme"][value="dark"])').first().click();
