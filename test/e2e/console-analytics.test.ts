@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { IPHONE, ROOT, SCREENSHOTS, launchBrowser, newShopper, sandboxCall, screenshot, startTestDemo, waitUntil, type Shopper, type TestDemo } from './helpers.js';
 import { listSettled, logIn } from './console-page.js';
 import { axeViolations } from './page-checks.js';
+import { methodTypeLabel } from '../../src/console/ui/labels.js';
 
 interface ProviderOrder {
   id: string;
@@ -99,10 +100,10 @@ describe('console analytics and exports', () => {
     const kpi = (name: string) => page.locator(`[data-kpi="${name}"] dd`).innerText();
     assert.equal(await kpi('created'), String(orders.length));
     assert.equal(await kpi('paid'), String(orders.filter((o) => o.status === 'Completed').length));
-    // Conversion by method: the provider's method types, created and paid.
+    // Conversion by method: the provider's method types (by the console's names for them), created and paid.
     const methods = await page.locator('[data-numbers="methods"] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(0, 3).map((c) => c.textContent ?? '')));
     for (const [method, created, paid] of methods) {
-      const of = orders.filter((o) => o.method_type === method);
+      const of = orders.filter((o) => methodTypeLabel('en', o.method_type) === method);
       assert.deepEqual([Number(created), Number(paid)], [of.length, of.filter((o) => o.status === 'Completed').length], method);
     }
     assert.equal(
