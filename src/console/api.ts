@@ -66,7 +66,7 @@ import { getRecordedClientAddress } from '../server/http.js';
 import { registerAuth, type ConsoleAuth, type ConsoleAuthorize } from './auth.js';
 import { ConsoleHttpError, errorBody, readError } from './errors.js';
 import { registerPayouts, type PayoutAuditEntry } from './payouts.js';
-import { registerRefunds } from './refunds.js';
+import { doubleStates, registerRefunds } from './refunds.js';
 import { registerDisputes } from './disputes.js';
 import { registerProviderLists, type ReadContext } from './lists.js';
 import { registerOrders } from './orders.js';
@@ -168,17 +168,10 @@ export function createConsoleApi(options: ConsoleApiOptions): { app: Hono; auth:
   const store = options.store ?? createMemoryStore({ now });
   const payoutWaitMs = options.payoutWaitMs ?? 10_000;
   const payoutLeaseMs = options.payoutLeaseMs ?? 90_000;
-  const refunds = registerRefunds(app, {
-    client,
-    store,
-    now,
-    logError,
-    payoutWaitMs,
-    payoutLeaseMs,
-    shops,
-    doublePayments: options.endpoints.flatMap((e) => (e.doublePayments ? [{ endpoint: e.path, list: e.doublePayments }] : [])),
-  });
-  const read: ReadContext = { client, shops, sandbox: Boolean(options.sandbox), logError, refunds };
+  const doublePayments = options.endpoints.flatMap((e) => (e.doublePayments ? [{ endpoint: e.path, list: e.doublePayments }] : []));
+  const refunds = registerRefunds(app, { client, store, now, logError, payoutWaitMs, payoutLeaseMs, shops, doublePayments });
+  const doubles = (shown?: ReadonlySet<string>) => doubleStates(doublePayments, refunds, shown);
+  const read: ReadContext = { client, shops, sandbox: Boolean(options.sandbox), logError, refunds, doubles };
   registerProviderLists(app, read);
   registerOrders(app, read);
   registerDisputes(app, read);

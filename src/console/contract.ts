@@ -1,7 +1,4 @@
-/**
- * The JSON shapes of the merchant console's API (src/console/api.ts), shared as types by the server and
- * the console page, so a change on one side fails the type check of the other.
- */
+/** The console API's JSON shapes (src/console/api.ts), shared by server and page: a change on one side fails the other's type check. */
 import type { IntegrationMode, OrderViewStatus } from '../protocol/index.js';
 import type { OrderOutcome } from '../provider/index.js';
 import type { DestinationKind, PayoutMethod } from './payout-rules.js';
@@ -162,6 +159,8 @@ export interface ShopView {
   late: boolean;
   /** `onOrderPaid`: the shop's fulfilment. */
   fulfilment: HookView;
+  /** Paid a purchase already paid (`handler.doublePayments`), never fulfilled; its refund `due`, `sending` or `refunded`. */
+  double_payment: { first_order_id: string; refund: 'due' | 'sending' | 'refunded' } | null;
   /** Set aside for a person (amount mismatch, a dispute without the provider's record of money, …). */
   flagged: { reason: string; at: string; dispute_id: string | null } | null;
   /** The shopper's dispute as the server follows it. */
@@ -194,15 +193,14 @@ export interface OrderRow {
   currency: string;
   /** The provider's status. */
   status: string;
-  /**
-   * Where the provider's fields come from: `provider`, read now from its list; `shop`, as the shop's
-   * server last read them (`seen_at`), for a search hit the provider's list did not bring.
-   */
+  /** `provider`: read now from its list; `shop`: as the shop's server last read it (`seen_at`), a search hit the list did not bring. */
   source: 'provider' | 'shop';
   seen_at: string | null;
   created_at: string;
   /** The shop server's session, or null for an order it did not make (a payout, another system's order). */
   shop: ShopView | null;
+  /** For a refund's payout (client order id `refund-…`): the order it refunds, else null. */
+  refund_of: string | null;
 }
 
 /** `GET /orders`. */

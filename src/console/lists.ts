@@ -9,7 +9,7 @@ import { FORM_SESSION_STATES, METHOD_TYPES, ORDER_STATUSES, TRANSACTION_TYPES, t
 import { check, dateOrder, defined, FormSessionsQuery, MethodsQuery, readQuery, TransactionsQuery } from './checks.js';
 import { WEBHOOK_OUTCOMES } from './contract.js';
 import type { ShopRecords } from './shop.js';
-import type { RefundBook } from './refunds.js';
+import type { DoubleState, RefundBook } from './refunds.js';
 
 export interface ReadContext {
   client: ProviderClient;
@@ -19,6 +19,8 @@ export interface ReadContext {
   logError: (message: string, err: unknown) => void;
   /** The refunds (refunds.ts), for the order page. */
   refunds: RefundBook;
+  /** The double payments and their refunds by provider order id (refunds.ts `doubleStates`), for the shop's state of an order. */
+  doubles: (shown?: ReadonlySet<string>) => Promise<Map<string, DoubleState>>;
 }
 
 /** GET /meta, /balance, /form-sessions, /transactions, /payment-methods: the provider's own lists, checked and passed on. */

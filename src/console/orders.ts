@@ -12,16 +12,23 @@ import { compareAmounts, currencyDigits, subtractAmounts } from '../money/index.
 const maxZero = (a: string) => (compareAmounts(a, '0') < 0 ? '0.00' : a);
 
 /** GET /orders (list, `q` search, exact client order id) and /orders/{key}. */
-export function registerOrders(app: Hono, { client, shops, refunds }: ReadContext): void {
+export function registerOrders(app: Hono, { client, shops, refunds, doubles }: ReadContext): void {
+  /** The rows with each double payment's shop state marked (read only when a row is a paid session). */
+  const marked = async (page: OrdersPage): Promise<OrdersPage> => {
+    if (!page.items.some((r) => r.shop?.status === 'paid')) return page;
+    const known = await doubles(new Set(page.items.flatMap((r) => (r.id && r.shop?.status === 'paid' ? [r.id] : []))));
+    return { ...page, items: page.items.map((r) => (r.shop && r.id && known.has(r.id) ? { ...r, shop: { ...r.shop, double_payment: known.get(r.id)! } } : r)) };
+  };
   /** The provider's page of orders, each row with the shop's session beside it. */
-  const ordersPage = async (orders: { items: Order[]; total: number; page: number; size: number; pages: number }): Promise<OrdersPage> => ({
-    items: await shops.rows(orders.items),
-    total: orders.total,
-    page: orders.page,
-    size: orders.size,
-    pages: orders.pages,
-    search: null,
-  });
+  const ordersPage = async (orders: { items: Order[]; total: number; page: number; size: number; pages: number }): Promise<OrdersPage> =>
+    marked({
+      items: await shops.rows(orders.items),
+      total: orders.total,
+      page: orders.page,
+      size: orders.size,
+      pages: orders.pages,
+      search: null,
+    });
 
   app.get('/orders', async (c) => {
     const q = check(OrdersQuery, readQuery(c));
@@ -29,7 +36,7 @@ export function registerOrders(app: Hono, { client, shops, refunds }: ReadContex
     const { q: search, client_order_id: exact, page: pageNumber, size: pageSize, ...filters } = q;
     if (search !== undefined && exact !== undefined) throw invalid('q', 'give q or client_order_id, not both');
     if (search !== undefined) {
-      return c.json((await shops.search(search, defined(filters), pageNumber ?? 1, pageSize ?? 10)) satisfies OrdersPage);
+      return c.json((await marked(await shops.search(search, defined(filters), pageNumber ?? 1, pageSize ?? 10))) satisfies OrdersPage);
     }
     if (exact !== undefined) {
       const res = await client.searchOrdersByClientOrderId(defined({ id: exact, size: pageSize }));
@@ -48,6 +55,8 @@ export function registerOrders(app: Hono, { client, shops, refunds }: ReadContex
     const paid = view && view.side === 'Buy' && (view.outcome === 'paid' || order.shop?.status === 'paid') ? minorUnits(view.amount, view.currency) : null;
     const digits = currencyDigits(view?.currency);
     const refundable = paid !== null && view ? { paid, amount: maxZero(subtractAmounts(paid, refundedSum(list, digits), digits)), currency: view.currency } : null;
-    return c.json({ order: { ...order, refunds: list.map(refundView), refundable } } satisfies OrderDetailResponse);
+    const double = order.id && order.shop?.status === 'paid' ? ((await doubles()).get(order.id) ?? null) : null;
+    const shop = order.shop && double ? { ...order.shop, double_payment: double } : order.shop;
+    return c.json({ order: { ...order, shop, refunds: list.map(refundView), refundable } } satisfies OrderDetailResponse);
   });
 }

@@ -99,6 +99,18 @@ export function quotePayout(
   return { ok: true, quote: { amount, fee, total, currency: method.currency, range } };
 }
 
+/**
+ * The payout method a refund to `account` uses when none is named: a phone (`+…`, or 11 digits from
+ * 7 or 8) goes by SBP (else another phone method), a card number of 16 to 19 digits by a card method.
+ * Shared by the refund route and its confirm step, so the fee shown is the fee taken.
+ */
+export function refundMethodFor(methods: readonly PayoutMethod[], account: string): { kind: 'phone' | 'card'; method: PayoutMethod | null } | null {
+  const compact = account.replace(/[\s\-().\u00a0]/g, '');
+  const kind = /^\+/.test(compact) || /^[78]\d{10}$/.test(compact) ? 'phone' : /^\d{16,19}$/.test(compact) ? 'card' : null;
+  if (!kind) return null;
+  return { kind, method: methods.find((x) => x.kind === kind && (kind !== 'phone' || x.type === 'SBP')) ?? methods.find((x) => x.kind === kind) ?? null };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Destinations
 

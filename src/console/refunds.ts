@@ -26,10 +26,10 @@ import { compareAmounts, currencyDigits, subtractAmounts, sumAmounts, toFixedDig
 import { isProviderError, orderOutcome, type Order, type ProviderClient } from '../provider/index.js';
 import type { CheckoutStore, DoublePayment } from '../server/index.js';
 import { readJson } from './checks.js';
-import type { RefundDue, RefundResponse, RefundsDueResponse, RefundStatus, RefundView } from './contract.js';
+import type { RefundDue, RefundResponse, RefundsDueResponse, RefundStatus, RefundView, ShopView } from './contract.js';
 import { ConsoleHttpError, invalid } from './errors.js';
 import { createError, DESTINATION_PROBLEMS, payoutMaker, payoutMethods, type PayoutContext } from './payouts.js';
-import { destinationKindOf, maskDestination, normalizeDestination, quotePayout, type PayoutMethod } from './payout-rules.js';
+import { destinationKindOf, maskDestination, normalizeDestination, quotePayout, refundMethodFor, type PayoutMethod } from './payout-rules.js';
 import { refundClientOrderId, refundId, REFUNDABLE_ORDER_ID } from './refund-ids.js';
 import type { ShopRecords } from './shop.js';
 import { minorUnits } from './views.js';
@@ -124,6 +124,29 @@ export const refundView = ({ destination: _destination, ...view }: StoredRefund)
 /** What counts against what is left: every refund but a failed one. */
 export const refundedSum = (list: readonly RefundView[], digits: number) => sumAmounts(list.filter((r) => r.status !== 'failed').map((r) => r.amount), digits);
 
+export type DoubleState = NonNullable<ShopView['double_payment']>;
+
+/**
+ * Every double payment the handlers know (by provider order id) with where its refund stands: `due`
+ * until refunds that have not failed cover what it paid, `refunded` once paid refunds do, `sending` between.
+ * The refunds of the orders `shown` have their payouts read now.
+ */
+export async function doubleStates(sources: RefundContext['doublePayments'], book: RefundBook, shown: ReadonlySet<string> = new Set()): Promise<Map<string, DoubleState>> {
+  const out = new Map<string, DoubleState>();
+  for (const source of sources) {
+    for (const d of await source.list()) {
+      const digits = currencyDigits(d.currency);
+      const paid = toFixedDigits(d.amount, digits);
+      // The orders shown have their refunds' payouts read now (as the order page does); the rest as stored.
+      const list = shown.has(d.order_id) ? await book.current(d.order_id, 2_000) : await book.stored(d.order_id);
+      const covers = (rs: readonly RefundView[]) => compareAmounts(sumAmounts(rs.map((r) => r.amount), digits), paid) >= 0;
+      const refund = covers(list.filter((r) => r.status === 'paid')) ? 'refunded' : covers(list.filter((r) => r.status !== 'failed')) ? 'sending' : 'due';
+      out.set(d.order_id, { first_order_id: d.first.order_id, refund });
+    }
+  }
+  return out;
+}
+
 /** A paid payment's amount (decimal, the currency's digits), or null when the order is not a paid payment. */
 export async function paidAmount(shops: ShopRecords, order: Order): Promise<string | null> {
   if (order.order_side !== 'Buy') return null;
@@ -144,12 +167,10 @@ function methodFor(methods: PayoutMethod[], body: { account: string; method_type
     if (!m) throw invalid('method_type', `no active method of this type makes payouts (there are: ${[...new Set(methods.map((x) => x.type))].join(', ') || 'none'})`);
     return m;
   }
-  const compact = body.account.replace(/[\s\-().\u00a0]/g, '');
-  const kind = /^\+/.test(compact) || /^[78]\d{10}$/.test(compact) ? 'phone' : /^\d{16,19}$/.test(compact) ? 'card' : null;
-  if (!kind) throw invalid('account', 'must be a phone number such as +79991234567 (SBP) or a card number of 16 to 19 digits');
-  const m = methods.find((x) => x.kind === kind && (kind !== 'phone' || x.type === 'SBP')) ?? methods.find((x) => x.kind === kind);
-  if (!m) throw invalid('account', `no active method pays out to a ${kind} now`);
-  return m;
+  const chosen = refundMethodFor(methods, body.account);
+  if (!chosen) throw invalid('account', 'must be a phone number such as +79991234567 (SBP) or a card number of 16 to 19 digits');
+  if (!chosen.method) throw invalid('account', `no active method pays out to a ${chosen.kind} now`);
+  return chosen.method;
 }
 
 interface RefundBody {

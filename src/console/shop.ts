@@ -87,6 +87,8 @@ export class ShopRecords {
       created_at: s.created_at,
       late: s.late,
       fulfilment: hookView(s.hooks.paid, s.status === 'paid'),
+      // Filled in by the orders routes (orders.ts), which know the handlers' double payments.
+      double_payment: null,
       flagged: s.flagged ? { reason: s.flagged.reason, at: iso(s.flagged.at), dispute_id: s.flagged.dispute_id ?? null } : null,
       dispute: s.dispute
         ? { id: s.dispute.id, created_at: s.dispute.created_at, processed: s.dispute.processed, outcome: s.dispute.outcome, deposit: s.dispute.deposit ?? null, via: s.dispute.via, files: s.dispute.files }

@@ -8,6 +8,7 @@ import type { CheckoutHandler, SessionDetail, SessionSummary, WebhookLogEntry, W
 import type { HookView, OrderRow, ProviderOrderView, ShopView, WebhookOutcome, WebhookView } from './contract.js';
 import type { ReceiptSource } from './receipts.js';
 import { destinationKindOf, maskDestination } from './payout-rules.js';
+import { refundOrderOf } from './refund-ids.js';
 
 /** A token endpoint of this merchant server, as the console reads it. */
 export interface ConsoleEndpoint {
@@ -115,6 +116,7 @@ export function providerRow(o: Order, shop: ShopView | null): OrderRow {
     seen_at: null,
     created_at: o.created_at,
     shop,
+    refund_of: o.order_side === 'Sell' ? refundOrderOf(o.client_order_id) : null,
   };
 }
 
@@ -135,5 +137,6 @@ export function shopRow(shop: ShopView, s: SessionSummary, detail: SessionDetail
     seen_at: detail ? detail.refreshed_at : null,
     created_at: s.created_at,
     shop,
+    refund_of: null,
   };
 }

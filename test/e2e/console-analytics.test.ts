@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { IPHONE, ROOT, SCREENSHOTS, launchBrowser, newShopper, sandboxCall, screenshot, startTestDemo, waitUntil, type Shopper, type TestDemo } from './helpers.js';
 import { listSettled, logIn } from './console-page.js';
 import { axeViolations } from './page-checks.js';
+import { methodTypeLabel } from '../../src/console/ui/labels.js';
 
 interface ProviderOrder {
   id: string;
@@ -99,10 +100,10 @@ describe('console analytics and exports', () => {
     const kpi = (name: string) => page.locator(`[data-kpi="${name}"] dd`).innerText();
     assert.equal(await kpi('created'), String(orders.length));
     assert.equal(await kpi('paid'), String(orders.filter((o) => o.status === 'Completed').length));
-    // Conversion by method: the provider's method types, created and paid.
+    // Conversion by method: the provider's method types (by the console's names for them), created and paid.
     const methods = await page.locator('[data-numbers="methods"] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(0, 3).map((c) => c.textContent ?? '')));
     for (const [method, created, paid] of methods) {
-      const of = orders.filter((o) => o.method_type === method);
+      const of = orders.filter((o) => methodTypeLabel('en', o.method_type) === method);
       assert.deepEqual([Number(created), Number(paid)], [of.length, of.filter((o) => o.status === 'Completed').length], method);
     }
     assert.equal(
@@ -182,6 +183,9 @@ describe('console analytics and exports', () => {
       assert.ok(overflow <= 0, `nothing scrolls sideways on a phone (${overflow} px)`);
       const chartWidth = await phone.page.locator('[data-chart="days"] canvas').first().evaluate((c) => c.getBoundingClientRect().width);
       assert.ok(chartWidth > 250 && chartWidth <= 390, `the chart fits the phone (${chartWidth} px)`);
+      // Methods by the console's own names (here in Russian), never the API's (TransBankCard, BankAccount).
+      const methodNames = await phone.page.locator('[data-numbers="methods"] tbody th').allInnerTexts();
+      assert.ok(methodNames.length > 0 && methodNames.every((n) => !/^(BankCard|TransBankCard|SBP|TransSBP|BankAccount|NSPKLink)$/.test(n)), methodNames.join(', '));
       assert.deepEqual(await axeViolations(phone.page), []);
       await screenshot(phone.page, 'console-analytics-phone-light', { fullPage: true });
       await phone.page.locator('label:has(input[name="theme"][value="dark"])').first().click();

@@ -105,6 +105,7 @@ describe('refunds in the console', () => {
     await row.locator('a.btn').click();
     await page.waitForURL((u) => u.pathname === `/console/orders/${second}`);
     await page.locator('#refund-form').waitFor();
+    assert.match(await page.locator('.order-head .badges').innerText(), /Paid twice — refund due/);
     assert.match(await page.locator('#refund-left').innerText(), /left to refund/);
     // Bad input is caught on the page before anything is sent.
     await page.locator('#refund-account').fill('12345');
@@ -112,12 +113,15 @@ describe('refunds in the console', () => {
     await page.locator('#refund-account-error').filter({ hasText: 'phone number' }).waitFor();
     await fillRefund('+7 999 123-45-67');
     assert.match(await page.locator('#refund-summary').innerText(), /phone, by SBP/);
+    // The cost before confirming: the payout method, its fee and the total taken from the balance (the payout form's quote).
+    assert.match(await page.locator('#refund-summary').innerText(), /Fee[\s\S]*Taken from the balance/);
+    assert.notEqual(await page.locator('#refund-total').innerText(), await page.locator('#refund-fee').innerText());
     await screenshot(page, 'console-refund-confirm-desktop-light', { fullPage: true });
     await page.locator('#refund-submit').click();
     await page.locator('#refunds-table tbody tr').waitFor();
     const sells = await refundSells(second);
     assert.equal(sells.length, 1, 'one payout for the refund');
-    assert.match(await page.locator('#refunds-table').innerText(), new RegExp(sells[0]!.id.slice(0, 8)));
+    await page.locator(`#refunds-table a[href$="/console/orders/${sells[0]!.id}"]`).waitFor();
     assert.match(await page.locator('#refund-left').innerText(), /all of it is refunded/);
     assert.equal(await page.locator('#refund-form').count(), 0, 'nothing left: no form');
     await screenshot(page, 'console-refund-done-desktop-light', { fullPage: true });
@@ -129,6 +133,9 @@ describe('refunds in the console', () => {
     assert.ok(!(await orderCells()).some((t) => t.includes(second.slice(0, 8))), 'refunded: no longer to refund');
     await page.goto(`${demo.merchantUrl}/console/payouts?lang=en&theme=light`);
     await page.locator(`#list-table a[href$="/console/orders/${second}"]`).waitFor();
+    // The orders list too: the refund's payout is "Refund of order …", linking to it.
+    await page.goto(`${demo.merchantUrl}/console/orders?lang=en&theme=light`);
+    await page.locator(`#list-table a[href$="/console/orders/${second}"]`, { hasText: 'Refund of order' }).waitFor();
     assert.deepEqual(merchant.errors, []);
   });
 
@@ -155,7 +162,7 @@ describe('refunds in the console', () => {
     const sells = await refundSells(second);
     assert.equal(sells.length, 1, 'exactly one payout for the refund');
     assert.equal(creates, 1);
-    assert.match(await page.locator('#refunds-table').innerText(), new RegExp(sells[0]!.id.slice(0, 8)));
+    await page.locator(`#refunds-table a[href$="/console/orders/${sells[0]!.id}"]`).waitFor();
   });
 
   test('phone and dark: "To refund" and the Refund form fit 390 px, in Russian and English', async () => {

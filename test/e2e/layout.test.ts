@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newShopper, screenshot, startTestDemo, storeUrl, waitForWidgetState, type TestDemo } from './helpers.js';
+import { launchBrowser, newShopper, sandboxCall, screenshot, startTestDemo, storeUrl, waitForWidgetState, type TestDemo } from './helpers.js';
 import { listSettled, logIn } from './console-page.js';
 import { axeViolations, documentWidths, overflowing } from './page-checks.js';
 
@@ -37,6 +37,23 @@ describe('the demo pages on phones and a desktop', () => {
   before(async () => {
     [demo, browser] = await Promise.all([startTestDemo(), launchBrowser()]);
   });
+
+  /** A cart of the storefront paid through the token endpoint and the sandbox (its order number is long: pr_…cart_…). */
+  async function paidCart(): Promise<string> {
+    const opened = await fetch(`${demo.merchantUrl}/demo/api/carts`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-paydesk': '1' }, body: JSON.stringify({ product: demo.products[0]!.ref }) });
+    assert.equal(opened.status, 201, await opened.clone().text());
+    const { cart } = (await opened.json()) as { cart: string };
+    const made = await fetch(`${demo.merchantUrl}${demo.endpoint}/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-paydesk': '1' },
+      body: JSON.stringify({ order_ref: cart, method_type: 'SBP' }),
+    });
+    assert.equal(made.status, 201, await made.clone().text());
+    const { order } = (await made.json()) as { order: { id: string } };
+    await sandboxCall(demo, `/sandbox/orders/${order.id}/complete`, { method: 'POST' });
+    await demo.reconcile();
+    return cart;
+  }
 
   after(async () => {
     await browser?.close();
@@ -86,6 +103,14 @@ describe('the demo pages on phones and a desktop', () => {
         await check('storefront, checkout modal');
         await screenshot(page, shot('storefront-modal'));
         await page.locator('#modal-close').click();
+
+        // A paid cart: "This purchase is paid: order pr_…cart_…" wraps its long order number, the page keeps to the screen.
+        await page.goto(`${storeUrl(demo, { lang: s.lang, theme: s.theme })}&cart=${await paidCart()}`);
+        await page.locator('#inline-host [data-cart-paid]').waitFor();
+        await check('storefront, a paid cart');
+        const paidBox = await page.locator('#inline-host [data-cart-paid]').evaluate((e) => ({ right: e.getBoundingClientRect().right, scroll: e.scrollWidth, client: e.clientWidth, text: e.textContent }));
+        if (paidBox.right > s.width || paidBox.scroll > paidBox.client) problems.push(`storefront, a paid cart: "${paidBox.text}" is ${paidBox.scroll} px in a ${paidBox.client} px box ending at ${paidBox.right} px`);
+        if (s.width === 390) await screenshot(page, shot('storefront-paid-cart'), { locator: page.locator('#inline-host') });
 
         // The header's switches are on screen and work.
         const other = s.lang === 'ru' ? 'en' : 'ru';

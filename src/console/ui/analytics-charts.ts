@@ -7,6 +7,7 @@
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { categoryAxis as fitCategories } from './analytics-axis.js';
 
 /** Series colours that read on both themes. */
 export const SERIES_COLORS = {
@@ -28,13 +29,21 @@ function axes(xValues?: (u: uPlot, splits: number[]) => string[]): uPlot.Axis[] 
   ];
 }
 
-/** A chart in `box` that keeps to the box's width; returns what stops it (before the box goes). */
-function mount(box: HTMLElement, make: (width: number) => uPlot): () => void {
+/**
+ * A chart in `box` that keeps to the box's width; returns what stops it (before the box goes). When
+ * `layoutOf` gives another answer for the new width (its labels turned another way), the chart is made again.
+ */
+function mount(box: HTMLElement, make: (width: number) => uPlot, layoutOf: (width: number) => string = () => ''): () => void {
   const width = () => Math.max(240, Math.floor(box.clientWidth));
   let chart = make(width());
+  let layout = layoutOf(chart.width);
   const resized = new ResizeObserver(() => {
     const w = width();
-    if (Math.abs(w - chart.width) > 2) chart.setSize({ width: w, height: chart.height });
+    if (Math.abs(w - chart.width) <= 2) return;
+    if (layoutOf(w) === layout) return chart.setSize({ width: w, height: chart.height });
+    chart.destroy();
+    chart = make(w);
+    layout = layoutOf(w);
   });
   resized.observe(box);
   return () => {
@@ -71,29 +80,42 @@ export function dayChart(box: HTMLElement, days: number[], labels: string[], ser
   );
 }
 
+/** uPlot's axis font, for measuring the categories' names. */
+const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+let measurer: CanvasRenderingContext2D | null = null;
+function textWidth(text: string): number {
+  measurer ??= document.createElement('canvas').getContext('2d');
+  if (!measurer) return text.length * 7;
+  measurer.font = AXIS_FONT;
+  return measurer.measureText(text).width;
+}
+const categoryAxis = (labels: readonly string[], width: number) => fitCategories(labels, width, textWidth);
+
 /** Bars over categories (`labels`), values `values` (e.g. conversion in %), coloured `color`. */
 export function barChart(box: HTMLElement, labels: string[], values: number[], color: string, o: { max?: number; suffix?: string } = {}): () => void {
   const bars = uPlot.paths.bars!({ size: [0.6, 64], align: 0 });
   return mount(
     box,
-    (width) =>
-      new uPlot(
+    (width) => {
+      const axis = categoryAxis(labels, width);
+      return new uPlot(
         {
           width,
-          height: 220,
-          // Room on the right for the last category's slanted name.
-          padding: [10, 28, 0, 4],
+          height: 180 + axis.size,
+          padding: [10, 16, 0, 4],
           legend: { show: false },
           cursor: { show: false },
           scales: { x: { time: false, range: [-0.5, labels.length - 0.5] }, y: { range: [0, o.max ?? Math.max(4, Math.ceil(Math.max(0, ...values) * 1.1))] } },
           axes: [
-            { ...axes()[0]!, splits: () => labels.map((_, i) => i), values: (_u, splits) => splits.map((s) => labels[s] ?? ''), rotate: labels.length > 4 ? -30 : 0, size: labels.length > 4 ? 70 : 40 },
+            { ...axes()[0]!, font: AXIS_FONT, splits: () => labels.map((_, i) => i), values: (_u, splits) => splits.map((s) => axis.names[s] ?? ''), rotate: axis.rotate, size: axis.size },
             { ...axes()[1]!, values: (_u, splits) => splits.map((s) => `${s}${o.suffix ?? ''}`) },
           ],
           series: [{}, { label: '', fill: color, stroke: color, paths: bars, points: { show: false } }],
         },
         [labels.map((_, i) => i), values],
         box,
-      ),
+      );
+    },
+    (width) => String(categoryAxis(labels, width).rotate),
   );
 }

@@ -9,6 +9,7 @@ import { el } from './shared/dom.js';
 import { api, isUnauthorized } from './api.js';
 import { barChart, dayChart, SERIES_COLORS } from './analytics-charts.js';
 import type { ConsoleContext } from './context.js';
+import { methodTypeLabel } from './labels.js';
 import type { ConsoleKey } from './texts.js';
 import { CONSOLE_ROOT, currentFilters } from './url.js';
 import './analytics.css';
@@ -166,7 +167,7 @@ function drawReport(ctx: ConsoleContext, body: HTMLElement, r: AnalyticsReport):
     table(t('a.perDay'), [t('a.date'), ...labels], r.days.map((d) => [d.date, ...DAY_SERIES.map((k) => d[k])]), { hidden: true, name: 'days' }),
   );
   const conversionRows = (items: { name: string; created: number; paid: number }[]) => items.map((m) => [m.name, m.created, m.paid, percent(m.paid, m.created, ctx.lang)]);
-  const methods = r.by_method.map((m) => ({ name: m.method, created: m.created, paid: m.paid }));
+  const methods = r.by_method.map((m) => ({ name: methodTypeLabel(ctx.lang, m.method), created: m.created, paid: m.paid }));
   const banks = r.by_bank.map((b) => ({ name: b.bank ?? t('a.noBank'), created: b.created, paid: b.paid }));
   const head = (first: string) => [first, t('a.created'), t('a.paid'), t('a.conversion')];
   const byMethod = figure('methods', t('a.byMethod'), null, table(t('a.byMethod'), head(t('a.method')), conversionRows(methods), { name: 'methods' }));

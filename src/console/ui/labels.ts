@@ -141,8 +141,18 @@ const PAID_FULFILMENT: ByLang<HookView['state']> = {
   ru: { done: 'Оплачен, выполнен', due: 'Оплачен, ждёт выполнения', retrying: 'Оплачен, выполнить не удалось', none: 'Оплачен', off: 'Оплачен' },
 };
 
-/** The shop's state of an order in one badge: paid and fulfilled, paid and waiting, or the session's status. */
-export function shopStateLabel(lang: Lang, shop: Pick<ShopView, 'status' | 'fulfilment'>): { text: string; tone: Tone } {
+/** A second payment of a purchase: never fulfilled, its money goes back. */
+const PAID_TWICE: ByLang<NonNullable<ShopView['double_payment']>['refund']> = {
+  en: { due: 'Paid twice — refund due', sending: 'Paid twice — refund on its way', refunded: 'Paid twice — refunded' },
+  ru: { due: 'Оплачен дважды — нужен возврат', sending: 'Оплачен дважды — возврат в пути', refunded: 'Оплачен дважды — возвращено' },
+};
+
+/** The shop's state of an order in one badge: paid twice, paid and fulfilled, paid and waiting, or the session's status. */
+export function shopStateLabel(lang: Lang, shop: Pick<ShopView, 'status' | 'fulfilment'> & Partial<Pick<ShopView, 'double_payment'>>): { text: string; tone: Tone } {
+  if (shop.status === 'paid' && shop.double_payment) {
+    const refund = shop.double_payment.refund;
+    return { text: PAID_TWICE[lang][refund], tone: refund === 'refunded' ? 'none' : refund === 'sending' ? 'wait' : 'bad' };
+  }
   if (shop.status === 'paid') {
     const state = shop.fulfilment.state;
     return { text: PAID_FULFILMENT[lang][state], tone: state === 'retrying' ? 'bad' : state === 'due' ? 'wait' : 'ok' };

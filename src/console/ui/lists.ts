@@ -22,6 +22,9 @@ import { disputeBadge, orderLink, productTitle, receiptsView, shopBadges, webhoo
 import { badge, renderRows, type Column } from './table.js';
 import type { ListName } from './url.js';
 
+/** "Refund of order …", linking to the order a refund's payout gives money back for. */
+const refundOfLink = (ctx: ConsoleContext, orderId: string, title = orderId) => orderLink(ctx, orderId, ctx.t('r.refundOf', { id: shortId(orderId) }), title);
+
 /** Page sizes offered, in this order. */
 export const PAGE_SIZES = ['10', '20', '50', '100'] as const;
 
@@ -113,7 +116,7 @@ const orders: ListDefinition<OrderRow> = {
         return badge(s.text, s.tone);
       },
     },
-    { key: 'shop', label: ctx.t('c.col.shop'), cell: (o) => (o.shop ? shopBadges(ctx, o.shop) : el('span', { className: 'muted', text: ctx.t('c.notShop') })) },
+    { key: 'shop', label: ctx.t('c.col.shop'), cell: (o) => (o.shop ? shopBadges(ctx, o.shop) : o.refund_of ? refundOfLink(ctx, o.refund_of) : el('span', { className: 'muted', text: ctx.t('c.notShop') })) },
   ],
   page: (body) => body as OrdersPage,
   note: (ctx, body) => {
@@ -156,7 +159,7 @@ function payouts(actions: { complete(p: PayoutView, button: HTMLButtonElement): 
           },
         },
         // A refund's payout names the order it gives money back for: a link to that order.
-        { key: 'client', label: ctx.t('c.col.client'), cell: (p) => (p.refund_of ? orderLink(ctx, p.refund_of, ctx.t('r.refundOf', { id: shortId(p.refund_of) }), p.client_order_id) : p.client_order_id), mono: true, wrap: true },
+        { key: 'client', label: ctx.t('c.col.client'), cell: (p) => (p.refund_of ? refundOfLink(ctx, p.refund_of, p.client_order_id) : p.client_order_id), mono: true, wrap: true },
       ];
       if (ctx.meta.sandbox) {
         cols.push({

@@ -121,6 +121,8 @@ function summary(ctx: ConsoleContext, order: OrderDetail): HTMLElement {
     [ctx.t('c.col.created'), dateTime(shop?.created_at ?? p?.created_at, ctx.lang, { seconds: true })],
   ];
   if (shop) {
+    const twice = shop.double_payment;
+    if (twice) rows.push([ctx.t('o.paidTwice'), el('span', { 'data-double-of': twice.first_order_id }, ...withLink(ctx.t('o.paidTwiceFirst', { order: '\u0000' }), orderLink(ctx, twice.first_order_id, shortId(twice.first_order_id), twice.first_order_id)))]);
     rows.push(
       [ctx.t('o.fulfilment'), fulfilment(ctx, shop)],
       [ctx.t('o.late'), ctx.t(shop.late ? 'o.lateYes' : 'o.lateNo')],
@@ -137,6 +139,12 @@ function summary(ctx: ConsoleContext, order: OrderDetail): HTMLElement {
     shop ? null : el('p', { className: 'muted', text: ctx.t('o.notShop') }),
     facts(rows),
   );
+}
+
+/** A sentence with a link in place of its `\u0000`. */
+function withLink(text: string, link: Node): Array<Node | string> {
+  const [before, after] = text.split('\u0000');
+  return [before ?? '', link, after ?? ''];
 }
 
 function fulfilment(ctx: ConsoleContext, shop: ShopView): Node {

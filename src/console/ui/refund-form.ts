@@ -1,14 +1,18 @@
 /**
  * The order page's refunds: what was paid and what is left, the refunds made with their payouts'
  * status, and — while something is left — the Refund form: the shopper's phone (SBP) or card number
- * and the amount (what is left, by default), then a confirm step; one Idempotency-Key per form, so a
+ * and the amount (what is left, by default), then a confirm step with the payout method, its fee and
+ * the total taken from the balance (the payout form's quote); one Idempotency-Key per form, so a
  * double submit makes one refund (`POST /refunds`, src/console/refunds.ts).
  */
 import type { OrderDetail, RefundResponse, RefundView } from '../contract.js';
+import { quotePayout, refundMethodFor, type PayoutMethod, type PayoutQuote } from '../payout-rules.js';
 import { ApiError, api, isUnauthorized } from './api.js';
 import type { ConsoleContext } from './context.js';
 import { el } from './shared/dom.js';
 import { dateTime, shortId } from './shared/format.js';
+import { methodTypeLabel } from './labels.js';
+import { orderLink } from './shop.js';
 import { badge, renderRows, type Column } from './table.js';
 import type { ConsoleKey } from './texts.js';
 
@@ -47,7 +51,7 @@ function refundsTable(ctx: ConsoleContext, refunds: RefundView[]): HTMLElement {
     { key: 'amount', label: ctx.t('p.amount'), cell: (x) => ctx.money(x.amount, x.currency), num: true },
     { key: 'status', label: ctx.t('r.status'), cell: (x) => badge(ctx.t(`r.status.${x.status}` as ConsoleKey), TONES[x.status]) },
     { key: 'to', label: ctx.t('r.to'), cell: (x) => `${x.account} · ${x.method.name}`, mono: true },
-    { key: 'payout', label: ctx.t('r.payout'), cell: (x) => (x.payout_id ? shortId(x.payout_id) : '—'), mono: true, title: (x) => x.payout_id ?? '' },
+    { key: 'payout', label: ctx.t('r.payout'), cell: (x) => (x.payout_id ? orderLink(ctx, x.payout_id, shortId(x.payout_id), x.payout_id) : '—'), mono: true },
     { key: 'when', label: ctx.t('r.when'), cell: (x) => dateTime(x.created_at, ctx.lang) },
   ];
   const table = el('table', { className: 'cards-on-phone', id: 'refunds-table', 'aria-label': ctx.t('r.title') }, el('thead'), el('tbody'));
@@ -99,7 +103,10 @@ function refundForm(ctx: ConsoleContext, orderId: string, refundable: NonNullabl
   );
 
   let sending = false;
-  form.addEventListener('submit', (e) => {
+  /** The payout method and quote the confirm step shows; the refund is sent with this method. */
+  let chosen: { method: PayoutMethod; quote: PayoutQuote } | null = null;
+  let methods: PayoutMethod[] | null = null;
+  form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const value = twoPlaces(amount.value);
     const tooMuch = value !== null && Number(value) > Number(refundable.amount);
@@ -109,8 +116,24 @@ function refundForm(ctx: ConsoleContext, orderId: string, refundable: NonNullabl
     setError(amountError, amount, value === null || Number(value) <= 0 || tooMuch ? amountProblem() : null);
     if (!accountOk || value === null || Number(value) <= 0 || tooMuch) return;
     amount.value = value;
+    // The same quote as the payout form's (payout-rules.ts), for the method the refund route picks.
+    try {
+      methods ??= (await api<{ methods: PayoutMethod[] }>('/payout-methods')).methods;
+    } catch (err) {
+      if (isUnauthorized(err)) return ctx.loggedOut();
+      return setError(accountError, account, ctx.errorText(err));
+    }
+    const pick = refundMethodFor(methods, account.value);
+    if (!pick?.method) return setError(accountError, account, pick ? ctx.t('r.err.noMethod') : ctx.t('r.err.account'));
+    const quoted = quotePayout(pick.method, value);
+    if (!quoted.ok) return setError(amountError, amount, ctx.t('p.err.limits', { min: ctx.money(quoted.min, pick.method.currency), max: ctx.money(quoted.max, pick.method.currency) }));
+    chosen = { method: pick.method, quote: quoted.quote };
+    const q = quoted.quote;
     summary.replaceChildren(
+      el('div', {}, el('dt', { text: ctx.t('p.method') }), el('dd', { id: 'refund-method', text: `${methodTypeLabel(ctx.lang, pick.method.type)} · ${pick.method.name}` })),
       el('div', {}, el('dt', { text: ctx.t('r.amount') }), el('dd', { text: ctx.money(value, refundable.currency) })),
+      el('div', {}, el('dt', { text: ctx.t('p.fee') }), el('dd', { id: 'refund-fee', text: ctx.money(q.fee, q.currency) })),
+      el('div', { className: 'total' }, el('dt', { text: ctx.t('p.totalCharged') }), el('dd', { id: 'refund-total', text: ctx.money(q.total, q.currency) })),
       el('div', {}, el('dt', { text: ctx.t('r.to') }), el('dd', { text: `${account.value.trim()} (${ctx.t(isPhone(account.value) ? 'r.byPhone' : 'r.byCard')})` })),
       el('div', {}, el('dt', { text: ctx.t('r.order') }), el('dd', { className: 'mono', text: orderId })),
     );
@@ -133,7 +156,7 @@ function refundForm(ctx: ConsoleContext, orderId: string, refundable: NonNullabl
       const { refund } = await api<RefundResponse>('/refunds', {
         method: 'POST',
         headers: { 'Idempotency-Key': key },
-        body: { order_id: orderId, account: account.value.trim(), amount: amount.value },
+        body: { order_id: orderId, account: account.value.trim(), amount: amount.value, ...(chosen && { payment_method_id: chosen.method.id }) },
       });
       ctx.toast(ctx.t('r.done', { id: refund.payout_id ? shortId(refund.payout_id) : '—' }));
       void ctx.refreshBalance();

@@ -24,7 +24,8 @@ export function shopBadges(ctx: ConsoleContext, shop: ShopView): HTMLElement {
   if (shop.late) extra.push(badge(ctx.t('c.badge.late'), 'wait'));
   if (shop.flagged) extra.push(badge(ctx.t('c.badge.flagged'), 'bad'));
   if (shop.dispute) extra.push(badge(ctx.t(shop.dispute.processed ? 'c.badge.disputeDone' : 'c.badge.disputeOpen'), shop.dispute.processed ? 'none' : 'wait'));
-  return el('span', { className: 'badges', 'data-shop-state': shop.status, 'data-fulfilment': shop.fulfilment.state }, badge(state.text, state.tone), ...extra);
+  const attrs = { className: 'badges', 'data-shop-state': shop.status, 'data-fulfilment': shop.fulfilment.state, 'data-double-payment': shop.double_payment?.refund ?? null };
+  return el('span', attrs, badge(state.text, state.tone), ...extra);
 }
 
 /**

@@ -4,6 +4,8 @@ import { createAnalytics, slices, type AnalyticsReport } from '../../../src/cons
 import { dayStart, daysOf, isoInZone, localDate } from '../../../src/console/zone.js';
 import type { Order, ProviderClient } from '../../../src/provider/index.js';
 import { DAY, START, everyRecord, sandboxWorld, syntheticClient } from './export-helpers.js';
+import { categoryAxis } from '../../../src/console/ui/analytics-axis.js';
+import { methodTypeLabel } from '../../../src/console/ui/labels.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const query = (q: Record<string, string>) => new URLSearchParams(q);
@@ -259,5 +261,28 @@ describe('the query, the cache, the reading', () => {
       [75_000, 99_999],
     ]);
     assert.deepEqual(slices(5, 5, 4), [[5, 5]]);
+  });
+});
+
+describe('the bar charts’ category names (analytics-axis.ts)', () => {
+  const seven = (text: string) => text.length * 7;
+  // The console's names of the provider's method types, as the by-method chart shows them.
+  const methods = ['SBP', 'BankCard', 'NSPKLink', 'TransBankCard', 'BankAccount', 'TransSBP'].map((t) => methodTypeLabel('en', t));
+
+  test('on a 390 px phone (a chart about 330 px wide) the six methods stand upright, whole, in a band tall enough for the longest', () => {
+    assert.deepEqual(methods, ['SBP', 'Card', 'NSPK link', 'Card (cross-border)', 'Bank account', 'SBP (cross-border)']);
+    const axis = categoryAxis(methods, 330, seven);
+    assert.equal(axis.rotate, -90);
+    assert.deepEqual(axis.names, methods, 'none cut');
+    assert.ok(axis.size >= Math.max(...methods.map(seven)), `the band (${axis.size} px) holds the longest name`);
+  });
+
+  test('a name longer than the band is shortened with "…" (the table has it whole); on a wide chart the names lie level', () => {
+    const long = categoryAxis(['Банк не указан ни в одном заказе этого дня', 'ВТБ'], 330, seven);
+    assert.equal(long.rotate, -90);
+    assert.match(long.names[0]!, /…$/);
+    assert.ok(seven(long.names[0]!) <= 150);
+    assert.equal(long.names[1], 'ВТБ');
+    assert.deepEqual(categoryAxis(methods, 1100, seven), { rotate: 0, size: 40, names: methods });
   });
 });

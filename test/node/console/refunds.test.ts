@@ -8,8 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { OrderDetailResponse, PayoutView, RefundResponse, RefundsDueResponse } from '../../../src/console/contract.js';
+import type { OrderDetailResponse, OrdersPage, PayoutView, RefundResponse, RefundsDueResponse } from '../../../src/console/contract.js';
 import { createConsole } from '../../../src/console/index.js';
+import { shopStateLabel } from '../../../src/console/ui/labels.js';
 import { createProviderClient, type ProviderClient } from '../../../src/provider/index.js';
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createCheckoutHandler, type CheckoutHandler } from '../../../src/server/index.js';
@@ -165,6 +166,36 @@ describe('refunds: "To refund" and one payout per refund', () => {
     assert.deepEqual(page.order.refundable, { paid: '3000.00', amount: '0.00', currency: 'RUB' });
     const payouts = await get<{ items: PayoutView[] }>('/payouts?size=100');
     assert.equal(payouts.items.find((p) => p.id === r.payout_id)?.refund_of, second.id);
+  });
+
+  test('the shop state of a cart paid twice: the second order is "paid twice" (never fulfilled) in the list and on its page, before and after its refund', async () => {
+    const cart = 'cart_doublestate000001';
+    const first = await buy(cart);
+    const second = await buy(cart);
+    await complete(first.id);
+    await complete(second.id);
+    const stateOf = async (id: string) => {
+      const row = (await get<OrdersPage>(`/orders?q=${cart}&size=50`)).items.find((x) => x.id === id);
+      const page = (await get<OrderDetailResponse>(`/orders/${id}`)).order.shop;
+      assert.deepEqual(row?.shop?.double_payment ?? null, page?.double_payment ?? null, 'the list and the page agree');
+      return { double: page!.double_payment, fulfilment: page!.fulfilment.state };
+    };
+    // onOrderPaid ran for both; only the first is the purchase's.
+    assert.deepEqual(await stateOf(first.id), { double: null, fulfilment: 'done' });
+    assert.deepEqual(await stateOf(second.id), { double: { first_order_id: first.id, refund: 'due' }, fulfilment: 'done' });
+    assert.equal(shopStateLabel('en', (await get<OrderDetailResponse>(`/orders/${second.id}`)).order.shop!).text, 'Paid twice — refund due');
+
+    const made = await refund({ order_id: second.id, account: '+7 999 123-45-68' }, 'refund-double-state');
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const payout = (made.body as RefundResponse).refund.payout_id!;
+    const now = await stateOf(second.id);
+    assert.ok(now.double && ['sending', 'refunded'].includes(now.double.refund), JSON.stringify(now));
+    const done = await sandbox.fetch(new Request(`${PROVIDER}/sandbox/orders/${payout}/complete`, { method: 'POST', headers: { 'X-API-Key': KEY } }));
+    assert.ok([200, 409].includes(done.status), await done.text());
+    assert.deepEqual(await stateOf(second.id), { double: { first_order_id: first.id, refund: 'refunded' }, fulfilment: 'done' });
+    const shop = (await get<OrderDetailResponse>(`/orders/${second.id}`)).order.shop!;
+    assert.deepEqual([shopStateLabel('en', shop).text, shopStateLabel('ru', shop).text], ['Paid twice — refunded', 'Оплачен дважды — возвращено']);
+    assert.equal(shopStateLabel('en', (await get<OrderDetailResponse>(`/orders/${first.id}`)).order.shop!).text, 'Paid, fulfilled');
   });
 
   test('an expired order paid late after the shopper paid its renewal (one createSession purchase): listed as a late payment', async () => {
