@@ -215,6 +215,6 @@ describe('examples/vite-react: Vite + React with paydesk/react', () => {
 
 test('every folder of examples/ is exercised by this suite', async () => {
   const folders = (await readdir(EXAMPLES, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
-  // next-app: test/examples/next-app.test.ts.
-  assert.deepEqual(folders.sort(), ['express-script-tag', 'next-app', 'node-http', 'vite-react']);
+  // next-app: test/examples/next-app.test.ts; console-express: test/examples/console-express.test.ts.
+  assert.deepEqual(folders.sort(), ['console-express', 'express-script-tag', 'next-app', 'node-http', 'vite-react']);
 });

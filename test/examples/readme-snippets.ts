@@ -26,10 +26,18 @@ function projectOf(file: string): Snippet['project'] {
 
 const lineAt = (markdown: string, offset: number) => markdown.slice(0, offset).split('\n').length;
 
+/**
+ * A block the line before marks as not a file of its own: `<!-- fragment: … -->` (an excerpt of a call,
+ * whose context the text around it gives) or `<!-- snippet: NAME (run by …) -->` (a test of its own
+ * runs it, with what it needs).
+ */
+const MARKED = /<!--\s*(fragment|snippet)\b[^>]*-->\s*$/;
+
 /** The ts/tsx snippets of a markdown text, each with its file name from its first line (or a generated one). */
 export function extractSnippets(markdown: string, source = 'README.md', firstIndex = 1): Snippet[] {
   const out: Snippet[] = [];
   for (const m of markdown.matchAll(/^```(tsx?)[ \t]*\n([\s\S]*?)^```[ \t]*$/gm)) {
+    if (MARKED.test(markdown.slice(Math.max(0, m.index - 200), m.index).trimEnd())) continue;
     const lang = m[1] as 'ts' | 'tsx';
     const code = m[2]!;
     const index = firstIndex + out.length;
