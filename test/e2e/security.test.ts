@@ -90,7 +90,10 @@ describe('security of the demo', () => {
 
     const { page, cspViolations, errors } = await shopper();
     await openCheckout(page, demo, 'pour-over-kit', { method: 'sbp', theme: 'dark' });
-    await page.locator('#lang-switch input[value="ru"]').check({ force: true });
+    // A click, then the switch seen checked: the storefront re-renders on the change, and a check()
+    // that reads the state at once can find the re-render not done yet (it failed so in a CI run).
+    await page.locator('#lang-switch input[value="ru"]').click({ force: true });
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('#lang-switch input[value="ru"]')?.checked === true);
     await page.goto(`${demo.consoleUrl}?lang=en`);
     await page.locator('#password').waitFor();
     assert.deepEqual(cspViolations, []);
