@@ -17,6 +17,7 @@ import { ENDED_STALE_MS, LATE_DENSE_MS, nextLateCheck } from './config.js';
 import type { CheckoutCore } from './core.js';
 import type { Hooks, LeaseRun } from './hooks.js';
 import { notePaidOrder } from '../telemetry.js';
+import { recordPayment } from './paid-index.js';
 
 /** A session update, with the hook runs it started (they settle in the background). */
 export type Applied = UpdateResult & { hooks: Array<Promise<LeaseRun | undefined>> };
@@ -133,6 +134,7 @@ export class StatusSync {
    */
   async applyOrder(sid: string, order: Order, via: SyncSource): Promise<Applied | null> {
     const { log, now } = this.core.cfg;
+    if (orderOutcome(order.status) === 'paid') await this.recordBeforePaid(sid);
     const res = await this.core.repo.update(sid, (cur) => {
       if (cur.client_order_id !== order.client_order_id) return null;
       if (cur.provider_order_id && cur.provider_order_id !== order.id) return null;
@@ -230,6 +232,7 @@ export class StatusSync {
    */
   async markPaidByDispute(sid: string, disputeId: string, via: SyncSource, deposit: SessionDeposit | null = null): Promise<Applied | null> {
     const { log, now } = this.core.cfg;
+    await this.recordBeforePaid(sid);
     const res = await this.core.repo.update(sid, (cur) => {
       if (cur.view.status === 'paid') return null;
       if (cur.flagged && cur.flagged.reason !== 'dispute_unconfirmed') return null;
@@ -250,6 +253,17 @@ export class StatusSync {
     if (res.after === res.before) return { ...res, hooks: [] };
     log.warn('an accepted dispute credited an order: it is paid' + (res.after.payment?.late ? ' (late)' : ''), { session: sid, dispute_id: disputeId });
     return { ...res, hooks: await this.settle(res.after, null) };
+  }
+
+  /**
+   * A payment enters its purchase's index (paid-index.ts) before the session is marked paid, so a
+   * crash in between leaves an unpaid session to retry, never a paid one missing from the index.
+   * Nothing when the session is paid already or held by a flag (it will not be marked paid).
+   */
+  private async recordBeforePaid(sid: string): Promise<void> {
+    const rec = await this.core.repo.get(sid);
+    if (!rec || rec.view.status === 'paid' || (rec.flagged && rec.flagged.reason !== 'dispute_unconfirmed')) return;
+    await recordPayment(this.core, rec, this.core.cfg.now());
   }
 
   /** After a change: the hooks due, and when the sweep looks at the session next. */
