@@ -1,17 +1,20 @@
 /**
  * The handler's multi-instance guarantees on top of a store, run against every store (memory, SQLite,
  * Redis, PostgreSQL): one order for ten concurrent duplicates, events on every instance, onOrderPaid
- * exactly once. The store's own contract is the packaged suite (paydesk/server/testing,
+ * exactly once, every payment of a purchase paid on several instances at once in its index. The store's own contract is the packaged suite (paydesk/server/testing,
  * describeStoreContract), which each store's test file runs too.
  */
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CheckoutStore } from '../../../src/server/index.js';
+import { randomUUID } from 'node:crypto';
 import {
   createRequest,
+  createSession,
   deferred,
   FakeProvider,
   getSession,
+  type Harness,
   makeHarness,
   SseReader,
   webhookRequest,
@@ -100,6 +103,27 @@ export function handlerContract(name: string, fixture: StoreFixture): void {
         await b.handler.idle();
         assert.equal(paid.length, 1, 'onOrderPaid ran exactly once');
       });
+    });
+
+    test('three instances, paid webhooks of five orders of one purchase delivered to all at once: each later payment is listed, none lost', async () => {
+      const provider = new FakeProvider();
+      const instances: Harness[] = [];
+      for (let i = 0; i < 3; i++) instances.push(makeHarness({ store: await make(), resolveOrder: () => ({ amount: '1500.00' }) }, provider));
+      const cart = `cart-${fixture.unique()}${randomUUID().slice(0, 8)}`;
+      const orders: Array<{ id: string }> = [];
+      for (let i = 0; i < 5; i++) orders.push((await createSession(instances[i % 3]!, { order_ref: cart, method_type: 'SBP' })).order);
+      const completed = orders.map((o) => provider.setStatus(o.id, 'Completed'));
+      const deliveries = await Promise.all(completed.flatMap((o) => instances.map((h) => h.handler(webhookRequest(o)))));
+      for (const d of deliveries) assert.ok(d.status === 200 || d.status === 202, String(d.status));
+      for (const h of instances) await h.handler.idle();
+      const ids = orders.map((o) => o.id).sort();
+      for (const h of instances) {
+        const mine = (await h.handler.doublePayments()).filter((d) => d.purchase === cart);
+        assert.equal(mine.length, 4, JSON.stringify(mine));
+        assert.equal(new Set(mine.map((d) => d.first.order_id)).size, 1, 'one first payment, the one fulfilled');
+        assert.deepEqual([mine[0]!.first.order_id, ...mine.map((d) => d.order_id)].sort(), ids);
+      }
+      for (const h of instances) await h.handler.close();
     });
   });
 }
