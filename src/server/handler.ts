@@ -68,7 +68,7 @@ export interface CheckoutHandler {
    * Orders that paid a purchase another order had already paid — money to give back (a refund is a
    * payout to the shopper: paydesk/console makes them). A purchase is `createSession`'s `purchase`,
    * else the order_ref; the first paid order is the purchase's, each later one is listed, newest
-   * first, from the sessions the handler keeps.
+   * first, from the sessions the handler keeps, through its index of payments per purchase.
    */
   doublePayments(): Promise<DoublePayment[]>;
   /** Read-only views for a back office: sessions, one order's history and hooks, the webhook log. */
