@@ -7,8 +7,8 @@
  * What the server keeps in it: sessions (with their OrderView and event number), the index from
  * client_order_id / provider order id to session, idempotency records, the exactly-once markers and
  * leases of the hooks and of the reconciliation sweep, rate-limit counters, the watch list of orders
- * the sweep re-reads and the webhook log (sorted indexes); and pub/sub channels that carry every
- * session change to every instance.
+ * the sweep re-reads, the webhook log and the purchases paid twice (sorted indexes), the paid
+ * sessions of each purchase; and pub/sub channels that carry every session change to every instance.
  */
 import { FanOut } from './stores/fan-out.js';
 
