@@ -40,8 +40,9 @@ const BATCH = 32;
 /**
  * Sessions recorded before the index existed: a one-time backfill reads the newest of them (as many
  * as the scan this index replaced read on every call, so the list is the one it gave) and records
- * those paid. A marker in the store says it ran; it expires after a month and the backfill runs once
- * more (it catches a payment an instance of an older version recorded during a rolling upgrade).
+ * those paid. A marker in the store says it ran; each instance reads it at its first call and daily
+ * after. It expires after a month and the backfill runs once more (it catches a payment an instance
+ * of an older version recorded during a rolling upgrade).
  */
 const BACKFILL_SCAN = 5000;
 const BACKFILL_KEY = 'pp-backfilled:v1';
@@ -50,18 +51,21 @@ const BACKFILL_TTL_MS = 31 * 24 * 3600 * 1000;
 const isPaid = (rec: SessionRecord | null): rec is SessionRecord & { payment: SessionPayment; provider_order_id: string } =>
   !!rec && rec.view.status === 'paid' && !!rec.payment && !!rec.provider_order_id;
 
-/** The backfill of this handler (once per instance; the store's marker spares the other instances the scan). */
-const backfills = new WeakMap<CheckoutCore, Promise<void>>();
+/** How often an instance reads the marker again (it may have expired: the backfill then runs once more). */
+const MARKER_RECHECK_MS = 24 * 3600 * 1000;
+
+/** The backfill of this instance, and when it began (the store's marker spares the other instances the scan). */
+const backfills = new WeakMap<CheckoutCore, { done: Promise<void>; at: number }>();
 
 function backfilled(core: CheckoutCore): Promise<void> {
-  let p = backfills.get(core);
-  if (!p) {
-    p = backfill(core);
-    backfills.set(core, p);
-    // A failed backfill (store down) is tried again at the next call.
-    p.catch(() => backfills.delete(core));
-  }
-  return p;
+  const now = core.cfg.now();
+  const known = backfills.get(core);
+  if (known && now - known.at < MARKER_RECHECK_MS) return known.done;
+  const run = { done: backfill(core), at: now };
+  backfills.set(core, run);
+  // A failed backfill (store down) is tried again at the next call.
+  run.done.catch(() => backfills.get(core) === run && backfills.delete(core));
+  return run.done;
 }
 
 async function backfill(core: CheckoutCore): Promise<void> {

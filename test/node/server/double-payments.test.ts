@@ -161,7 +161,7 @@ describe('handler.doublePayments() reads the index of payments per purchase', ()
       (await upgraded.handler.doublePayments()).map((d) => d.order_id),
       [second.id],
     );
-    assert.deepEqual(counting.calls, { indexRange: 1, get: 3 }, 'no second backfill on this instance');
+    assert.deepEqual({ ...counting.calls }, { indexRange: 1, get: 3 }, 'no second backfill on this instance');
 
     // Another instance: one read of the marker, no scan.
     const another = harness(counting.store);
@@ -170,9 +170,32 @@ describe('handler.doublePayments() reads the index of payments per purchase', ()
       (await another.handler.doublePayments()).map((d) => d.order_id),
       [second.id],
     );
-    assert.deepEqual(counting.calls, { indexRange: 1, get: 4 }, 'the marker, the list, its two sessions');
+    assert.deepEqual({ ...counting.calls }, { indexRange: 1, get: 4 }, 'the marker, the list, its two sessions');
     await upgraded.handler.close();
     await another.handler.close();
+  });
+
+  test('each instance reads the backfill marker again daily, and backfills again once the marker expired (31 days)', async () => {
+    let h: Harness | undefined;
+    const counting = countingStore(createMemoryStore({ now: () => h?.clock.now ?? Date.now() }));
+    h = harness(counting.store);
+    await payOrder(h, 'cart-marker');
+    await h.handler.doublePayments();
+    const day = 24 * 3600 * 1000;
+    counting.reset();
+    h.clock.now += day / 2;
+    await h.handler.doublePayments();
+    assert.deepEqual({ ...counting.calls }, { indexRange: 1 }, 'within a day: the index only');
+    counting.reset();
+    h.clock.now += day;
+    await h.handler.doublePayments();
+    assert.deepEqual({ ...counting.calls }, { get: 1, indexRange: 1 }, 'a day later: the marker, then the index');
+    counting.reset();
+    h.clock.now += 31 * day;
+    await h.handler.doublePayments();
+    assert.equal(counting.calls.indexRange, 2, 'the marker expired: the sessions index is read once more');
+    assert.equal(counting.calls.set, 1, 'and the marker written again');
+    await h.handler.close();
   });
 
   test('a purchase whose sessions the store let go leaves the index', async () => {
