@@ -134,7 +134,7 @@ export class StatusSync {
    */
   async applyOrder(sid: string, order: Order, via: SyncSource): Promise<Applied | null> {
     const { log, now } = this.core.cfg;
-    if (orderOutcome(order.status) === 'paid') await this.recordBeforePaid(sid);
+    if (orderOutcome(order.status) === 'paid') await this.recordBeforePaid(sid, order);
     const res = await this.core.repo.update(sid, (cur) => {
       if (cur.client_order_id !== order.client_order_id) return null;
       if (cur.provider_order_id && cur.provider_order_id !== order.id) return null;
@@ -232,7 +232,7 @@ export class StatusSync {
    */
   async markPaidByDispute(sid: string, disputeId: string, via: SyncSource, deposit: SessionDeposit | null = null): Promise<Applied | null> {
     const { log, now } = this.core.cfg;
-    await this.recordBeforePaid(sid);
+    await this.recordBeforePaid(sid, null);
     const res = await this.core.repo.update(sid, (cur) => {
       if (cur.view.status === 'paid') return null;
       if (cur.flagged && cur.flagged.reason !== 'dispute_unconfirmed') return null;
@@ -258,11 +258,13 @@ export class StatusSync {
   /**
    * A payment enters its purchase's index (paid-index.ts) before the session is marked paid, so a
    * crash in between leaves an unpaid session to retry, never a paid one missing from the index.
-   * Nothing when the session is paid already or held by a flag (it will not be marked paid).
+   * Nothing when the session is paid already, or will not be marked paid: held by a flag, or `order`
+   * (the provider's, when it is what pays it) not its own or not matching it (flagged instead).
    */
-  private async recordBeforePaid(sid: string): Promise<void> {
+  private async recordBeforePaid(sid: string, order: Order | null): Promise<void> {
     const rec = await this.core.repo.get(sid);
     if (!rec || rec.view.status === 'paid' || (rec.flagged && rec.flagged.reason !== 'dispute_unconfirmed')) return;
+    if (order && ((rec.provider_order_id && rec.provider_order_id !== order.id) || orderProblem(order, rec, rec.client_order_id))) return;
     await recordPayment(this.core, rec, this.core.cfg.now());
   }
 

@@ -88,6 +88,21 @@ describe('handler.doublePayments() reads the index of payments per purchase', ()
     await h.handler.close();
   });
 
+  test('an order the provider reports paid for another amount is flagged, not paid: not in the index, not listed', async () => {
+    const store = createMemoryStore();
+    const h = harness(store);
+    await payOrder(h, 'cart-mismatch');
+    const created = await createSession(h, { order_ref: 'cart-mismatch', method_type: 'SBP' });
+    h.provider.readTransform = (o) => (o.id === created.order.id ? { ...o, amount: '1.00' } : o);
+    const res = await h.handler(webhookRequest(h.provider.setStatus(created.order.id, 'Completed')));
+    assert.equal(res.status, 200);
+    await h.handler.idle();
+    assert.equal(h.flagged.length, 1, 'flagged for review');
+    assert.deepEqual(await h.handler.doublePayments(), []);
+    assert.equal(JSON.parse((await store.get(paidKey('cart-mismatch')))!.value).length, 1, 'only the paid order is recorded');
+    await h.handler.close();
+  });
+
   test('a double payment behind more than 5000 newer sessions is found (the scan read the newest 5000)', { timeout: 120_000 }, async () => {
     const store = createMemoryStore();
     const h = harness(store);
