@@ -1,7 +1,8 @@
 /**
  * Vite builds the demo's pages (storefront, thanks, support, CDN demo; the console is paydesk/console's own build) from `demo/public/`:
  * the HTML entries, their TypeScript (`demo/public/src/`, which imports paydesk's entries `src/money`,
- * `src/protocol` and `src/provider` instead of copying them), CSS and images, into `demo/dist/` with hashed
+ * `src/protocol` and `src/provider` instead of copying them, and the modules and base stylesheet it shares
+ * with the console's pages, `src/ui-shared/`), CSS and images, into `demo/dist/` with hashed
  * asset names. Nothing inline: every script and style is a file, so the pages keep their strict
  * Content-Security-Policy (`script-src 'self'; style-src 'self'`).
  *

@@ -1,7 +1,7 @@
 /** The page paydesk redirects to after a paid order (redirect_url), and the support page. */
-import { applyTexts, initialLang, initialTheme, setTheme, texts } from './shared/i18n.js';
+import { applyTexts, initialLang, initialTheme, setTheme, texts } from '../../../src/ui-shared/i18n.js';
 import { STORE_TEXTS } from './texts/store.js';
-import { tabPreference } from './shared/tab-prefs.js';
+import { tabPreference } from './tab-prefs.js';
 
 // The language and theme the purchase was made in (this tab), else the usual choice.
 const lang = tabPreference('lang') ?? initialLang();
