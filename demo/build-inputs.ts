@@ -22,6 +22,8 @@ export const SHARED_UI_DIR = join(REPO_ROOT, 'src', 'ui-shared');
 /** Where the built pages go (git-ignored). */
 export const PAGES_OUT_DIR = join(DEMO_DIR, 'dist');
 export const VITE_CONFIG_FILE = join(DEMO_DIR, 'vite.config.ts');
+/** The config's own plugin modules: a change of them is a change of the build. */
+const VITE_PLUGIN_FILES = [join(DEMO_DIR, 'classic-scripts.ts')];
 const INPUTS_FILE = '.build-inputs.json';
 const INPUTS_VERSION = 1;
 
@@ -77,6 +79,7 @@ export function recordBuildInputs(outDir: string, moduleIds: Iterable<string>, v
   const listing = listFiles(PAGES_SRC_DIR);
   for (const path of [...listing, ...listFiles(SHARED_UI_DIR)]) add(join(REPO_ROOT, path));
   add(VITE_CONFIG_FILE);
+  for (const file of VITE_PLUGIN_FILES) add(file);
   add(fileURLToPath(import.meta.url));
   const inputs: BuildInputs = { version: INPUTS_VERSION, vite: viteVersion, files, listing };
   writeFileSync(join(outDir, INPUTS_FILE), `${JSON.stringify(inputs, null, 1)}\n`);
