@@ -5,7 +5,8 @@
  *
  * `demo/dist/.build-inputs.json` holds the sha256 of every file the build read outside node_modules,
  * the list of files under demo/public (a new page, module or image means a rebuild) and the Vite
- * version.
+ * version. Every file of src/ui-shared (the pages' modules and base stylesheet, shared with the console's
+ * pages) is hashed too: a stylesheet that CSS `@import`s is not among the bundler's module ids.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,9 +17,13 @@ export const DEMO_DIR = fileURLToPath(new URL('./', import.meta.url));
 export const REPO_ROOT = join(DEMO_DIR, '..');
 /** The pages' sources (Vite's root). */
 export const PAGES_SRC_DIR = join(DEMO_DIR, 'public');
+/** The modules and base stylesheet the pages share with the console's (src/ui-shared). */
+export const SHARED_UI_DIR = join(REPO_ROOT, 'src', 'ui-shared');
 /** Where the built pages go (git-ignored). */
 export const PAGES_OUT_DIR = join(DEMO_DIR, 'dist');
 export const VITE_CONFIG_FILE = join(DEMO_DIR, 'vite.config.ts');
+/** The config's own plugin modules: a change of them is a change of the build. */
+const VITE_PLUGIN_FILES = [join(DEMO_DIR, 'classic-scripts.ts')];
 const INPUTS_FILE = '.build-inputs.json';
 const INPUTS_VERSION = 1;
 
@@ -72,8 +77,9 @@ export function recordBuildInputs(outDir: string, moduleIds: Iterable<string>, v
   };
   for (const id of moduleIds) if (!id.startsWith('\0')) add(id.split('?')[0]!);
   const listing = listFiles(PAGES_SRC_DIR);
-  for (const path of listing) add(join(REPO_ROOT, path));
+  for (const path of [...listing, ...listFiles(SHARED_UI_DIR)]) add(join(REPO_ROOT, path));
   add(VITE_CONFIG_FILE);
+  for (const file of VITE_PLUGIN_FILES) add(file);
   add(fileURLToPath(import.meta.url));
   const inputs: BuildInputs = { version: INPUTS_VERSION, vite: viteVersion, files, listing };
   writeFileSync(join(outDir, INPUTS_FILE), `${JSON.stringify(inputs, null, 1)}\n`);

@@ -25,7 +25,7 @@ import type { Carts } from './carts.js';
 import type { Product } from './catalog.js';
 import { remoteAddress } from './http.js';
 import type { DemoPages } from './pages.js';
-import { money } from './public/src/shared/format.js';
+import { money } from '../src/ui-shared/format.js';
 import { STORE_TEXTS, type StoreKey } from './public/src/texts/store.js';
 
 /** The page's path: `/checkout/{cart}`. */

@@ -1,9 +1,11 @@
 /**
  * Vite builds the demo's pages (storefront, thanks, support, CDN demo; the console is paydesk/console's own build) from `demo/public/`:
  * the HTML entries, their TypeScript (`demo/public/src/`, which imports paydesk's entries `src/money`,
- * `src/protocol` and `src/provider` instead of copying them), CSS and images, into `demo/dist/` with hashed
+ * `src/protocol` and `src/provider` instead of copying them, and the modules and base stylesheet it shares
+ * with the console's pages, `src/ui-shared/`), CSS and images, into `demo/dist/` with hashed
  * asset names. Nothing inline: every script and style is a file, so the pages keep their strict
- * Content-Security-Policy (`script-src 'self'; style-src 'self'`).
+ * Content-Security-Policy (`script-src 'self'; style-src 'self'`). A script that must run before the first
+ * paint (the theme: demo/public/src/theme-first.ts) is a classic script of its own (demo/classic-scripts.ts).
  *
  * `npm start` builds them itself when `demo/dist/` is missing or stale (demo/pages.ts); by hand:
  * `npm run build:demo`. `npx vite -c demo/vite.config.ts` serves the pages with hot reload on
@@ -14,6 +16,7 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defineConfig, version as viteVersion, type Plugin } from 'vite';
 import { PAGES_OUT_DIR, PAGES_SRC_DIR, recordBuildInputs } from './build-inputs.js';
+import { classicScripts } from './classic-scripts.js';
 
 /** The HTML pages of demo/public, each an entry. */
 function htmlEntries(): Record<string, string> {
@@ -66,7 +69,7 @@ export default defineConfig({
   base: '/',
   publicDir: false,
   logLevel: 'warn',
-  plugins: [buildInputs(), friendlyPaths()],
+  plugins: [buildInputs(), friendlyPaths(), classicScripts()],
   build: {
     outDir: PAGES_OUT_DIR,
     emptyOutDir: true,

@@ -99,7 +99,7 @@ function sourcesHash(root: string): string {
       else if (entry.isFile()) hash.update(relative(root, full)).update('\0').update(readFileSync(full)).update('\0');
     }
   };
-  for (const dir of ['src/console', 'src/money', 'src/protocol', 'src/provider']) add(join(root, dir));
+  for (const dir of ['src/console', 'src/ui-shared', 'src/money', 'src/protocol', 'src/provider']) add(join(root, dir));
   hash.update(readFileSync(join(root, 'scripts', 'console-ui.vite.config.ts')));
   return hash.digest('hex').slice(0, 16);
 }

@@ -45,8 +45,10 @@ describe('the storefront checkout modal on a phone', () => {
   });
 
   it('every vh of the storefront\'s styles has a dynamic (dvh) or small (svh) viewport twin after it', async () => {
-    for (const file of ['store.css', 'pages.css', 'base.css', 'console.css']) {
-      const text = await (await fetch(new URL(`../../demo/public/css/${file}`, import.meta.url))).text();
+    for (const file of ['demo/public/css/store.css', 'demo/public/css/pages.css', 'src/ui-shared/base.css', 'src/console/ui/console.css']) {
+      const res = await fetch(new URL(`../../${file}`, import.meta.url));
+      expect(res.ok, `${file} is served`).to.equal(true);
+      const text = await res.text();
       const lines = text.split('\n');
       lines.forEach((line, i) => {
         const m = /^\s*([\w-]+)\s*:\s*([^;]*\d+vh[^;]*);/.exec(line);

@@ -44,8 +44,9 @@ describe('the demo pages', () => {
       const file = join(copy, '.build-inputs.json');
       const inputs = JSON.parse(readFileSync(file, 'utf8')) as { vite: string; files: Record<string, string>; listing: string[] };
       assert.equal(staleReason(copy), null);
-      // The shared modules the pages import are inputs too, not only demo/public.
-      for (const shared of ['src/money/index.ts', 'src/provider/facts.ts', 'src/protocol/index.ts', 'demo/public/src/store.ts']) {
+      // The shared modules the pages import are inputs too, not only demo/public; and the base stylesheet
+      // they share with the console (src/ui-shared/base.css), which CSS @imports, not the bundler.
+      for (const shared of ['src/money/index.ts', 'src/provider/facts.ts', 'src/protocol/index.ts', 'demo/public/src/store.ts', 'src/ui-shared/dom.ts', 'src/ui-shared/base.css']) {
         assert.ok(shared in inputs.files, `${shared} is a recorded input`);
       }
       const write = (changed: object) => writeFileSync(file, JSON.stringify({ ...inputs, ...changed }));

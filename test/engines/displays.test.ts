@@ -155,7 +155,7 @@ for (const name of enginesToRun()) {
       }, INLINE);
       assert.equal(look.theme, 'dark');
       assert.equal(look.scheme, 'dark');
-      // The storefront's dark palette, given to the widget as its tokens (demo/public/css/base.css:
+      // The storefront's dark palette, given to the widget as its tokens (src/ui-shared/base.css:
       // --paydesk-color-text #f3ede6, --paydesk-color-surface #1f1a17).
       assert.equal(look.color, 'rgb(243, 237, 230)', "the dark theme's text colour");
       assert.equal(look.background, 'rgb(31, 26, 23)', "the dark theme's surface");

@@ -5,9 +5,9 @@
  */
 // The element's events (`paydesk-session`, `paydesk-status`, …), typed on every element by this module.
 import type {} from '../../../src/element/events.js';
-import { $, $$ } from './shared/dom.js';
-import { applyTexts, LANGS, setTheme, texts, THEMES } from './shared/i18n.js';
-import { toast } from './shared/toast.js';
+import { $, $$ } from '../../../src/ui-shared/dom.js';
+import { applyTexts, LANGS, setTheme, texts, THEMES } from '../../../src/ui-shared/i18n.js';
+import { toast } from '../../../src/ui-shared/toast.js';
 import { renderSandbox, SANDBOX_ACTIONS, sandboxAction } from './store-sandbox.js';
 import { pick, state, type DemoConfig } from './store-state.js';
 import { STORE_TEXTS } from './texts/store.js';

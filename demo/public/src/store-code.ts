@@ -1,7 +1,7 @@
 /** The storefront's code panel: the integration code for the current settings, its tabs and copy button. */
 import { CODE_TABS, highlight, integrationCode, type CodeTab } from './code.js';
-import { $, $$ } from './shared/dom.js';
-import { toast } from './shared/toast.js';
+import { $, $$ } from '../../../src/ui-shared/dom.js';
+import { toast } from '../../../src/ui-shared/toast.js';
 import { pick, products, state, widgetAttributes } from './store-state.js';
 
 /** Binds the tabs (click, arrow keys) and the copy button. */

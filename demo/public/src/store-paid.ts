@@ -3,7 +3,7 @@
  * order), and the watch that brings it up while a checkout of the cart is open and another order
  * pays it (GET /demo/api/carts/{id}, demo/carts.ts).
  */
-import { $, el } from './shared/dom.js';
+import { $, el } from '../../../src/ui-shared/dom.js';
 import { cartInfo, state, type CheckoutElement } from './store-state.js';
 
 /** How often the page asks whether another order paid the cart on screen. */

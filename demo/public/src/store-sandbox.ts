@@ -5,8 +5,8 @@
  * (demo/sandbox-bar.ts). A control that becomes usable right under a finger waits a moment before
  * it takes taps.
  */
-import { $$ } from './shared/dom.js';
-import { toast } from './shared/toast.js';
+import { $$ } from '../../../src/ui-shared/dom.js';
+import { toast } from '../../../src/ui-shared/toast.js';
 import { OPEN_STATES, SETTLED_STATES, endpoint, isNetworkError, state } from './store-state.js';
 
 export const SANDBOX_ACTIONS = ['complete', 'expire', 'dispute', 'accept', 'reject'] as const;

@@ -1,5 +1,5 @@
 /** The storefront's scrolling to the checkout (store.ts): its top once shown, then the requisites. */
-import { $ } from './shared/dom.js';
+import { $ } from '../../../src/ui-shared/dom.js';
 import { SETTLED_STATES, state } from './store-state.js';
 
 /** Smooth unless the shopper asked for reduced motion. */

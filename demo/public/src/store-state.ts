@@ -9,9 +9,9 @@
 import { INTEGRATION_MODES, type IntegrationMode } from '../../../src/protocol/index.js';
 import { BUTTON_NAMES, type ButtonName } from '../../../src/provider/index.js';
 import type { CodeTab, WidgetAttributes } from './code.js';
-import { money } from './shared/format.js';
-import { initialLang, initialTheme, texts, type Texts } from './shared/i18n.js';
-import { rememberForTab, tabPreference } from './shared/tab-prefs.js';
+import { money } from '../../../src/ui-shared/format.js';
+import { initialLang, initialTheme, texts, type Texts } from '../../../src/ui-shared/i18n.js';
+import { rememberForTab, tabPreference } from './tab-prefs.js';
 import { STORE_TEXTS, type StoreKey } from './texts/store.js';
 
 /** `/demo/api/config`. */

@@ -11,9 +11,9 @@
 import type {} from '../../../src/element/events.js';
 import { INTEGRATION_MODES } from '../../../src/protocol/index.js';
 import { BUTTON_NAMES } from '../../../src/provider/index.js';
-import { $, $$, checkRadio, el, onRadio } from './shared/dom.js';
-import { applyTexts, bindPreferences, setTheme, texts, type Lang, type Theme } from './shared/i18n.js';
-import { toast } from './shared/toast.js';
+import { $, $$, checkRadio, el, onRadio } from '../../../src/ui-shared/dom.js';
+import { applyTexts, bindPreferences, setTheme, texts, type Lang, type Theme } from '../../../src/ui-shared/i18n.js';
+import { toast } from '../../../src/ui-shared/toast.js';
 import { bindCodePanel, renderCode } from './store-code.js';
 import { renderPaidCart, watchCart } from './store-paid.js';
 import { scrollToCheckout, scrollWhenShown } from './store-scroll.js';

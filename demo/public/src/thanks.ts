@@ -1,11 +1,11 @@
 /** The page paydesk redirects to after a paid order (redirect_url), and the support page. */
-import { applyTexts, initialLang, initialTheme, setTheme, texts } from './shared/i18n.js';
+import { applyTexts, initialLang, texts } from '../../../src/ui-shared/i18n.js';
 import { STORE_TEXTS } from './texts/store.js';
-import { tabPreference } from './shared/tab-prefs.js';
+import { tabPreference } from './tab-prefs.js';
 
-// The language and theme the purchase was made in (this tab), else the usual choice.
+// The language the purchase was made in (this tab), else the usual choice; the theme is set before
+// the first paint, by the page's classic script (theme-first.ts).
 const lang = tabPreference('lang') ?? initialLang();
-setTheme(tabPreference('theme') ?? initialTheme());
 applyTexts(texts(STORE_TEXTS, lang));
 
 const ref = new URLSearchParams(location.search).get('ref');

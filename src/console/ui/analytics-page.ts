@@ -5,7 +5,7 @@
  * the address (`?period=7d`, `?period=custom&from=…&to=…`), so Back and a shared link keep it.
  */
 import type { AnalyticsReport } from '../analytics-tally.js';
-import { el } from './shared/dom.js';
+import { el } from '../../ui-shared/dom.js';
 import { api, isUnauthorized } from './api.js';
 import { barChart, dayChart, SERIES_COLORS } from './analytics-charts.js';
 import type { ConsoleContext } from './context.js';

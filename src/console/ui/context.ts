@@ -1,6 +1,6 @@
 /** What the console's views share: language, texts, the server's facts, and the page's services. */
 import type { BalanceView } from '../contract.js';
-import type { Lang, Texts } from './shared/i18n.js';
+import type { Lang, Texts } from '../../ui-shared/i18n.js';
 import type { ConsoleKey } from './texts.js';
 
 /** `GET /console/api/meta`. */

@@ -4,7 +4,7 @@
  * in the browser's zone. A list without dates shows the last 24 hours, and so does its export. The
  * browser downloads it with the login cookie (same origin); the server streams it page by page.
  */
-import { el } from './shared/dom.js';
+import { el } from '../../ui-shared/dom.js';
 import type { ConsoleContext } from './context.js';
 import { CONSOLE_API_PATH, type ListName } from './url.js';
 

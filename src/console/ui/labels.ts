@@ -17,7 +17,7 @@ import {
   type OrderSide,
   type TransactionType,
 } from '../../provider/index.js';
-import type { Lang } from './shared/i18n.js';
+import type { Lang } from '../../ui-shared/i18n.js';
 
 type FormSessionState = (typeof FORM_SESSION_STATES)[number];
 type ByLang<K extends string> = Readonly<Record<Lang, Readonly<Record<K, string>>>>;

@@ -3,7 +3,7 @@
  * a change of filter or page pushes a new address (so Back restores the previous one), and the list
  * is loaded for what the address says. Only the latest load is shown.
  */
-import { $, el, keyboardScrollable } from './shared/dom.js';
+import { $, el, keyboardScrollable } from '../../ui-shared/dom.js';
 import { ApiError, api, isUnauthorized } from './api.js';
 import type { ConsoleContext } from './context.js';
 import { exportLink } from './export-link.js';

@@ -5,8 +5,8 @@
  */
 import type { DisputesPage, DisputeView, OrderRow, OrdersPage, PayoutView, WebhookView } from '../contract.js';
 import type { FormSession, PaymentMethod, Transaction } from '../../provider/index.js';
-import { el } from './shared/dom.js';
-import { dateTime, shortId } from './shared/format.js';
+import { el } from '../../ui-shared/dom.js';
+import { dateTime, shortId } from '../../ui-shared/format.js';
 import type { ConsoleKey } from './texts.js';
 import type { ConsoleContext } from './context.js';
 import {

@@ -5,10 +5,10 @@
  * the provider key never reaches this page.
  */
 import type { BalanceView } from '../contract.js';
-import { $, $$ } from './shared/dom.js';
-import { money, shortId } from './shared/format.js';
-import { applyTexts, bindPreferences, initialLang, initialTheme, setTheme, texts, type Lang, type Theme } from './shared/i18n.js';
-import { toast } from './shared/toast.js';
+import { $, $$ } from '../../ui-shared/dom.js';
+import { money, shortId } from '../../ui-shared/format.js';
+import { applyTexts, bindPreferences, initialLang, initialTheme, setTheme, texts, type Lang, type Theme } from '../../ui-shared/i18n.js';
+import { toast } from '../../ui-shared/toast.js';
 import { CONSOLE_TEXTS } from './texts.js';
 import { ApiError, api, isUnauthorized } from './api.js';
 import type { ConsoleContext, Meta } from './context.js';

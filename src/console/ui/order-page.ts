@@ -6,8 +6,8 @@
  * receipts. Only the latest load is shown.
  */
 import type { DisputeView, HistoryView, OrderDetail, OrderDetailResponse, ProviderOrderView, ShopView, WebhookView } from '../contract.js';
-import { $, el, keyboardScrollable } from './shared/dom.js';
-import { dateTime, shortId } from './shared/format.js';
+import { $, el, keyboardScrollable } from '../../ui-shared/dom.js';
+import { dateTime, shortId } from '../../ui-shared/format.js';
 import type { ConsoleKey } from './texts.js';
 import { ApiError, api, isUnauthorized } from './api.js';
 import type { ConsoleContext } from './context.js';

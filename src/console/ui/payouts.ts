@@ -15,7 +15,7 @@ import {
   type PayoutQuote,
 } from '../payout-rules.js';
 import { compareAmounts, parseAmount } from '../../money/index.js';
-import { $, el } from './shared/dom.js';
+import { $, el } from '../../ui-shared/dom.js';
 import type { ConsoleKey } from './texts.js';
 import { ApiError, api, isUnauthorized } from './api.js';
 import type { ConsoleContext } from './context.js';

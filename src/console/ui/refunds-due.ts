@@ -6,8 +6,8 @@
 import type { RefundDue, RefundsDueResponse } from '../contract.js';
 import { api } from './api.js';
 import type { ConsoleContext, ConsolePage } from './context.js';
-import { el, keyboardScrollable } from './shared/dom.js';
-import { dateTime, shortId } from './shared/format.js';
+import { el, keyboardScrollable } from '../../ui-shared/dom.js';
+import { dateTime, shortId } from '../../ui-shared/format.js';
 import { orderLink } from './shop.js';
 import { badge, renderRows, type Column } from './table.js';
 import type { ConsoleKey } from './texts.js';

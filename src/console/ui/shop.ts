@@ -5,8 +5,8 @@
  * PDFs and HEIC linked for download; every file comes from the console API, behind the login).
  */
 import type { DisputeView, HookView, ReceiptView, ShopView, WebhookView } from '../contract.js';
-import { el } from './shared/dom.js';
-import { dateTime } from './shared/format.js';
+import { el } from '../../ui-shared/dom.js';
+import { dateTime } from '../../ui-shared/format.js';
 import type { ConsoleContext } from './context.js';
 import { disputeStateLabel, orderStatusLabel, shopStateLabel, webhookOutcomeLabel, webhookReason } from './labels.js';
 import { badge, type Column } from './table.js';

@@ -2,7 +2,7 @@
  * A list as a table: on a wide screen rows and columns; below 720 px each row becomes a card whose
  * cells carry their column's name (`data-label`, shown by CSS), so nothing scrolls sideways.
  */
-import { el } from './shared/dom.js';
+import { el } from '../../ui-shared/dom.js';
 import type { Tone } from './labels.js';
 
 export interface Column<T> {

@@ -1,7 +1,7 @@
 /** Texts of the merchant console. */
-import type { Tables } from './shared/i18n.js';
+import type { Tables } from '../../ui-shared/i18n.js';
 import { analyticsEn, analyticsRu } from './texts-analytics.js';
-import { commonEn, commonRu } from './texts-common.js';
+import { commonEn, commonRu } from '../../ui-shared/texts-common.js';
 
 const en = {
   ...commonEn,

@@ -5,7 +5,7 @@
  * (401: the webhook secret or key differs) — and reloads the log, where it is a `test` row.
  */
 import type { WebhookTestResult } from '../webhook-test-result.js';
-import { el } from './shared/dom.js';
+import { el } from '../../ui-shared/dom.js';
 import { api, isUnauthorized } from './api.js';
 import type { ConsoleContext } from './context.js';
 

@@ -1,4 +1,4 @@
-/** The storefront's own stylesheet (and base.css, which it imports), as the page loads it. */
+/** The storefront's own stylesheet (and src/ui-shared/base.css, which it imports), as the page loads it. */
 export async function storeStyles(): Promise<HTMLLinkElement> {
   const link = document.createElement('link');
   link.rel = 'stylesheet';

@@ -3,6 +3,13 @@
  * a demo file (server and pages) that reaches into src/ names an entry's index (`src/<entry>/index.ts`,
  * `src/index.ts`) or the element's public event types (`src/element/events.ts`, which types the
  * element's events on every element), never a module behind an entry.
+ *
+ * One folder besides: src/ui-shared/, the browser modules and base stylesheet of the console's pages
+ * (src/console/ui, built into dist/console/ui and served by paydesk/console) and of the demo's pages.
+ * It is neither a public entry (no merchant imports it; the npm build leaves it out, the console's
+ * pages carry it inside their own build) nor the demo's: it is the one copy that both builds take, where
+ * before each had its own and they drifted apart. The demo's pages may import its modules; the folder
+ * itself imports nothing but entries (checked below), so it opens no way behind an entry.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,6 +21,8 @@ import ts from 'typescript';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SRC = join(ROOT, 'src');
 const ALLOWED_FILES = new Set(['src/index.ts', 'src/element/events.ts']);
+/** The pages' shared modules (see the file comment): any module of this folder, none below another. */
+const SHARED_UI = 'src/ui-shared/';
 
 /** Every module specifier of a source text: imports, re-exports, `import()` and `import type`. */
 function specifiers(fileName: string, text: string): string[] {
@@ -41,7 +50,7 @@ export function nonEntryImports(file: string, text: string): string[] {
     const target = resolve(dirname(file), spec).replace(/\.js$/, '.ts');
     if (!target.startsWith(SRC + sep)) continue;
     const path = relative(ROOT, target).split(sep).join('/');
-    const isEntry = /^src\/[a-z-]+\/index\.ts$/.test(path) || ALLOWED_FILES.has(path);
+    const isEntry = /^src\/[a-z-]+\/index\.ts$/.test(path) || ALLOWED_FILES.has(path) || (path.startsWith(SHARED_UI) && !path.slice(SHARED_UI.length).includes('/'));
     if (!isEntry) bad.push(`${spec} → ${path}`);
   }
   return bad;
@@ -68,12 +77,17 @@ describe('the demo imports only public entries of paydesk', () => {
       "type T = import('../src/sandbox/receipts.js').UploadProblem;",
       "import { createCheckoutHandler } from '../src/server/index.js';",
       "import { z } from 'zod';",
+      "import { el } from '../src/ui-shared/dom.js';",
+      "import { texts } from '../src/console/ui/texts.js';",
+      "import { x } from '../src/ui-shared/more/x.js';",
     ].join('\n');
     assert.deepEqual(nonEntryImports(file, text), [
       '../src/server/sessions.js → src/server/sessions.ts',
       '../src/server/checkout/create-once.js → src/server/checkout/create-once.ts',
       '../src/provider/facts.js → src/provider/facts.ts',
       '../src/sandbox/receipts.js → src/sandbox/receipts.ts',
+      '../src/console/ui/texts.js → src/console/ui/texts.ts',
+      '../src/ui-shared/more/x.js → src/ui-shared/more/x.ts',
     ]);
   });
 
@@ -81,6 +95,19 @@ describe('the demo imports only public entries of paydesk', () => {
     const files = demoFiles(join(ROOT, 'demo'));
     assert.ok(files.length > 20, `found only ${files.length} demo files`);
     const found = files.flatMap((f) => nonEntryImports(f, readFileSync(f, 'utf8')).map((b) => `${relative(ROOT, f)}: ${b}`));
+    assert.deepEqual(found, []);
+  });
+
+  test('the shared UI folder (src/ui-shared) imports only entries and its own modules, nothing of the demo or the console', () => {
+    const dir = join(ROOT, ...SHARED_UI.split('/'));
+    const files = readdirSync(dir).filter((name) => /\.ts$/.test(name)).map((name) => join(dir, name));
+    assert.ok(files.length >= 5, `found only ${files.length} modules in ${SHARED_UI}`);
+    const found: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      const outside = specifiers(file, text).filter((spec) => spec.startsWith('.') && !resolve(dirname(file), spec).startsWith(SRC + sep));
+      found.push(...nonEntryImports(file, text).filter((b) => !b.includes(` → ${SHARED_UI}`)), ...outside);
+    }
     assert.deepEqual(found, []);
   });
 });

@@ -1,6 +1,6 @@
 /** Texts of the storefront and its small pages (thanks, support). */
-import type { Tables } from '../shared/i18n.js';
-import { commonEn, commonRu } from './common.js';
+import type { Tables } from '../../../../src/ui-shared/i18n.js';
+import { commonEn, commonRu } from '../../../../src/ui-shared/texts-common.js';
 
 const en = {
   ...commonEn,

@@ -3,7 +3,7 @@
  * (the thanks page at redirect_url, "/" again) keep what the shopper saw, also when it came from the
  * URL (`?lang=ru&theme=dark`), which is not saved for later visits. `?lang=` / `?theme=` win.
  */
-import type { Lang, Theme } from './i18n.js';
+import type { Lang, Theme } from '../../../src/ui-shared/i18n.js';
 
 const KEY = 'obzharka:tab-prefs';
 const VALUES = { lang: ['en', 'ru'], theme: ['light', 'dark'] } as const;

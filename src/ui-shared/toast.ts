@@ -1,4 +1,4 @@
-/** One short message at the bottom of the page (`#toast`, role=status), shared by every demo page. */
+/** One short message at the bottom of the page (`#toast`, role=status), shared by the console's pages and the demo's. */
 import { $ } from './dom.js';
 
 let timer = 0;

@@ -1,5 +1,5 @@
 /**
- * Languages, themes and texts of the demo pages. Each page has a typed table per language (English
+ * Languages, themes and texts of the console's pages and the demo's. Each page has a typed table per language (English
  * is the source of the keys; the Russian table must have every key, or the type check fails), and
  * elements of the HTML carry `data-i18n="key"` (text) or `data-i18n-aria="key"` (aria-label).
  */

@@ -1,8 +1,8 @@
 /**
- * Formatting for the demo pages: money through src/money (decimal strings straight into Intl, never a
+ * Formatting for the console's pages and the demo's: money through src/money (decimal strings straight into Intl, never a
  * float; the same text the widget shows), dates in the page's language.
  */
-import { formatMoney, numberToDecimal } from '../../../../src/money/index.js';
+import { formatMoney, numberToDecimal } from '../money/index.js';
 import type { Lang } from './i18n.js';
 
 const LOCALES: Record<Lang, string> = { en: 'en', ru: 'ru' };

@@ -1,4 +1,4 @@
-/** DOM helpers of the demo pages: typed look-ups and an element builder (text only, never innerHTML). */
+/** DOM helpers of the console's pages and the demo's: typed look-ups and an element builder (text only, never innerHTML). */
 
 /** The element matching `selector`; throws when the page lacks it (a page and its code out of step). */
 export function $<T extends Element = HTMLElement>(selector: string, root: ParentNode = document): T {

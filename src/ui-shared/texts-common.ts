@@ -1,4 +1,4 @@
-/** Texts of every demo page's header and footer. */
+/** Texts of the header and footer that the console's pages and the demo's have in common. */
 export const commonEn = {
   'brand.tag': 'coffee roasters',
   'nav.main': 'Main',
