@@ -80,6 +80,19 @@ export interface EnginePage {
   evaluateInFrame<A extends unknown[], T>(locate: () => Element | null | undefined, fn: PageFn<A, T>, ...args: A): Promise<T>;
   /** A second window of the same profile (same storage and cookies) at `url`. */
   openWindow(url: string): Promise<EnginePage>;
+  /**
+   * Takes the page offline or back through the engine's network emulation (CDP
+   * `Network.emulateNetworkConditions`; BiDi `emulation.setNetworkConditions`), which fires `offline`
+   * and `online` in the page. false: the engine has none (WebKit: classic WebDriver has no command
+   * for it), nothing changed.
+   */
+  setOffline(offline: boolean): Promise<boolean>;
+  /**
+   * Starts recording the URLs the page's top frame is asked to navigate to, as the engine reports
+   * them before any load (CDP `Page.frameRequestedNavigation`: an app's scheme too, which never
+   * loads); the function returned reads them. null: the engine reports none (Gecko, WebKit here).
+   */
+  watchNavigations(): Promise<(() => string[]) | null>;
   close(): Promise<void>;
 }
 
@@ -135,6 +148,21 @@ async function launchPuppeteer(name: 'chromium' | 'gecko', firefoxPrefs?: Record
       await handle.dispose();
       if (!frame) throw new Error('evaluateInFrame: the element has no frame');
       return (await frame.evaluate(source(fn as PageFn<unknown[], unknown>, args))) as never;
+    },
+    setOffline: async (offline) => {
+      await page.setOfflineMode(offline);
+      return true;
+    },
+    watchNavigations: async () => {
+      if (name !== 'chromium') return null;
+      const seen: string[] = [];
+      const cdp = await page.createCDPSession();
+      await cdp.send('Page.enable');
+      const top = (await cdp.send('Page.getFrameTree')).frameTree.frame.id;
+      cdp.on('Page.frameRequestedNavigation', (e) => {
+        if (e.frameId === top) seen.push(e.url);
+      });
+      return () => [...seen];
     },
     openWindow: async (url) => {
       const second = await page.browserContext().newPage();
@@ -297,6 +325,8 @@ async function launchWebKit(): Promise<Engine> {
             await call('POST', `${s}/frame`, { id: null }).catch(() => undefined);
           }
         },
+        setOffline: async () => false,
+        watchNavigations: async () => null,
         openWindow: async (url) => {
           await focus();
           const { handle: second } = await call<{ handle: string }>('POST', `${s}/window/new`, { type: 'window' });

@@ -25,7 +25,7 @@ import type { OrderView } from '../../src/protocol/index.js';
 import { makePng } from '../node/sandbox/receipt-files.js';
 import { sandboxCall } from '../e2e/helpers.js';
 import { enginesToRun, launchEngine, type Engine, type EnginePage } from './driver.js';
-import { buy, readWidget, startShop, waitFor, waitForRequisites, waitForState, type Shop, type WidgetView } from './shop.js';
+import { buy, press, readWidget, startShop, waitFor, waitForRequisites, waitForState, type Shop, type WidgetView } from './shop.js';
 
 const INLINE = '#inline-host paydesk-checkout';
 const DESKTOP = { width: 1280, height: 900 };
@@ -45,25 +45,6 @@ after(async () => {
 });
 
 const store = (settings: Record<string, string> = {}) => `${shop.origin}/?${new URLSearchParams({ lang: 'en', theme: 'light', ...settings })}`;
-
-/** Presses the widget's button whose text is `label` (a shopper's tap: the element's `click()`). */
-export async function press(page: EnginePage, label: string, sel = INLINE): Promise<void> {
-  await waitFor(
-    () =>
-      page.evaluate(
-        (s: string, l: string) => {
-          const root = document.querySelector(s)?.shadowRoot;
-          const b = [...(root?.querySelectorAll<HTMLElement>('button, a.btn') ?? [])].find((e) => e.textContent?.trim() === l && !(e as HTMLButtonElement).disabled);
-          if (!b) return false;
-          b.click();
-          return true;
-        },
-        sel,
-        label,
-      ),
-    `the button "${label}"`,
-  );
-}
 
 /** The requisites of a new order on the storefront's inline widget. */
 async function checkout(page: EnginePage): Promise<OrderView> {

@@ -68,6 +68,8 @@ export async function startShop(options: DemoOptions = {}): Promise<Shop> {
     if (refused) return void req.socket.destroy();
     open.set(req, path);
     res.once('close', () => open.delete(req));
+    // A page's report to the test (navigator.sendBeacon), kept in `requests` with its query: it outlives the page.
+    if (path === '/__engines/beacon') return void res.writeHead(204).end();
     if (path === '/__engines/listen.js') return void res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' }).end(LISTEN_JS);
     if (path === '/__engines/frame.html') {
       const q = new URL(req.url ?? '/', 'http://x').searchParams;
@@ -273,5 +275,24 @@ export async function buy(page: EnginePage, ref: string, frame = false): Promise
         frame,
       ),
     `the "Buy" button of ${ref}`,
+  );
+}
+
+/** Presses the widget's button whose text is `label` (a shopper's tap: the element's `click()`). */
+export async function press(page: EnginePage, label: string, sel = '#inline-host paydesk-checkout'): Promise<void> {
+  await waitFor(
+    () =>
+      page.evaluate(
+        (s: string, l: string) => {
+          const root = document.querySelector(s)?.shadowRoot;
+          const b = [...(root?.querySelectorAll<HTMLElement>('button, a.btn') ?? [])].find((e) => e.textContent?.trim() === l && !(e as HTMLButtonElement).disabled);
+          if (!b) return false;
+          b.click();
+          return true;
+        },
+        sel,
+        label,
+      ),
+    `the button "${label}"`,
   );
 }
