@@ -79,6 +79,8 @@ export interface DemoOptions {
   /**
    * The token endpoints' clock: the system's (default), or `'sandbox'`, the sandbox's, which
    * `POST /sandbox/clock/advance` moves (tests: a dispute's 10-minute grace passes in one call).
+   * The sandbox signs its webhooks with the wall clock: once advanced more than the webhooks' 300 s
+   * tolerance, they are refused and the endpoints learn of changes by their sweeps (`reconcile()`).
    * Ignored with `provider`.
    */
   checkoutClock?: 'system' | 'sandbox';

@@ -14,9 +14,10 @@
  *
  * One browser per engine and two demos for the file: the rejected dispute's keeps the sandbox's clock
  * in its token endpoints (`checkoutClock: 'sandbox'`), so `/sandbox/clock/advance` moves the merchant
- * server's time too and the grace passes in one call. (The other paths keep the system's clock: with
- * the merchant server on the sandbox's clock, the expiry after a 30-minute advance reached the open
- * page over its event stream 6–8 s after the advance instead of about 1 s, in Chromium and Gecko alike.)
+ * server's time too and the grace passes in one call; the test runs the sweeps itself (`reconcile()`).
+ * The other paths keep the system's clock: the sandbox signs its webhooks with the wall clock, so a
+ * server on the sandbox's clock refuses them once it is 5 minutes ahead (the expiry then reached the
+ * page with a sweep, 6–8 s after the advance, instead of with its webhook, 0.2 s after).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
