@@ -76,6 +76,14 @@ export interface DemoOptions {
   consoleProvider?: { fetch?: typeof fetch; timeoutMs?: number; lookupWindowMs?: number };
   /** How long a payout submit waits for another submit of its form before `409 payout_in_progress` (default 10 s). */
   payoutWaitMs?: number;
+  /**
+   * The token endpoints' clock: the system's (default), or `'sandbox'`, the sandbox's, which
+   * `POST /sandbox/clock/advance` moves (tests: a dispute's 10-minute grace passes in one call).
+   * The sandbox signs its webhooks with the wall clock: once advanced more than the webhooks' 300 s
+   * tolerance, they are refused and the endpoints learn of changes by their sweeps (`reconcile()`).
+   * Ignored with `provider`.
+   */
+  checkoutClock?: 'system' | 'sandbox';
 }
 
 export interface RunningDemo {
@@ -196,6 +204,7 @@ async function createHandlers(s: Settled, p: ProviderSide, merchantUrl: string, 
     sessionSecrets: [s.sessionSecret],
     ...shopHooks(s.logger, carts),
     logger: s.logger,
+    ...(sandbox && options.checkoutClock === 'sandbox' && { now: () => sandbox.clock.now() }),
   };
   const main = createCheckoutHandler({
     ...common,

@@ -17,6 +17,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import puppeteer, { type Browser as PBrowser, type Page as PPage } from 'puppeteer-core';
+import { DBUS_DAEMON, startNetworkPortal, type NetworkPortal } from './network-portal.js';
 
 export type EngineName = 'chromium' | 'webkit' | 'gecko';
 export const ENGINES: readonly EngineName[] = ['chromium', 'webkit', 'gecko'];
@@ -80,6 +81,21 @@ export interface EnginePage {
   evaluateInFrame<A extends unknown[], T>(locate: () => Element | null | undefined, fn: PageFn<A, T>, ...args: A): Promise<T>;
   /** A second window of the same profile (same storage and cookies) at `url`. */
   openWindow(url: string): Promise<EnginePage>;
+  /**
+   * Takes the page offline or back through the engine's network emulation (CDP
+   * `Network.emulateNetworkConditions`; BiDi `emulation.setNetworkConditions`; WebKit: the system's
+   * network state as GIO's portal monitor reports it, when launched with `networkSwitch`), which
+   * fires `offline` and `online` in the page. Chromium and Gecko also fail the page's requests; WebKit
+   * does not. false: WebKit launched without the switch (classic WebDriver has no command for it),
+   * nothing changed.
+   */
+  setOffline(offline: boolean): Promise<boolean>;
+  /**
+   * Starts recording the URLs the page's top frame is asked to navigate to, as the engine reports
+   * them before any load (CDP `Page.frameRequestedNavigation`: an app's scheme too, which never
+   * loads); the function returned reads them. null: the engine reports none (Gecko, WebKit here).
+   */
+  watchNavigations(): Promise<(() => string[]) | null>;
   close(): Promise<void>;
 }
 
@@ -91,12 +107,21 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+export interface LaunchOptions {
+  /**
+   * WebKit: its network state switchable by `setOffline` (test/engines/network-portal.ts: a portal
+   * NetworkMonitor of ours on a private D-Bus, which needs `dbus-daemon`). Chromium and Gecko have
+   * network emulation in any case.
+   */
+  networkSwitch?: boolean;
+}
+
 /** Starts the engine's browser (or driver); fails with how to install what is missing. */
-export async function launchEngine(name: EngineName): Promise<Engine> {
-  const needed = name === 'webkit' ? [PATHS.webkitDriver, PATHS.miniBrowser, PATHS.xvfb] : [PATHS[name]];
+export async function launchEngine(name: EngineName, options: LaunchOptions = {}): Promise<Engine> {
+  const needed = name === 'webkit' ? [PATHS.webkitDriver, PATHS.miniBrowser, PATHS.xvfb, ...(options.networkSwitch ? [DBUS_DAEMON] : [])] : [PATHS[name]];
   const missing = needed.filter((p) => !existsSync(p));
-  if (missing.length) throw new Error(`${name}: ${missing.join(', ')} not found; install with \`${INSTALL[name]}\``);
-  return name === 'webkit' ? launchWebKit() : launchPuppeteer(name);
+  if (missing.length) throw new Error(`${name}: ${missing.join(', ')} not found; install with \`${INSTALL[name]}${missing.includes(DBUS_DAEMON) ? ' dbus-daemon' : ''}\``);
+  return name === 'webkit' ? launchWebKit(options) : launchPuppeteer(name);
 }
 
 // tsx (esbuild's keepNames) wraps named functions in `__name(…)`: the page gets a `__name` of its own.
@@ -135,6 +160,21 @@ async function launchPuppeteer(name: 'chromium' | 'gecko', firefoxPrefs?: Record
       await handle.dispose();
       if (!frame) throw new Error('evaluateInFrame: the element has no frame');
       return (await frame.evaluate(source(fn as PageFn<unknown[], unknown>, args))) as never;
+    },
+    setOffline: async (offline) => {
+      await page.setOfflineMode(offline);
+      return true;
+    },
+    watchNavigations: async () => {
+      if (name !== 'chromium') return null;
+      const seen: string[] = [];
+      const cdp = await page.createCDPSession();
+      await cdp.send('Page.enable');
+      const top = (await cdp.send('Page.getFrameTree')).frameTree.frame.id;
+      cdp.on('Page.frameRequestedNavigation', (e) => {
+        if (e.frameId === top) seen.push(e.url);
+      });
+      return () => [...seen];
     },
     openWindow: async (url) => {
       const second = await page.browserContext().newPage();
@@ -217,10 +257,12 @@ async function waitFor(check: () => Promise<boolean> | boolean, what: string, ms
 
 class WebDriverError extends Error {}
 
-async function launchWebKit(): Promise<Engine> {
+async function launchWebKit(options: LaunchOptions): Promise<Engine> {
   const children: ChildProcess[] = [];
+  let portal: NetworkPortal | undefined;
   const stop = async () => {
     for (const c of children.reverse()) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+    void portal?.close();
     process.off('exit', stopNow);
   };
   // A run that ends without closing the engine (a test file cut off) leaves no Xvfb or driver behind.
@@ -228,8 +270,9 @@ async function launchWebKit(): Promise<Engine> {
   process.once('exit', stopNow);
   try {
     const display = await startXvfb(children);
+    if (options.networkSwitch) portal = await startNetworkPortal();
     const port = await freePort();
-    const driver = spawn(PATHS.webkitDriver, [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, DISPLAY: `:${display}` } });
+    const driver = spawn(PATHS.webkitDriver, [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, ...portal?.env, DISPLAY: `:${display}` } });
     children.push(driver);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(async () => (await fetch(`${base}/status`)).ok, 'WebKitWebDriver answering');
@@ -297,6 +340,13 @@ async function launchWebKit(): Promise<Engine> {
             await call('POST', `${s}/frame`, { id: null }).catch(() => undefined);
           }
         },
+        // WebKit's network process asks the portal again at its signal, then WebKit tells the pages.
+        setOffline: async (offline) => {
+          if (!portal) return false;
+          await portal.setAvailable(!offline);
+          return true;
+        },
+        watchNavigations: async () => null,
         openWindow: async (url) => {
           await focus();
           const { handle: second } = await call<{ handle: string }>('POST', `${s}/window/new`, { type: 'window' });

@@ -8,7 +8,10 @@
  *     that counts itself in `globalThis.__tampered`, the side effect that must never happen;
  *   - counts the POST /sessions that reach the token endpoint (`sessionPosts`);
  *   - serves /__engines/frame.html?src=…&width=…&height=…: the page `src` in an iframe of that size,
- *     a phone's width where the window cannot be made that narrow (WebKit's MiniBrowser: 447 px).
+ *     a phone's width where the window cannot be made that narrow (WebKit's MiniBrowser: 447 px);
+ *   - logs every request's method and path (`requests`);
+ *   - cuts the requests whose path matches `cut` (set `shop.cut`): their connection is closed with no
+ *     answer, as a lost network does, and so are those open when it is set (an event stream).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
@@ -17,6 +20,7 @@ import { join } from 'node:path';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { OrderView } from '../../src/protocol/index.js';
+import type { DemoOptions } from '../../demo/app.js';
 import { ROOT, startTestDemo, type TestDemo } from '../e2e/helpers.js';
 import type { EnginePage } from './driver.js';
 
@@ -34,6 +38,13 @@ export interface Shop {
   tamperedServed: string[];
   /** POST …/sessions that reached the token endpoint, in order. */
   sessionPosts: string[];
+  /** Every request the proxy saw: method, path and query, when (ms), and whether it was cut. */
+  requests: { method: string; url: string; at: number; cut: boolean }[];
+  /**
+   * While set, requests whose path matches are cut (the connection closed, no answer), and so are
+   * the matching ones still open when it is set. null: everything passes.
+   */
+  cut: RegExp | null;
   close(): Promise<void>;
 }
 
@@ -41,13 +52,24 @@ export interface Shop {
 export const TAMPER_LINE = 'globalThis.__tampered = (globalThis.__tampered || 0) + 1;\n';
 
 /** The demo behind the proxy. Needs dist/ built (`node scripts/build.mjs --quiet`). */
-export async function startShop(): Promise<Shop> {
+export async function startShop(options: DemoOptions = {}): Promise<Shop> {
   const tamper = new Set<string>();
   const tamperedServed: string[] = [];
   const sessionPosts: string[] = [];
+  const requests: Shop['requests'] = [];
+  /** Requests in flight (an event stream stays open): cut when `cut` comes to match them. */
+  const open = new Map<IncomingMessage, string>();
+  let cut: RegExp | null = null;
   let upstream = '';
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const refused = !!cut?.test(path);
+    requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', at: Date.now(), cut: refused });
+    if (refused) return void req.socket.destroy();
+    open.set(req, path);
+    res.once('close', () => open.delete(req));
+    // A page's report to the test (navigator.sendBeacon), kept in `requests` with its query: it outlives the page.
+    if (path === '/__engines/beacon') return void res.writeHead(204).end();
     if (path === '/__engines/listen.js') return void res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' }).end(LISTEN_JS);
     if (path === '/__engines/frame.html') {
       const q = new URL(req.url ?? '/', 'http://x').searchParams;
@@ -92,7 +114,7 @@ export async function startShop(): Promise<Shop> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const demo = await startTestDemo({ allowedOrigins: [origin] });
+  const demo = await startTestDemo({ ...options, allowedOrigins: [origin] });
   upstream = demo.merchantUrl;
   // The storefront's /paydesk.js must be the CDN build (with its loader), not the in-memory bundle
   // that dist/ older than src/ would give: the integrity paths would prove nothing.
@@ -105,6 +127,14 @@ export async function startShop(): Promise<Shop> {
     tamper,
     tamperedServed,
     sessionPosts,
+    requests,
+    get cut() {
+      return cut;
+    },
+    set cut(pattern: RegExp | null) {
+      cut = pattern;
+      if (pattern) for (const [req, path] of open) if (pattern.test(path)) req.socket.destroy();
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -245,5 +275,24 @@ export async function buy(page: EnginePage, ref: string, frame = false): Promise
         frame,
       ),
     `the "Buy" button of ${ref}`,
+  );
+}
+
+/** Presses the widget's button whose text is `label` (a shopper's tap: the element's `click()`). */
+export async function press(page: EnginePage, label: string, sel = '#inline-host paydesk-checkout'): Promise<void> {
+  await waitFor(
+    () =>
+      page.evaluate(
+        (s: string, l: string) => {
+          const root = document.querySelector(s)?.shadowRoot;
+          const b = [...(root?.querySelectorAll<HTMLElement>('button, a.btn') ?? [])].find((e) => e.textContent?.trim() === l && !(e as HTMLButtonElement).disabled);
+          if (!b) return false;
+          b.click();
+          return true;
+        },
+        sel,
+        label,
+      ),
+    `the button "${label}"`,
   );
 }
