@@ -59,8 +59,8 @@ const CDN_DIR = join(root, 'dist', 'cdn');
 const CHUNK_DIR = 'chunks';
 /** Where the classic script's copies of the chunks and the module that hands out its own go. */
 const CLASSIC_DIR = 'classic';
-/** The pay view: its chunk also carries what the views share (see the `pay-view` group). */
-const PAY_VIEW = /[\\/]src[\\/]element[\\/]pay-view\.ts$/;
+/** The first paint and the pay view: their chunk also carries what the views share (see the `paint` group). */
+const PAINT = /[\\/]src[\\/]element[\\/](paint|pay-view)\.ts$/;
 
 /** An `import()` of the output whose specifier is a plain string: its node and specifier. */
 interface DynamicImport {
@@ -224,6 +224,32 @@ function asciiTemplates(): Plugin {
       let out = code;
       for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
       return { code: out, map: null };
+    },
+  };
+}
+
+/** The Lit the first paint takes: the renderer and the style helpers, without the element base class. */
+const LIT_LIGHT = '\0paydesk-lit-light';
+/** The one module that extends `LitElement` (the element's own chunk, loaded after the first paint). */
+const ELEMENT_CLASS = /[\\/]src[\\/]element[\\/]paydesk-checkout\.ts$/;
+
+/**
+ * ES build: `import … from 'lit'` takes Lit's template renderer (lit-html) and its style helpers
+ * (css-tag) from their own modules in every source but the element's class, so the chunk of the first
+ * paint does not carry `LitElement` and `ReactiveElement`: importing `lit` runs all three modules.
+ * Only the class's chunk, loaded after the paint, does. A name this module lacks fails the build.
+ */
+function litForPaint(): Plugin {
+  return {
+    name: 'paydesk-lit-for-paint',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      return source === 'lit' && importer && !ELEMENT_CLASS.test(importer) ? LIT_LIGHT : null;
+    },
+    load(id) {
+      return id === LIT_LIGHT
+        ? "export { html, svg, nothing, noChange, render } from 'lit-html';\nexport { css, unsafeCSS, adoptStyles } from '@lit/reactive-element/css-tag.js';\n"
+        : null;
     },
   };
 }
@@ -435,8 +461,7 @@ function classicScript(): Plugin {
       }
       if (id !== CLASSIC_ENTRY) return null;
       const key = `paydesk.classic.${createHash('sha256').update(readFileSync(esEntry)).digest('hex').slice(0, 12)}`;
-      publicNames = exportsOf(this.parse(readFileSync(join(root, 'src', 'element', 'index.ts'), 'utf8'), { lang: 'ts' }));
-      if (publicNames.length === 0) this.error('paydesk: src/element/index.ts exports nothing');
+      publicNames = exportsOf(this.parse(readFileSync(join(root, 'src', 'cdn.ts'), 'utf8'), { lang: 'ts' }));
       const from = JSON.stringify(esEntry);
       return (
         `import * as __paydesk from ${from};` +
@@ -467,7 +492,7 @@ const server = { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000' } }
 
 const es = defineConfig({
   define,
-  plugins: [asciiTemplates(), integrityLoads()],
+  plugins: [litForPaint(), asciiTemplates(), integrityLoads()],
   build: {
     ...common,
     lib: { entry: 'src/cdn.ts', formats: ['es'], fileName: () => 'paydesk.js' },
@@ -487,8 +512,9 @@ const es = defineConfig({
             // What paydesk.js imports statically stays in it (else rolldown may split shared modules into a
             // chunk it would import: one more round trip before the element runs).
             { name: 'initial', tags: ['$initial'], priority: 2 },
-            // The requisites and what they share with the other views: one chunk, the one a first paint needs.
-            { name: 'pay-view', test: PAY_VIEW, priority: 1 },
+            // The requisites, the first paint that draws them before the element (src/element/paint.ts), Lit's
+            // renderer and what the views share: one chunk, fetched with the first request.
+            { name: 'pay-view', test: PAINT, priority: 1 },
           ],
         },
       },

@@ -8,6 +8,7 @@ import type { Api } from './api.js';
 import type { CheckoutEnv } from './env.js';
 import type { MessageOverrides, Messages } from './i18n/index.js';
 import type { MachineEvent, MachineState } from './machine.js';
+import type { PaydeskCopyField } from './events.js';
 
 /** The element as its controllers see it: its attributes and the Lit host it is. */
 export interface CheckoutElement extends ReactiveControllerHost, HTMLElement {
@@ -119,6 +120,8 @@ export interface ViewHost extends TickHost, ReceiptHost, FooterHost {
   readonly frame: { height: number; onLoad(e: Event): void; show(url: string): void } | null;
   /** The copy button showing "Copied", or ''. */
   copied: string;
+  /** Copies a field's text and says so (copy.ts); a static paint's host does nothing. */
+  copy(id: PaydeskCopyField, label: string, text: string): void;
   copyTimer: unknown;
   sheet: SheetLike | null;
   receipt: ReceiptLike | null;

@@ -43,6 +43,7 @@ dd,.wrap{overflow-wrap:anywhere;min-width:0}
 .qr h3{font-size:16px}
 canvas{width:176px;height:176px;border:var(--_b);border-radius:10px;image-rendering:pixelated}
 canvas:not([data-text]){visibility:hidden}
+.qr svg{width:176px;height:176px;fill:#000;stroke:none;background:#fff;border:var(--_b);border-radius:10px}
 .copy{min-height:36px;padding:6px 10px;font-size:13px;color:var(--_a)}
 .done{color:var(--_ok);border-color:var(--_ok)}
 .order{display:grid;gap:2px}

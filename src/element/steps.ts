@@ -10,7 +10,7 @@ import { adoptStyles, type CSSResult, type LitElement, type ReactiveController }
 import type { OrderView } from '../protocol/index.js';
 import type { Api } from './api.js';
 import { withDefaults, type CheckoutEnv } from './env.js';
-import { emit } from './events.js';
+import { emit, type PaydeskCopyField } from './events.js';
 import type { CheckoutElement, ViewHost } from './hosts.js';
 import type { Messages } from './i18n/index.js';
 import { LanguageController } from './language.js';
@@ -23,7 +23,7 @@ import { safeHttpUrl } from '../protocol/url.js';
 /**
  * The code the element loads with `import()` when a step comes near, so its own module carries only
  * the steps around them: the views (method choice, requisites, closed order), the live status, the
- * bank sheet, the receipt upload, the form frame messaging and the QR encoder.
+ * bank sheet, the receipt upload, the form frame messaging, the QR encoder and the copy buttons' work.
  */
 const LOADERS = {
   choose: () => import('./choose-view.js'),
@@ -34,6 +34,7 @@ const LOADERS = {
   receipt: () => import('./receipt.js'),
   frame: () => import('./frame.js'),
   qr: () => import('./qr.js'),
+  copy: () => import('./copy.js'),
 };
 type Modules = Loaded<typeof LOADERS>;
 type ViewName = 'choose' | 'pay' | 'closed' | 'receipt';
@@ -107,6 +108,12 @@ export class Steps implements ViewHost, ReactiveController {
   announce(text: string): void {
     this.said = text;
     this.el.requestUpdate();
+  }
+  /** Copies a field (copy.ts, loaded with the views that have copy buttons; a tap before it arrives asks for it). */
+  copy(id: PaydeskCopyField, label: string, text: string): void {
+    const copy = this.code.get('copy');
+    if (copy) void copy.copyTo(this, id, label, text);
+    else this.code.load('copy');
   }
   recheck(): void {
     this.live?.check();
@@ -182,6 +189,7 @@ export class Steps implements ViewHost, ReactiveController {
     if (resuming || code.state('pay') !== 'pending') {
       code.load('live');
       code.load('closed');
+      code.load('copy');
     }
     if (this.el.mode === 'form') code.load('frame');
   }

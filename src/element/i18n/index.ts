@@ -86,3 +86,12 @@ export function messagesFor(tag: string, overrides?: MessageOverrides | null): M
   }
   return out;
 }
+
+/** The `lang` of the nearest element that has one (through shadow roots), or ''. */
+export function nearestLang(from: Element): string {
+  for (let node: Node | null = from; node; node = node instanceof ShadowRoot ? node.host : node.parentNode) {
+    const lang = node instanceof Element && node.getAttribute('lang');
+    if (lang) return lang;
+  }
+  return '';
+}
