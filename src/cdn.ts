@@ -51,23 +51,33 @@ function element(): Promise<void> {
 }
 
 /**
- * The element's own code was refused (it, or a chunk it needs, did not match its digest): every
- * checkout of the page fires `paydesk-error` and shows an error instead of anything it painted.
+ * The element's own code was refused (it, or a chunk it needs, did not match its digest): the tag is
+ * registered as a checkout that can only say so. Each one, in the page now or added later, fires
+ * `paydesk-error` and shows the error instead of anything painted; its `state` is `error`.
  */
 async function refused(message: string): Promise<void> {
   const paint = await painter?.catch(() => null);
-  for (const el of document.querySelectorAll(TAG)) {
-    emit(el, 'paydesk-error', { code: 'integrity', message, retryable: false });
-    if (paint?.paintFailure(el)) continue;
-    // Not painted (or the paint's own code was refused): the error in words, without Lit.
-    const m = messagesFor(el.getAttribute('locale') || nearestLang(el) || navigator.language);
-    const base = document.createElement('section');
-    const p = base.appendChild(document.createElement('p'));
-    base.setAttribute('part', 'base');
-    p.setAttribute('role', 'alert');
-    p.textContent = m.errors.default;
-    (el.shadowRoot ?? el.attachShadow({ mode: 'open' })).replaceChildren(base);
-  }
+  if (customElements.get(TAG)) return;
+  customElements.define(
+    TAG,
+    class extends HTMLElement {
+      get state(): 'error' {
+        return 'error';
+      }
+      connectedCallback(): void {
+        emit(this, 'paydesk-error', { code: 'integrity', message, retryable: false });
+        if (paint?.paintFailure(this)) return;
+        // Not painted (or the paint's own code was refused): the error in words, without Lit.
+        const m = messagesFor(this.getAttribute('locale') || nearestLang(this) || navigator.language);
+        const base = document.createElement('section');
+        const p = base.appendChild(document.createElement('p'));
+        base.setAttribute('part', 'base');
+        p.setAttribute('role', 'alert');
+        p.textContent = m.errors.default;
+        (this.shadowRoot ?? this.attachShadow({ mode: 'open' })).replaceChildren(base);
+      }
+    },
+  );
 }
 
 let painter: Promise<typeof import('./element/paint.js')> | undefined;

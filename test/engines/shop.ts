@@ -8,7 +8,10 @@
  *     that counts itself in `globalThis.__tampered`, the side effect that must never happen;
  *   - counts the POST /sessions that reach the token endpoint (`sessionPosts`);
  *   - serves /__engines/frame.html?src=…&width=…&height=…: the page `src` in an iframe of that size,
- *     a phone's width where the window cannot be made that narrow (WebKit's MiniBrowser: 447 px).
+ *     a phone's width where the window cannot be made that narrow (WebKit's MiniBrowser: 447 px);
+ *   - holds back the answer to a path while asked (`hold`, `release`): a chunk that arrives late;
+ *   - serves /__engines/cdn.html?build=es|classic: one `<paydesk-checkout>` in the page's HTML and the
+ *     CDN build (`/paydesk.js` as a module, or `/cdn/paydesk.iife.js` deferred), as a shop's page has them.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
@@ -34,6 +37,12 @@ export interface Shop {
   tamperedServed: string[];
   /** POST …/sessions that reached the token endpoint, in order. */
   sessionPosts: string[];
+  /** Holds back the answers to `path` (they wait) until {@link Shop.release}. */
+  hold(path: string): void;
+  /** Lets the held answers to `path` go; how many requests had waited. */
+  release(path: string): number;
+  /** Paths asked for while held, in order. */
+  heldAsked: string[];
   close(): Promise<void>;
 }
 
@@ -45,9 +54,20 @@ export async function startShop(): Promise<Shop> {
   const tamper = new Set<string>();
   const tamperedServed: string[] = [];
   const sessionPosts: string[] = [];
+  const held = new Map<string, (() => void)[]>();
+  const heldAsked: string[] = [];
   let upstream = '';
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const waiting = held.get(path);
+    if (waiting) {
+      heldAsked.push(path);
+      req.pause();
+      return void waiting.push(() => {
+        req.resume();
+        server.emit('request', req, res);
+      });
+    }
     if (path === '/__engines/listen.js') return void res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' }).end(LISTEN_JS);
     if (path === '/__engines/frame.html') {
       const q = new URL(req.url ?? '/', 'http://x').searchParams;
@@ -59,6 +79,14 @@ export async function startShop(): Promise<Shop> {
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
         .end(`<!doctype html><html><head><meta charset="utf-8"><title>frame</title></head><body style="margin:0;background:#888">` +
           `<iframe src="${src.replace(/"/g, '&quot;')}" style="display:block;border:0;width:${w}px;height:${h}px;background:#fff"></iframe></body></html>`);
+    }
+    if (path === '/__engines/cdn.html') {
+      const build = new URL(req.url ?? '/', 'http://x').searchParams.get('build');
+      const script = build === 'es' ? '<script type="module" src="/paydesk.js"></script>' : '<script src="/cdn/paydesk.iife.js" defer></script>';
+      return void res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>cdn</title><script src="/__engines/listen.js"></script>${script}</head>` +
+          '<body><paydesk-checkout endpoint="/api/paydesk" order-ref="coffee-beans" method-type="SBP" locale="en" theme="light"></paydesk-checkout></body></html>');
     }
     if (req.method === 'POST' && /\/api\/paydesk[\w-]*\/sessions$/.test(path)) sessionPosts.push(path);
     const changed = tamper.has(path);
@@ -105,6 +133,14 @@ export async function startShop(): Promise<Shop> {
     tamper,
     tamperedServed,
     sessionPosts,
+    heldAsked,
+    hold: (path) => void held.set(path, held.get(path) ?? []),
+    release(path) {
+      const waiting = held.get(path) ?? [];
+      held.delete(path);
+      for (const go of waiting) go();
+      return waiting.length;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
