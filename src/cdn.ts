@@ -5,8 +5,8 @@
  * On a slow phone network every kilobyte before the requisites costs about 5 ms, so this entry
  * carries only what starts the work (src/element/first.ts): for each checkout already in the page, the
  * request the element sends first goes out at once, and with it, in parallel, the code of the first
- * paint (src/element/paint.ts: Lit's renderer, the requisites' templates and styles) and the shopper's
- * language table. The requisites are painted from the answer; then the element's own code (the machine's
+ * paint (src/element/paint.ts: Lit's renderer, the requisites' templates and styles) and the messages
+ * of the shopper's language that the paint says (src/element/i18n/first.ts). The requisites are painted from the answer; then the element's own code (the machine's
  * later steps, the live status, storage, the bank sheet, the receipt) is loaded and defined, and it
  * takes the painted checkout over with that same answer: no second request, no blank frame.
  *
@@ -17,6 +17,7 @@
  */
 import { emit } from './element/events.js';
 import { startFirst, type Started } from './element/first.js';
+import { loadFirstLanguage } from './element/i18n/first.js';
 import { loadLanguage, messagesFor, nearestLang } from './element/i18n/index.js';
 import { IntegrityError } from './element/integrity.js';
 
@@ -85,9 +86,15 @@ const firsts = customElements.get(TAG) ? [] : [...document.querySelectorAll<HTML
 if (firsts.length === 0) void element();
 else {
   painter = import('./element/paint.js');
-  // Each checkout's language table, in parallel with its request and the paint's code.
-  const painted = firsts.map((f) => Promise.all([painter!, loadLanguage(f.tag)]).then(([p]) => p.paintFirst(f)));
-  void Promise.all(painted).then(element, element);
-  void painter.then(() => setTimeout(element, ELEMENT_WAIT_MS), element);
+  // Each checkout's first-paint messages, in parallel with its request and the paint's code; without
+  // them (not loaded) the element shows the checkout.
+  const painted = firsts.map((f) => Promise.all([painter!, loadFirstLanguage(f.tag)]).then(([p, speaks]) => (speaks ? p.paintFirst(f) : undefined)));
+  // After the paint: the element, and the whole language tables it speaks with.
+  const rest = () => {
+    for (const f of firsts) void loadLanguage(f.tag);
+    return element();
+  };
+  void Promise.all(painted).then(rest, rest);
+  void painter.then(() => setTimeout(rest, ELEMENT_WAIT_MS), rest);
 }
 

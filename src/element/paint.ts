@@ -13,7 +13,7 @@
  * order, form mode, an error) is left to the element.
  */
 import { adoptStyles, html, nothing, render, type CSSResultOrNative } from 'lit';
-import { errorText, messagesFor, missingTables, resolveLanguage } from './i18n/index.js';
+import { errorText, messagesFor, resolveLanguage } from './i18n/index.js';
 import { isOpen, transition, type MachineEvent } from './machine.js';
 import { card, center, failed, spinner, stepTitle, waiting } from './parts.js';
 import { styles as elementStyles } from './paydesk-checkout.styles.js';
@@ -41,15 +41,14 @@ export function paintFailure(el: Element): boolean {
 const TICK_MS = 1000;
 
 /**
- * Paints `first`'s checkout: the card and a spinner at once (its language is at hand), the requisites
+ * Paints `first`'s checkout (its language's first-paint messages at hand, i18n/first.ts): the card and a spinner at once, the requisites
  * when the answer is an open order. Resolves once the requisites are painted, or when there is nothing
  * more to paint (the element will show it). Never rejects.
  */
 export async function paintFirst(first: Started): Promise<void> {
   const { el, env, attrs, tag } = first;
   // A shadow root already there (paydesk/ssr, or the element's own): painted already.
-  // Without the language's table (it could not be loaded) the element shows what it can.
-  if (el.shadowRoot || attrs.mode === 'form' || missingTables(tag).length > 0) return;
+  if (el.shadowRoot || attrs.mode === 'form') return;
   const root = el.attachShadow({ mode: 'open' });
   adoptStyles(root, [elementStyles, ...payStyles].flat() as CSSResultOrNative[]);
   // Lit keeps what it rendered on the node it renders before: the element's own render starts afresh.
