@@ -27,7 +27,7 @@ import { safeHttpUrl } from '../protocol/url.js';
  */
 const LOADERS = {
   choose: () => import('./choose-view.js'),
-  pay: () => import('./pay-view.js'),
+  pay: () => import('./pay-step.js'),
   closed: () => import('./closed-view.js'),
   live: () => import('./live.js'),
   banks: () => import('./banks.js'),

@@ -5,7 +5,7 @@
  * travels in their chunks, never in the element's own module.
  */
 import { css, html, nothing, svg, type TemplateResult } from 'lit';
-import { bankByCustomerBank } from '../provider/facts.js';
+import type { CustomerBank } from '../provider/facts.js';
 import type { OrderView } from '../protocol/index.js';
 import { serverNow } from './countdown.js';
 import { formatMoney } from '../money/index.js';
@@ -84,10 +84,22 @@ const CYRILLIC = /^(ru|be|uk|kk|ky|tg)\b/i;
 /** A bank's name in the shopper's script (Cyrillic languages get the Russian one). */
 export const nameIn = (lang: string, name: { ru: string; en: string }): string => name[CYRILLIC.test(lang) ? 'ru' : 'en'];
 
+/**
+ * The names of the banks a `customer_bank` names, as the provider's facts have them (`BANKS` in
+ * src/provider/facts.ts; test/node/element/storage.test.ts checks that they agree). Written out here so
+ * that the requisites' chunk, on a first paint's path, does not carry that table.
+ */
+export const CUSTOMER_BANK_NAMES = {
+  sberbank: { ru: 'Сбербанк', en: 'Sber' },
+  tinkoff: { ru: 'Т-Банк', en: 'T-Bank' },
+  vtb: { ru: 'ВТБ', en: 'VTB' },
+  alfabank: { ru: 'Альфа-Банк', en: 'Alfa-Bank' },
+} as const satisfies Record<CustomerBank, { ru: string; en: string }>;
+
 /** The name of a `customer_bank` (`sberbank`…) in the shopper's script, or null. */
 export function bankNameIn(lang: string, customerBank: string | null): string | null {
-  const bank = bankByCustomerBank(customerBank ?? '');
-  return bank ? nameIn(lang, bank.name) : null;
+  const bank = Object.hasOwn(CUSTOMER_BANK_NAMES, customerBank ?? '') ? CUSTOMER_BANK_NAMES[customerBank as CustomerBank] : null;
+  return bank ? nameIn(lang, bank) : null;
 }
 
 /** The module `name`, loaded now if need be (again after a failure); rejects when it cannot be loaded. */

@@ -20,7 +20,6 @@ export const FIRST_KEYS = [
   'amountChanged',
   'payBy',
   'copy',
-  'copied',
   'cardLabel',
   'phoneLabel',
   'accountLabel',
@@ -64,11 +63,13 @@ const FIRST: Readonly<Record<string, () => Promise<{ default: Table }>>> = {
 };
 
 /**
- * Loads the first-paint messages of `tag` (its chain, and English beneath). True when every table
+ * Loads the first-paint messages of `tag` (its chain; English when it has none). True when every table
  * of the chain arrived (the paint can speak); never rejects.
  */
 export async function loadFirstLanguage(tag: string): Promise<boolean> {
-  const chain = [...new Set([...localeChain(tag).filter((t) => t in FIRST), 'en'])];
+  // As `missingTables`: the language's own tables, English only where the language has none.
+  const own = localeChain(tag).filter((t) => t in FIRST);
+  const chain = own.length > 0 ? own : ['en'];
   const arrived = await Promise.all(chain.map((t) => FIRST[t]!().then((mod) => (addFirstTables({ [t]: mod.default }), true), () => false)));
   return arrived.every(Boolean);
 }
