@@ -10,11 +10,31 @@ import { define } from './define.js';
 import { emit } from './events.js';
 import { onIntegrityFailure } from './integrity.js';
 import { PaydeskCheckout } from './paydesk-checkout.js';
+import { FIRST, type FirstRequest } from './first.js';
 
 const connected = new Set<PaydeskCheckout>();
-PaydeskCheckout.addInitializer((el) =>
-  el.addController({ hostConnected: () => connected.add(el as PaydeskCheckout), hostDisconnected: () => connected.delete(el as PaydeskCheckout) }),
-);
+PaydeskCheckout.addInitializer((host) => {
+  const el = host as PaydeskCheckout;
+  // The first paint's (paint.ts): its request, which the element takes over (first.ts `FIRST`), and the pay view's styles it adopted, kept past the element's own render root (which
+  // adopts the element's styles alone) until the element's pay view brings the same sheets.
+  const painted = el as unknown as Record<symbol, FirstRequest | undefined>;
+  let first = painted[FIRST];
+  delete painted[FIRST];
+  const sheets = [...(el.shadowRoot?.adoptedStyleSheets ?? [])];
+  el.addController({
+    hostConnected: () => {
+      connected.add(el);
+      // Before the element's first update, which starts it. (Its steps controller is private to it;
+      // this module is the element's own code, so it reaches in by name.)
+      if (first) el['_c'].req.first = first;
+      first = undefined;
+      const root = el.shadowRoot;
+      if (root && sheets.length > 0) root.adoptedStyleSheets = [...new Set([...root.adoptedStyleSheets, ...sheets])];
+      sheets.length = 0;
+    },
+    hostDisconnected: () => connected.delete(el),
+  });
+});
 
 /** Registers the element; every integrity failure, past and to come, reaches the checkouts of the page. */
 export function start(): void {

@@ -3,7 +3,7 @@
  * `<paydesk-checkout>` already in the page, the request the element would send first — `POST
  * /sessions` (claimed across tabs first, claim.ts) or the stored session's resume — is sent at once,
  * decided by the element's own rules (requests.ts `startOf`, the machine's `start`). The answer is
- * left on the element (requests.ts `FIRST`): the first paint draws the requisites from it (paint.ts),
+ * left on the element (`FIRST`): the first paint draws the requisites from it (paint.ts),
  * and the element, once defined, takes that answer instead of sending the request again.
  *
  * An element the page has set properties on (`env`, `messages`…), one whose attributes the element
@@ -13,9 +13,23 @@ import { createApi } from './api.js';
 import { configProblem, type Attributes } from './config.js';
 import { nearestLang } from './i18n/index.js';
 import { withDefaults, type CheckoutEnv } from './env.js';
-import { initialState, transition, type MachineState } from './machine.js';
-import { createSession, FIRST, purchaseKey, resumeSession, startOf, storedCheckout, type FirstRequest } from './requests.js';
+import { initialState, transition, type Effect, type MachineEvent, type MachineState } from './machine.js';
+import { createSession, purchaseKey, resumeSession, startOf, storedCheckout } from './requests.js';
 import { normaliseEndpoint } from '../protocol/url.js';
+
+/**
+ * Where the CDN entry (first.ts) leaves, on an element whose code has not arrived yet, the request it
+ * started for it: the machine's `start` it decided and the answer under way, which the element takes
+ * instead of sending the same request again.
+ */
+export const FIRST = Symbol.for('paydesk.first');
+export interface FirstRequest {
+  /** The machine's `start`, as the element would have sent it (its key is the create's). */
+  start: Extract<MachineEvent, { type: 'start' }>;
+  /** The request it started (`create` or `resume`) and the machine's event that answers it. */
+  fx: Effect['type'];
+  answer: Promise<MachineEvent | null>;
+}
 
 /** A first request started, with what its paint needs. */
 export interface Started extends FirstRequest {

@@ -120,8 +120,6 @@ export interface ViewHost extends TickHost, ReceiptHost, FooterHost {
   readonly frame: { height: number; onLoad(e: Event): void; show(url: string): void } | null;
   /** The copy button showing "Copied", or ''. */
   copied: string;
-  /** Copies a field's text and says so (copy.ts); a static paint's host does nothing. */
-  copy(id: PaydeskCopyField, label: string, text: string): void;
   copyTimer: unknown;
   sheet: SheetLike | null;
   receipt: ReceiptLike | null;
@@ -132,6 +130,8 @@ export interface ViewHost extends TickHost, ReceiptHost, FooterHost {
   /** Code loaded on demand (lazy.ts): the QR encoder, the bank sheet, the receipt upload. */
   readonly code: {
     get(name: 'qr'): { drawQr(canvas: HTMLCanvasElement, text: string): boolean } | undefined;
+    /** The copy buttons' work (copy.ts), loaded with the views that have them; none in a static paint. */
+    get(name: 'copy'): { copyTo(host: ViewHost, id: PaydeskCopyField, label: string, text: string): Promise<void> } | undefined;
     get(name: 'banks' | 'receipt'): object | undefined;
     load(name: 'qr' | 'banks' | 'receipt'): void;
     retry(name: 'banks' | 'receipt' | 'live' | 'qr'): void;

@@ -13,6 +13,7 @@
  * order, form mode, an error) is left to the element.
  */
 import { adoptStyles, html, nothing, render, type CSSResultOrNative } from 'lit';
+import { firstMessages } from './i18n/first.js';
 import { errorText, messagesFor, resolveLanguage } from './i18n/index.js';
 import { isOpen, transition, type MachineEvent } from './machine.js';
 import { card, center, failed, spinner, stepTitle, waiting } from './parts.js';
@@ -56,7 +57,7 @@ export async function paintFirst(first: Started): Promise<void> {
   const draw = (view: unknown) => at.isConnected && render(view, root, { renderBefore: at });
   const table = resolveLanguage(tag);
   const language = tag.toLowerCase().startsWith(table) ? tag : table;
-  const m = messagesFor(tag);
+  const m = messagesFor(tag, firstMessages(tag));
   painted.set(el, { draw, m });
   const searching = first.state.name === 'searching';
   draw(card(m.region, false, true, stepTitle(m, first.state.name, null), nothing, searching ? center(spinner, html`<p class="muted">${m.searchingText}</p>`) : waiting, nothing, ''));

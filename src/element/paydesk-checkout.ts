@@ -153,7 +153,7 @@ export class PaydeskCheckout extends LitElement {
     const problem = configProblem(this);
     if (problem) return c.send({ type: 'failed', error: { code: 'config', message: problem, retryable: false } });
     // The request the CDN entry started before this code arrived (first.ts) decided the start already.
-    c.send(c.req.takeFirst()?.start ?? startOf(this, c.req.stored(this.session), c.env$.newKey()));
+    c.send(c.req.first?.start ?? startOf(this, c.req.stored(this.session), c.env$.newKey()));
   }
 
   /** Back to idle: closes the live status, forgets the stored session; `start()` begins again. */
@@ -177,13 +177,10 @@ export class PaydeskCheckout extends LitElement {
    */
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     const ssr = this.shadowRoot && [...this.shadowRoot.childNodes];
-    // The CDN entry's first paint (paint.ts) adopted the pay view's styles: kept until the element's own arrive with its code.
-    const sheets = this.shadowRoot?.adoptedStyleSheets;
-    const root = super.createRenderRoot() as ShadowRoot;
+    const root = super.createRenderRoot();
     if (ssr?.length) {
       this._ssr = ssr;
       this.renderOptions.renderBefore = null;
-      if (sheets?.length) root.adoptedStyleSheets = [...new Set([...root.adoptedStyleSheets, ...sheets])];
     }
     return root;
   }
@@ -227,10 +224,9 @@ export class PaydeskCheckout extends LitElement {
     const body = this._body();
     const ssr = this._ssr;
     if (ssr) {
-      // Before the first start (idle, no step yet) or while the step's code or text is on its way; after
-      // a reset (idle again) the idle step shows.
-      // (A first paint's order is on its way to the machine while it searches: paint.ts, first.ts.)
-      if (c.lang.hold || !this._started || body === waiting || name === 'searching') return nothing;
+      // Before the first step (idle) or while the step's code or text is on its way; a first paint's
+      // order is on its way to the machine while it searches (paint.ts, first.ts). An error shows at once.
+      if (c.lang.hold || name === 'idle' || body === waiting || name === 'searching') return nothing;
       for (const node of ssr) node.remove();
       this._ssr = null;
     }

@@ -10,22 +10,8 @@ import type { Api } from './api.js';
 import { claimCreate, withBank } from './claim.js';
 import { preselection, type Attributes } from './config.js';
 import type { CheckoutEnv } from './env.js';
-import type { Effect, MachineEvent, Selection } from './machine.js';
+import type { MachineEvent, Selection } from './machine.js';
 import { loadCheckout, saveCheckout, storageKey, type StoredCheckout } from './storage.js';
-
-/**
- * Where the CDN entry (first.ts) leaves, on an element whose code has not arrived yet, the request it
- * started for it: the machine's `start` it decided and the answer under way, which the element takes
- * instead of sending the same request again.
- */
-export const FIRST = Symbol.for('paydesk.first');
-export interface FirstRequest {
-  /** The machine's `start`, as the element would have sent it (its key is the create's). */
-  start: Extract<MachineEvent, { type: 'start' }>;
-  /** The request it started (`create` or `resume`) and the machine's event that answers it. */
-  fx: Effect['type'];
-  answer: Promise<MachineEvent | null>;
-}
 
 /** What a request reads of the element: its attributes, the outside world, the purchase's storage key. */
 export interface RequestContext {

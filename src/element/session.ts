@@ -12,7 +12,8 @@ import type { ReactiveController } from 'lit';
 import { createApi, toErrorInfo, type Api } from './api.js';
 import type { SessionHost } from './hosts.js';
 import type { Effect, MachineState } from './machine.js';
-import { createSession, FIRST, purchaseKey, resumeSession, storedCheckout, type FirstRequest, type RequestContext } from './requests.js';
+import type { FirstRequest } from './first.js';
+import { createSession, purchaseKey, resumeSession, storedCheckout, type RequestContext } from './requests.js';
 import { ENDED_MS, forgetCheckout, PAID_MS, saveCheckout, type StoredCheckout } from './storage.js';
 import { normaliseEndpoint, safeHttpUrl } from '../protocol/url.js';
 
@@ -22,19 +23,14 @@ export class SessionController implements ReactiveController {
   private abort?: AbortController | null;
   /** The request effect under way, run again after a reconnect. */
   private pending?: Effect | null;
-  /** The request the CDN entry started for this element (first.ts), taken by the first request effect. */
+  /**
+   * The request the CDN entry started for this element before its code arrived (first.ts; handed over
+   * by src/element/cdn-element.ts): the element's `start` is its, and the first request effect takes its answer.
+   */
   first?: FirstRequest | null;
 
   constructor(private readonly host: SessionHost) {
     host.el.addController(this);
-  }
-
-  /** The request the CDN entry started for this element (first.ts), taken once: the first request effect gets its answer. */
-  takeFirst(): FirstRequest | null | undefined {
-    const el = this.host.el as unknown as Record<symbol, FirstRequest | undefined>;
-    const first = (this.first = el[FIRST]);
-    delete el[FIRST];
-    return first;
   }
 
   /** The token endpoint, normalised ('' when unusable). */
@@ -105,8 +101,12 @@ export class SessionController implements ReactiveController {
         const first = this.first;
         this.first = null;
         // The entry's request for this very effect (same start, so the same create or resume): its answer.
-        const work = first?.fx === fx.type ? () => first.answer : (signal: AbortSignal) => (fx.type === 'create' ? createSession(this.context(), fx, signal) : resumeSession(this.context(), fx.session, signal));
-        this.request(fx, (signal) => work(signal).then((e) => void (e && !signal.aborted && h.send(e))));
+        const c: RequestContext = { env: h.env$, api: this.api(), key: this.key, orderRef, bank, mode: h.el.mode };
+        this.request(fx, (signal) =>
+          (first?.fx === fx.type ? first.answer : fx.type === 'create' ? createSession(c, fx, signal) : resumeSession(c, fx.session, signal)).then(
+            (e) => void (e && !signal.aborted && h.send(e)),
+          ),
+        );
         return true;
       }
       case 'store':
@@ -118,11 +118,6 @@ export class SessionController implements ReactiveController {
         return true;
     }
     return false;
-  }
-
-  private context(): RequestContext {
-    const { orderRef, bank, mode } = this.host.el;
-    return { env: this.host.env$, api: this.api(), key: this.key, orderRef, bank, mode };
   }
 
   /** Runs one request of the machine; a newer one (or a disconnect) makes its answer stale. */

@@ -63,7 +63,6 @@ export function staticHost(o: StaticOptions): ViewHost {
     redirectUrl: null,
     base: normaliseEndpoint(o.endpoint) ?? '',
     copied: '',
-    copy: () => {},
     copyTimer: null,
     sheet: null,
     receipt: null,

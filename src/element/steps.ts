@@ -10,7 +10,7 @@ import { adoptStyles, type CSSResult, type LitElement, type ReactiveController }
 import type { OrderView } from '../protocol/index.js';
 import type { Api } from './api.js';
 import { withDefaults, type CheckoutEnv } from './env.js';
-import { emit, type PaydeskCopyField } from './events.js';
+import { emit } from './events.js';
 import type { CheckoutElement, ViewHost } from './hosts.js';
 import type { Messages } from './i18n/index.js';
 import { LanguageController } from './language.js';
@@ -108,12 +108,6 @@ export class Steps implements ViewHost, ReactiveController {
   announce(text: string): void {
     this.said = text;
     this.el.requestUpdate();
-  }
-  /** Copies a field (copy.ts, loaded with the views that have copy buttons; a tap before it arrives asks for it). */
-  copy(id: PaydeskCopyField, label: string, text: string): void {
-    const copy = this.code.get('copy');
-    if (copy) void copy.copyTo(this, id, label, text);
-    else this.code.load('copy');
   }
   recheck(): void {
     this.live?.check();

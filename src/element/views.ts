@@ -157,6 +157,12 @@ export function wayHint(m: Messages, type: string, currency = 'RUB'): string {
   return kind ? m[key(kind, 'Hint') as 'waySbpHint'] : '';
 }
 
+/** A copy button's action: copy.ts's work once it is there (loaded with the views; a static paint has none). */
+export const copyFor =
+  (host: ViewHost) =>
+  (id: PaydeskCopyField, label: string, text: string): void =>
+    void host.code.get('copy')?.copyTo(host, id, label, text);
+
 /** The context of the pay and closed views, for the order on screen. */
 export function contextOf(host: ViewHost, order: OrderView): ViewContext {
   const { clock } = host.env$;
@@ -171,7 +177,7 @@ export function contextOf(host: ViewHost, order: OrderView): ViewContext {
     deviceExpiry: Date.parse(order.expires_at) - serverNow(s.sync, clock.mono(), clock.now()) + clock.now(),
     copied: host.copied,
     bankName: (b) => bankNameIn(host.language, b),
-    copy: (id, label, text) => host.copy(id, label, text),
+    copy: copyFor(host),
     paid: () => host.send({ type: 'paidPressed' }),
     openSheet: (opener) => open(host, 'banks', opener),
     receipt: canDispute(s) ? () => open(host, 'receipt') : null,

@@ -6,7 +6,7 @@
  * element's own code, after the paint. `test/node/element/first-messages.test.ts` draws the first
  * paint of every kind of order and fails when it reads a message missing here.
  */
-import { addFirstTables, localeChain, type Table } from './index.js';
+import { localeChain, type MessageOverrides, type Table } from './index.js';
 
 /** The messages a first paint reads (besides the offline ones, en-offline.ts, at hand in the entry). */
 export const FIRST_KEYS = [
@@ -62,14 +62,22 @@ const FIRST: Readonly<Record<string, () => Promise<{ default: Table }>>> = {
   tg: () => import('./tg.js?first'),
 };
 
-/**
- * Loads the first-paint messages of `tag` (its chain; English when it has none). True when every table
- * of the chain arrived (the paint can speak); never rejects.
- */
-export async function loadFirstLanguage(tag: string): Promise<boolean> {
-  // As `missingTables`: the language's own tables, English only where the language has none.
+/** The first-paint tables loaded, by tag. */
+const loaded = new Map<string, Table>();
+
+/** The tags whose first-paint tables `tag` reads: its own chain, English where it has none (as `missingTables`). */
+const chainOf = (tag: string) => {
   const own = localeChain(tag).filter((t) => t in FIRST);
-  const chain = own.length > 0 ? own : ['en'];
-  const arrived = await Promise.all(chain.map((t) => FIRST[t]!().then((mod) => (addFirstTables({ [t]: mod.default }), true), () => false)));
+  return own.length > 0 ? own : ['en'];
+};
+
+/** Loads the first-paint messages of `tag`. True when every table it reads arrived (the paint can speak); never rejects. */
+export async function loadFirstLanguage(tag: string): Promise<boolean> {
+  const arrived = await Promise.all(chainOf(tag).map((t) => FIRST[t]!().then((mod) => (loaded.set(t, mod.default), true), () => false)));
   return arrived.every(Boolean);
+}
+
+/** The first-paint messages of `tag`, region over language, as overrides of `messagesFor(tag)` (a paint has no merchant's overrides). */
+export function firstMessages(tag: string): MessageOverrides {
+  return Object.assign({}, ...chainOf(tag).reverse().map((t) => loaded.get(t))) as MessageOverrides;
 }

@@ -37,13 +37,6 @@ export const LAZY: Readonly<Record<string, () => Promise<{ default: Table }>>> =
 
 /** The tables at hand, by tag: every one loaded so far. */
 const tables = new Map<string, Table>();
-/** The first paint's part of a table (first.ts), by tag, beneath the whole table once that is here. */
-const firstTables = new Map<string, Table>();
-
-/** Puts first-paint tables at hand (first.ts): read beneath the whole tables; `missingTables` still waits for those. */
-export function addFirstTables(add: Readonly<Record<string, Table>>): void {
-  for (const [tag, table] of Object.entries(add)) firstTables.set(tag, table);
-}
 
 /** Puts tables at hand without loading them (paydesk/ssr, which renders on the server with every table imported). */
 export function addTables(add: Readonly<Record<string, Table>>): void {
@@ -85,8 +78,7 @@ export async function loadLanguage(tag: string): Promise<boolean> {
  */
 export function messagesFor(tag: string, overrides?: MessageOverrides | null): Messages {
   const out = { ...offline, errors: { ...offline.errors } } as Messages & Record<string, unknown>;
-  const layers = (t: string) => [firstTables.get(t), tables.get(t)];
-  for (const layer of [...layers('en'), ...localeChain(tag).reverse().flatMap(layers), overrides]) {
+  for (const layer of [tables.get('en'), ...localeChain(tag).reverse().map((t) => tables.get(t)), overrides]) {
     for (const [k, v] of Object.entries(layer ?? {})) {
       if (k === 'errors') Object.assign(out.errors, v);
       else if (v != null) out[k] = v;

@@ -338,10 +338,10 @@ describe('Chromium', () => {
   });
 
   for (const [name, path, together] of [
-    ['the CDN ES module', '/pages/importmap-ru.html', [['chunks', 'pay-view'], ['chunks', 'ru']]],
-    ['the classic script', '/pages/iife-ru.html', [['classic/chunks', 'pay-view'], ['classic', 'paydesk'], ['chunks', 'ru']]],
+    ['the CDN ES module', '/pages/importmap-ru.html', [['chunks', 'pay-view'], ['chunks', 'ru-first']]],
+    ['the classic script', '/pages/iife-ru.html', [['classic/chunks', 'pay-view'], ['classic', 'paydesk'], ['chunks', 'ru-first']]],
   ] as const) {
-    test(`no waterfall, ${name}: the create, the requisites' code and the Russian table are asked for in one round trip`, async () => {
+    test(`no waterfall, ${name}: the create, the requisites' code and the Russian first-paint messages are asked for in one round trip`, async () => {
       const held = [...(await Promise.all(together.map(async ([dir, file]) => `GET ${await chunk(dir, file)}`))), 'POST /api/paydesk/sessions'];
       const page = await browser!.newPage();
       const errors: string[] = [];
