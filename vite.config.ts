@@ -59,8 +59,8 @@ const CDN_DIR = join(root, 'dist', 'cdn');
 const CHUNK_DIR = 'chunks';
 /** Where the classic script's copies of the chunks and the module that hands out its own go. */
 const CLASSIC_DIR = 'classic';
-/** The pay view: its chunk also carries what the views share (see the `pay-view` group). */
-const PAY_VIEW = /[\\/]src[\\/]element[\\/]pay-view\.ts$/;
+/** The first paint and the pay view: their chunk also carries what the views share (see the `paint` group). */
+const PAINT = /[\\/]src[\\/]element[\\/](paint|pay-view)\.ts$/;
 
 /** An `import()` of the output whose specifier is a plain string: its node and specifier. */
 interface DynamicImport {
@@ -224,6 +224,79 @@ function asciiTemplates(): Plugin {
       let out = code;
       for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
       return { code: out, map: null };
+    },
+  };
+}
+
+/** The Lit the first paint takes: the renderer and the style helpers, without the element base class. */
+const LIT_LIGHT = '\0paydesk-lit-light';
+/** The one module that extends `LitElement` (the element's own chunk, loaded after the first paint). */
+const ELEMENT_CLASS = /[\\/]src[\\/]element[\\/]paydesk-checkout\.ts$/;
+
+/**
+ * ES build: `import … from 'lit'` takes Lit's template renderer (lit-html) and its style helpers
+ * (css-tag) from their own modules in every source but the element's class, so the chunk of the first
+ * paint does not carry `LitElement` and `ReactiveElement`: importing `lit` runs all three modules.
+ * Only the class's chunk, loaded after the paint, does. A name this module lacks fails the build.
+ */
+function litForPaint(): Plugin {
+  return {
+    name: 'paydesk-lit-for-paint',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      return source === 'lit' && importer && !ELEMENT_CLASS.test(importer) ? LIT_LIGHT : null;
+    },
+    load(id) {
+      return id === LIT_LIGHT
+        ? "export { html, svg, nothing, noChange, render } from 'lit-html';\nexport { css, unsafeCSS, adoptStyles } from '@lit/reactive-element/css-tag.js';\n"
+        : null;
+    },
+  };
+}
+
+/** A first-paint table: `\0paydesk-first:<path of the language's table>`. */
+const FIRST_TABLE = '\0paydesk-first:';
+
+/**
+ * ES build: `import('./ru.js?first')` (src/element/i18n/first.ts) is a chunk of the table's
+ * first-paint messages (`FIRST_KEYS`), cut from the table's own source: its properties of those keys,
+ * as written. The first paint fetches that chunk with the first request; the whole table follows with
+ * the element's own code. A key missing from a table is simply not there (English stands beneath).
+ */
+function firstTables(): Plugin {
+  const keysOf = () => {
+    const text = readFileSync(join(root, 'src', 'element', 'i18n', 'first.ts'), 'utf8');
+    const list = /FIRST_KEYS = \[([^\]]*)\] as const/.exec(text);
+    if (!list) throw new Error('paydesk: src/element/i18n/first.ts has no FIRST_KEYS');
+    return new Set([...list[1]!.matchAll(/'(\w+)'/g)].map((m) => m[1]!));
+  };
+  return {
+    name: 'paydesk-first-tables',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (!source.endsWith('?first') || !importer) return null;
+      return FIRST_TABLE + join(importer, '..', source.replace(/\.js\?first$/, '.ts'));
+    },
+    load(id) {
+      if (!id.startsWith(FIRST_TABLE)) return null;
+      const file = id.slice(FIRST_TABLE.length);
+      const code = readFileSync(file, 'utf8');
+      const keys = keysOf();
+      let table: Node | undefined;
+      const visit = (node: unknown): void => {
+        if (table || !node || typeof node !== 'object') return;
+        if (Array.isArray(node)) return node.forEach(visit);
+        const n = node as Node;
+        // The table: `const messages: Messages = { … }` (every language file has this one object).
+        if (n.type === 'VariableDeclarator' && (n.id as { name?: string }).name === 'messages' && (n.init as Node | null)?.type === 'ObjectExpression') table = n.init as Node;
+        for (const [k, v] of Object.entries(n)) if (k !== 'type' && v && typeof v === 'object') visit(v);
+      };
+      visit(this.parse(code, { lang: 'ts' }));
+      if (!table) this.error(`paydesk: ${file} has no \`const messages = { … }\` table`);
+      const props = (table.properties as Node[])
+        .filter((p) => p.type === 'Property' && keys.has(((p.key as { name?: string; value?: string }).name ?? (p.key as { value?: string }).value) ?? ''))
+        .map((p) => code.slice(p.start, p.end));
+      return `export default {${props.join(',')}};\n`;
     },
   };
 }
@@ -435,8 +508,7 @@ function classicScript(): Plugin {
       }
       if (id !== CLASSIC_ENTRY) return null;
       const key = `paydesk.classic.${createHash('sha256').update(readFileSync(esEntry)).digest('hex').slice(0, 12)}`;
-      publicNames = exportsOf(this.parse(readFileSync(join(root, 'src', 'element', 'index.ts'), 'utf8'), { lang: 'ts' }));
-      if (publicNames.length === 0) this.error('paydesk: src/element/index.ts exports nothing');
+      publicNames = exportsOf(this.parse(readFileSync(join(root, 'src', 'cdn.ts'), 'utf8'), { lang: 'ts' }));
       const from = JSON.stringify(esEntry);
       return (
         `import * as __paydesk from ${from};` +
@@ -467,7 +539,7 @@ const server = { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000' } }
 
 const es = defineConfig({
   define,
-  plugins: [asciiTemplates(), integrityLoads()],
+  plugins: [litForPaint(), firstTables(), asciiTemplates(), integrityLoads()],
   build: {
     ...common,
     lib: { entry: 'src/cdn.ts', formats: ['es'], fileName: () => 'paydesk.js' },
@@ -480,15 +552,20 @@ const es = defineConfig({
         // says): the ES files keep their text as it is (a Cyrillic table is half the gzip of its \u
         // escapes). The classic script built from them escapes everything (`iife` below).
         charset: 'utf8',
-        chunkFileNames: `${CHUNK_DIR}/[name]-[hash:8].js`,
+        // A first-paint table is named after its language: chunks/ru-first-<hash>.js.
+        chunkFileNames: (chunk) => {
+          const first = chunk.facadeModuleId?.startsWith(FIRST_TABLE) && /([\w-]+)\.ts$/.exec(chunk.facadeModuleId);
+          return `${CHUNK_DIR}/${first ? `${first[1]}-first` : '[name]'}-[hash:8].js`;
+        },
         hashCharacters: 'hex',
         codeSplitting: {
           groups: [
             // What paydesk.js imports statically stays in it (else rolldown may split shared modules into a
             // chunk it would import: one more round trip before the element runs).
             { name: 'initial', tags: ['$initial'], priority: 2 },
-            // The requisites and what they share with the other views: one chunk, the one a first paint needs.
-            { name: 'pay-view', test: PAY_VIEW, priority: 1 },
+            // The requisites, the first paint that draws them before the element (src/element/paint.ts), Lit's
+            // renderer and what the views share: one chunk, fetched with the first request.
+            { name: 'pay-view', test: PAINT, priority: 1 },
           ],
         },
       },

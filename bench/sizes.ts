@@ -45,8 +45,12 @@ export const KB = 1000;
 export const BUDGETS = {
   cdnIifeGzip: 25 * KB,
   cdnIifeBrotli: 22 * KB,
-  /** The element's own module: npm build, Lit and the other npm dependencies left out. */
-  elementWithoutLitGzip: 12 * KB,
+  /**
+   * The element's own module: npm build, Lit and the other npm dependencies left out. Gzip 12.25 KB
+   * since the element takes over a CDN first paint's request (first.ts, issue 33: +0.2 KB); brotli,
+   * what CDNs serve, holds at 11 KB.
+   */
+  elementWithoutLitGzip: 12.25 * KB,
   elementWithoutLitBrotli: 11 * KB,
 } as const;
 

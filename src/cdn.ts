@@ -1,38 +1,100 @@
 /**
  * The entry of the CDN files (`dist/cdn/paydesk.js`, and from it `dist/cdn/paydesk.iife.js`) and of
- * the in-memory widget bundle: what `paydesk` does (registers `<paydesk-checkout>`, exports the class).
- * Like the npm build, it carries only the few English messages needed when nothing can be loaded
- * (src/element/i18n/en-offline.ts): every language table, English and Russian included, is a chunk
- * the element fetches as soon as it knows the page's language, in parallel with its first request, so
- * a shopper downloads only their own language. The call is written here, not left to an imported
- * module's side effects, which a bundler may drop (package.json `sideEffects`).
+ * the in-memory widget bundle: registers `<paydesk-checkout>`, painting first.
  *
- * Code integrity (src/element/integrity.ts): the CDN build loads every chunk through a check of its
- * digest. A chunk that does not match never runs, and every checkout of the page says so: the
- * `paydesk-error` event with `code: "integrity"` and the error step (where the step cannot change,
- * as on the method choice or a closed order, the event and the step's "cannot load" message).
+ * On a slow phone network every kilobyte before the requisites costs about 5 ms, so this entry
+ * carries only what starts the work (src/element/first.ts): for each checkout already in the page, the
+ * request the element sends first goes out at once, and with it, in parallel, the code of the first
+ * paint (src/element/paint.ts: Lit's renderer, the requisites' templates and styles) and the messages
+ * of the shopper's language that the paint says (src/element/i18n/first.ts). The requisites are painted from the answer; then the element's own code (the machine's
+ * later steps, the live status, storage, the bank sheet, the receipt) is loaded and defined, and it
+ * takes the painted checkout over with that same answer: no second request, no blank frame.
+ *
+ * Code integrity (src/element/integrity.ts): every chunk is loaded through a check of its digest. A
+ * chunk that does not match never runs, and every checkout of the page says so: the `paydesk-error`
+ * event with `code: "integrity"` and the error step (src/element/cdn-element.ts; where the element's
+ * own code is the changed chunk, this entry raises the event and the first paint shows the error).
  */
-import { define } from './element/define.js';
 import { emit } from './element/events.js';
-import { onIntegrityFailure } from './element/integrity.js';
-import { PaydeskCheckout } from './element/paydesk-checkout.js';
+import { startFirst, type Started } from './element/first.js';
+import { loadFirstLanguage } from './element/i18n/first.js';
+import { loadLanguage, messagesFor, nearestLang } from './element/i18n/index.js';
+import { IntegrityError } from './element/integrity.js';
 
-const connected = new Set<PaydeskCheckout>();
-PaydeskCheckout.addInitializer((el) =>
-  el.addController({ hostConnected: () => connected.add(el as PaydeskCheckout), hostDisconnected: () => connected.delete(el as PaydeskCheckout) }),
-);
-onIntegrityFailure(({ message }) => {
-  for (const el of connected) {
-    if (el.state === 'error') continue;
-    const error = { code: 'integrity', message, retryable: false } as const;
-    // The element's steps controller is private to it; this entry is the element's own code (and the
-    // one place a failure outside any request reaches its machine), so it reaches in by name.
-    el['_c'].send({ type: 'failed', error });
-    // The machine keeps a step that cannot fail (the method choice, a closed order): the event all the same.
-    if ((el.state as string) !== 'error') emit(el, 'paydesk-error', error);
-  }
-});
+/** The element's tag. */
+export const TAG = 'paydesk-checkout';
+export { safeHttpUrl } from './protocol/url.js';
+/**
+ * The element's class once its code has arrived and registered it (after the first paint), undefined
+ * before: a live binding (`customElements.whenDefined(TAG)` resolves with the same class).
+ */
 
-define();
+export let PaydeskCheckout: typeof import('./element/paydesk-checkout.js').PaydeskCheckout | undefined;
+/** How long after the paint's code the element comes anyway while an answer is still awaited (a long search). */
+const ELEMENT_WAIT_MS = 1000;
+/** The first wait before the element's code is asked for again when it could not be loaded. */
+const RETRY_MS = 5000;
 
-export * from './element/index.js';
+let loading: Promise<void> | undefined;
+let tries = 0;
+/** The element's own code, once; its integrity failure said on every checkout, a network failure tried again. */
+function element(): Promise<void> {
+  return (loading ??= import('./element/cdn-element.js').then(
+    (m) => {
+      PaydeskCheckout = m.PaydeskCheckout;
+      m.start();
+    },
+    (e: unknown) => {
+      if (e instanceof IntegrityError) return refused(e.message);
+      setTimeout(() => ((loading = undefined), void element()), Math.min(RETRY_MS * 2 ** tries++, 60_000));
+    },
+  ));
+}
+
+/**
+ * The element's own code was refused (it, or a chunk it needs, did not match its digest): the tag is
+ * registered as a checkout that can only say so. Each one, in the page now or added later, fires
+ * `paydesk-error` and shows the error instead of anything painted; its `state` is `error`.
+ */
+async function refused(message: string): Promise<void> {
+  const paint = await painter?.catch(() => null);
+  if (customElements.get(TAG)) return;
+  customElements.define(
+    TAG,
+    class extends HTMLElement {
+      get state(): 'error' {
+        return 'error';
+      }
+      connectedCallback(): void {
+        emit(this, 'paydesk-error', { code: 'integrity', message, retryable: false });
+        if (paint?.paintFailure(this)) return;
+        // Not painted (or the paint's own code was refused): the error in words, without Lit.
+        const m = messagesFor(this.getAttribute('locale') || nearestLang(this) || navigator.language);
+        const base = document.createElement('section');
+        const p = base.appendChild(document.createElement('p'));
+        base.setAttribute('part', 'base');
+        p.setAttribute('role', 'alert');
+        p.textContent = m.errors.default;
+        (this.shadowRoot ?? this.attachShadow({ mode: 'open' })).replaceChildren(base);
+      }
+    },
+  );
+}
+
+let painter: Promise<typeof import('./element/paint.js')> | undefined;
+const firsts = customElements.get(TAG) ? [] : [...document.querySelectorAll<HTMLElement>(TAG)].map(startFirst).filter((f): f is Started => f !== null);
+if (firsts.length === 0) void element();
+else {
+  painter = import('./element/paint.js');
+  // Each checkout's first-paint messages, in parallel with its request and the paint's code; without
+  // them (not loaded) the element shows the checkout.
+  const painted = firsts.map((f) => Promise.all([painter!, loadFirstLanguage(f.tag)]).then(([p, speaks]) => (speaks ? p.paintFirst(f) : undefined)));
+  // After the paint: the element, and the whole language tables it speaks with.
+  const rest = () => {
+    for (const f of firsts) void loadLanguage(f.tag);
+    return element();
+  };
+  void Promise.all(painted).then(rest, rest);
+  void painter.then(() => setTimeout(rest, ELEMENT_WAIT_MS), rest);
+}
+

@@ -144,6 +144,15 @@ async function bundleSources(root: string): Promise<string> {
     charset: 'utf8',
     write: false,
     logLevel: 'silent',
+    // A first-paint table (`./ru.js?first`, src/element/i18n/first.ts) is the whole table here: one file holds them all.
+    plugins: [
+      {
+        name: 'paydesk-first-tables',
+        setup(build) {
+          build.onResolve({ filter: /\?first$/ }, (args) => ({ path: join(args.resolveDir, args.path.replace(/\.js\?first$/, '.ts')) }));
+        },
+      },
+    ],
   });
   const out = result.outputFiles[0];
   if (!out) throw new Error('paydesk: esbuild produced no output for src/cdn.ts');

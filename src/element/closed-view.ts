@@ -10,7 +10,7 @@ import { fill } from './i18n/text.js';
 import { plural } from './i18n/plural.js';
 import { actions, badge, button, center, spinner } from './parts.js';
 import { safeHttpUrl } from '../protocol/url.js';
-import { amountOf, contextOf, copyTo, icons, orderNumber, viewStyles, type CopyContext, type ViewContext, type ViewHost } from './views.js';
+import { amountOf, contextOf, copyFor, icons, orderNumber, viewStyles, type CopyContext, type ViewContext, type ViewHost } from './views.js';
 
 export { footer } from './footer.js';
 
@@ -73,7 +73,7 @@ function closed(c: ViewContext, name: string): unknown {
 /** `gone`: the session ended; if the shopper already paid, support (in the footer) with the order number. */
 function gone(host: ViewHost): unknown {
   const { m, machine: s } = host;
-  const c: CopyContext = { m, copied: host.copied, copy: (id, label, text) => void copyTo(host, id, label, text) };
+  const c: CopyContext = { m, copied: host.copied, copy: copyFor(host) };
   return block(
     center(badge(false, icons.alert), html`<p>${m.goneText}</p>`),
     orderNumber(c, s.order?.client_order_id ?? s.known?.number),

@@ -8,6 +8,7 @@ import type { Api } from './api.js';
 import type { CheckoutEnv } from './env.js';
 import type { MessageOverrides, Messages } from './i18n/index.js';
 import type { MachineEvent, MachineState } from './machine.js';
+import type { PaydeskCopyField } from './events.js';
 
 /** The element as its controllers see it: its attributes and the Lit host it is. */
 export interface CheckoutElement extends ReactiveControllerHost, HTMLElement {
@@ -129,6 +130,8 @@ export interface ViewHost extends TickHost, ReceiptHost, FooterHost {
   /** Code loaded on demand (lazy.ts): the QR encoder, the bank sheet, the receipt upload. */
   readonly code: {
     get(name: 'qr'): { drawQr(canvas: HTMLCanvasElement, text: string): boolean } | undefined;
+    /** The copy buttons' work (copy.ts), loaded with the views that have them; none in a static paint. */
+    get(name: 'copy'): { copyTo(host: ViewHost, id: PaydeskCopyField, label: string, text: string): Promise<void> } | undefined;
     get(name: 'banks' | 'receipt'): object | undefined;
     load(name: 'qr' | 'banks' | 'receipt'): void;
     retry(name: 'banks' | 'receipt' | 'live' | 'qr'): void;

@@ -53,11 +53,18 @@ export class IntegrityError extends Error {
 const manifest: ChunkManifest | null = typeof __paydeskIntegrity === 'function' ? __paydeskIntegrity() : null;
 /** The script of each chunk: under way, run, or refused for good (an integrity failure). */
 const preloads = new Map<string, Promise<void>>();
-let failed: ((error: IntegrityError) => void) | undefined;
+let listener: ((error: IntegrityError) => void) | undefined;
+/** The failures so far (a listener set later hears them: the element arrives after the first paint). */
+const failures: IntegrityError[] = [];
+const failed = (error: IntegrityError) => {
+  failures.push(error);
+  listener?.(error);
+};
 
-/** Called with each integrity failure (src/cdn.ts shows it on every checkout of the page). */
-export function onIntegrityFailure(listener: (error: IntegrityError) => void): void {
-  failed = listener;
+/** Called with each integrity failure, those before it included (src/element/cdn-element.ts shows them on every checkout of the page). */
+export function onIntegrityFailure(f: (error: IntegrityError) => void): void {
+  listener = f;
+  failures.forEach(f);
 }
 
 /**
@@ -90,7 +97,7 @@ function load(key: string): Promise<unknown> {
       p = Promise.all(deps.filter((d) => m.files[d]).map(ensure)).then(() =>
         run(href, integrity!).catch((e: unknown) => {
           // Said once, by the chunk that failed (not again by each chunk that imports it).
-          if (e instanceof IntegrityError) failed?.(e);
+          if (e instanceof IntegrityError) failed(e);
           throw e;
         }),
       );

@@ -9,7 +9,7 @@
  */
 import type { LanguageHost } from './hosts.js';
 import type { MessageOverrides } from './i18n/index.js';
-import { loadLanguage, messagesFor, missingTables, resolveLanguage, type Messages } from './i18n/index.js';
+import { loadLanguage, messagesFor, missingTables, nearestLang, resolveLanguage, type Messages } from './i18n/index.js';
 
 /** How long the text waits for the shopper's language table before showing the fallback. */
 export const LANGUAGE_WAIT_MS = 3000;
@@ -85,12 +85,4 @@ export class LanguageController {
     });
     this.host.wait(released);
   }
-}
-
-function nearestLang(from: Element): string {
-  for (let node: Node | null = from; node; node = node instanceof ShadowRoot ? node.host : node.parentNode) {
-    const lang = node instanceof Element && node.getAttribute('lang');
-    if (lang) return lang;
-  }
-  return '';
 }

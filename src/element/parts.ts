@@ -8,6 +8,9 @@ import type { OrderView } from '../protocol/index.js';
 import type { Messages } from './i18n/index.js';
 import type { StateName } from './machine.js';
 
+/** `copied` of a field whose text could not be copied and is shown selected for a copy by hand (copy.ts, views.ts `copyButton`). */
+export const BY_HAND = '?';
+
 export const icon = (paths: TemplateResult) => html`<svg viewBox="0 0 24 24" aria-hidden="true">${paths}</svg>`;
 export const alert = icon(svg`<path d="M12 3l10 18H2z"/><path d="M12 10v4M12 17.5v.5"/>`);
 export const spinner = html`<div class="spinner" aria-hidden="true"></div>`;

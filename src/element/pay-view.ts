@@ -43,6 +43,7 @@ dd,.wrap{overflow-wrap:anywhere;min-width:0}
 .qr h3{font-size:16px}
 canvas{width:176px;height:176px;border:var(--_b);border-radius:10px;image-rendering:pixelated}
 canvas:not([data-text]){visibility:hidden}
+.qr svg{width:176px;height:176px;fill:#000;stroke:none;background:#fff;border:var(--_b);border-radius:10px}
 .copy{min-height:36px;padding:6px 10px;font-size:13px;color:var(--_a)}
 .done{color:var(--_ok);border-color:var(--_ok)}
 .order{display:grid;gap:2px}
@@ -78,92 +79,7 @@ export function timer(m: Messages, left: number): TemplateResult {
 }
 
 /** The link to the provider's payment page, in a new tab. */
-const openForm = (m: Messages, url: string) => html`<a class="btn" href=${url} target="_blank" rel="noopener noreferrer">${m.openForm}</a>`;
-
-/**
- * Form mode with the provider's page to embed (no requisites of our own): its URL with the element's
- * language as `lang` and its theme as `theme` (unless it has them) and `embed=1`, or null.
- */
-export function formUrl(host: ViewHost): string | null {
-  const order = host.machine.order;
-  const url = host.el.mode === 'form' && order && !order.requisites ? safeHttpUrl(order.form_url) : null;
-  if (!url) return null;
-  const u = new URL(url);
-  const { theme } = host.el;
-  if (!u.searchParams.has('lang')) u.searchParams.set('lang', host.language);
-  if (!u.searchParams.has('theme')) u.searchParams.set('theme', theme === 'light' || theme === 'dark' ? theme : 'auto');
-  // Framed in this card: the page may drop its own chrome (the sandbox's does), so there is one card.
-  u.searchParams.set('embed', '1');
-  return u.href;
-}
-
-/** Hosts with a new try of lost background code due, and how many tries each had (see {@link painted}). */
-const retrying = new WeakSet<ViewHost>();
-const tries = new WeakMap<ViewHost, number>();
-/** How long after a failed load code that works in the background is first asked for again (then twice as long each time, at most a minute). */
-export const BACKGROUND_RETRY_MS = 5000;
-
-/**
- * After each render (this module is there whenever the element has an order): the QR encoder is loaded
- * when a QR is first shown, and the canvas stays hidden until it is drawn. Code that works in the
- * background and failed to load (a network blip, a deploy in between) is asked for again after 5 s,
- * 10 s, 20 s … (at most a minute apart) while the element is on the page: without the live status the
- * order is not followed (a payment, a late one) and the countdown stands still; without the encoder
- * there is no QR. Nothing on screen offers a "try again" for them, unlike the views.
- */
-export function painted(host: ViewHost): void {
-  const { code } = host;
-  if (!retrying.has(host) && (code.state('live') === 'error' || code.state('qr') === 'error')) {
-    const n = tries.get(host) ?? 0;
-    retrying.add(host);
-    tries.set(host, n + 1);
-    host.env$.clock.setTimeout(
-      () => {
-        retrying.delete(host);
-        // Removed from the page meanwhile: nothing to follow (its next render, if it comes back, asks again).
-        if (!host.el.isConnected) return;
-        code.retry('live');
-        code.retry('qr');
-      },
-      Math.min(BACKGROUND_RETRY_MS * 2 ** n, 60_000),
-    );
-  }
-  const canvas = host.el.renderRoot.querySelector('canvas');
-  const text = canvas?.dataset.qr;
-  const qr = host.code.get('qr');
-  if (canvas && text && canvas.dataset.text !== text) {
-    if (qr) {
-      if (qr.drawQr(canvas, text)) canvas.dataset.text = text;
-    } else host.code.load('qr');
-  }
-}
-
-/**
- * Form mode: the provider's payment page embedded (as tall as the page says its content is, once it
- * says so) and the link to open it in a new tab.
- */
-export function form(host: ViewHost, url: string): TemplateResult {
-  const frame = host.frame;
-  frame?.show(url);
-  // Opened in a tab of its own, the page keeps its own chrome: no `embed`.
-  const own = new URL(url);
-  own.searchParams.delete('embed');
-  return html`<iframe part="form" src=${url} title=${host.m.formTitle} height=${frame?.height || nothing} @load=${(e: Event) => frame?.onLoad(e)}></iframe>${actions(openForm(host.m, own.href))}`;
-}
-
-/** The `pay` and `confirming` steps (form mode's embedded page included). */
-export function view(host: ViewHost): TemplateResult {
-  const url = formUrl(host);
-  if (url) return form(host, url);
-  const c = contextOf(host, host.machine.order!);
-  // The QR the server painted (paydesk/ssr) moves into this step until the encoder is here to draw it.
-  const painted = !host.code.get('qr') && host.el.renderRoot.querySelector('[part=qr]>svg');
-  if (painted) {
-    host.code.load('qr');
-    c.qrImage = () => painted;
-  }
-  return host.machine.name === 'confirming' ? confirming(c) : pay(c);
-}
+export const openForm = (m: Messages, url: string) => html`<a class="btn" href=${url} target="_blank" rel="noopener noreferrer">${m.openForm}</a>`;
 
 /** `<div><dt>label</dt><dd>value</dd></div>`, or nothing without a value. */
 const row = (label: string, value: string | null | undefined) => (value ? html`<div><dt>${label}</dt><dd>${value}</dd></div>` : nothing);

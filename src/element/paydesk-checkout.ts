@@ -1,7 +1,8 @@
 import { LitElement, html, nothing } from 'lit';
 import type { ButtonName, CustomerBank, KnownMethodType } from '../provider/facts.js';
 import type { IntegrationMode, OrderView } from '../protocol/index.js';
-import { configProblem, preselection, type PaydeskLocale, type Theme } from './config.js';
+import { configProblem, type PaydeskLocale, type Theme } from './config.js';
+import { startOf } from './requests.js';
 import type { CheckoutEnv } from './env.js';
 import { emit } from './events.js';
 import { errorText, type MessageOverrides } from './i18n/index.js';
@@ -151,19 +152,8 @@ export class PaydeskCheckout extends LitElement {
     this._started = true;
     const problem = configProblem(this);
     if (problem) return c.send({ type: 'failed', error: { code: 'config', message: problem, retryable: false } });
-    const stored = c.req.stored(this.session);
-    c.send({
-      type: 'start',
-      // With what this browser stored of the session (a reload): "paid" already said, "I have paid" pressed.
-      resume: this.session
-        ? { ...(stored?.session === this.session && stored), session: this.session }
-        : stored?.session
-          ? { ...stored, session: stored.session }
-          : null,
-      preselected: preselection(this),
-      canCreate: !!this.orderRef,
-      key: c.env$.newKey(),
-    });
+    // The request the CDN entry started before this code arrived (first.ts) decided the start already.
+    c.send(c.req.first?.start ?? startOf(this, c.req.stored(this.session), c.env$.newKey()));
   }
 
   /** Back to idle: closes the live status, forgets the stored session; `start()` begins again. */
@@ -234,9 +224,9 @@ export class PaydeskCheckout extends LitElement {
     const body = this._body();
     const ssr = this._ssr;
     if (ssr) {
-      // Before the first start (idle, no step yet) or while the step's code or text is on its way; after
-      // a reset (idle again) the idle step shows.
-      if (c.lang.hold || !this._started || body === waiting) return nothing;
+      // Before the first step (idle) or while the step's code or text is on its way; a first paint's
+      // order is on its way to the machine while it searches (paint.ts, first.ts). An error shows at once.
+      if (c.lang.hold || name === 'idle' || body === waiting || name === 'searching') return nothing;
       for (const node of ssr) node.remove();
       this._ssr = null;
     }

@@ -24,7 +24,7 @@ import type { ViewHost } from './hosts.js';
 import { errorText, fill } from './i18n/text.js';
 import { plural, safeIntl } from './i18n/plural.js';
 import { platformOf } from './platform.js';
-import { canDispute, copyTo, orderNumber, viewStyles } from './views.js';
+import { canDispute, copyFor, orderNumber, viewStyles } from './views.js';
 
 export const styles = [viewStyles, css`
 .receipt{display:grid;gap:calc(var(--_s)*2)}
@@ -253,7 +253,7 @@ export class ReceiptController implements ReactiveController {
     };
     const messages = [...this.problems.map((p) => this.problemText(p)), ...(this.error ? [errorText(m, this.error)] : [])];
     // Outside the form: its copy button is no submit button.
-    const number = orderNumber({ m, copied: h.copied, copy: (id, label, text) => void copyTo(h, id, label, text) }, s.order?.client_order_id ?? s.known?.number);
+    const number = orderNumber({ m, copied: h.copied, copy: copyFor(h) }, s.order?.client_order_id ?? s.known?.number);
     return html`<div class="rstep">${number}<form part="receipt" class="receipt" novalidate @submit=${(e: Event) => {
       e.preventDefault();
       this.submit();

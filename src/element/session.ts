@@ -9,12 +9,12 @@
  *     another tab's attempt is joined (same key and request: the server answers the same session).
  */
 import type { ReactiveController } from 'lit';
-import type { IntegrationMode } from '../protocol/index.js';
 import { createApi, toErrorInfo, type Api } from './api.js';
-import { claimCreate, withBank } from './claim.js';
 import type { SessionHost } from './hosts.js';
 import type { Effect, MachineState } from './machine.js';
-import { ENDED_MS, forgetCheckout, loadCheckout, PAID_MS, saveCheckout, storageKey, type StoredCheckout } from './storage.js';
+import type { FirstRequest } from './first.js';
+import { createSession, purchaseKey, resumeSession, storedCheckout, type RequestContext } from './requests.js';
+import { ENDED_MS, forgetCheckout, PAID_MS, saveCheckout, type StoredCheckout } from './storage.js';
 import { normaliseEndpoint, safeHttpUrl } from '../protocol/url.js';
 
 export class SessionController implements ReactiveController {
@@ -23,6 +23,11 @@ export class SessionController implements ReactiveController {
   private abort?: AbortController | null;
   /** The request effect under way, run again after a reconnect. */
   private pending?: Effect | null;
+  /**
+   * The request the CDN entry started for this element before its code arrived (first.ts; handed over
+   * by src/element/cdn-element.ts): the element's `start` is its, and the first request effect takes its answer.
+   */
+  first?: FirstRequest | null;
 
   constructor(private readonly host: SessionHost) {
     host.el.addController(this);
@@ -36,7 +41,7 @@ export class SessionController implements ReactiveController {
   /** The purchase's storage key: its order ref, else (a session given by attribute) that session. */
   get key(): string {
     const { orderRef, session } = this.host.el;
-    return storageKey(this.endpoint, orderRef || `#${session}`);
+    return purchaseKey(this.endpoint, orderRef, session);
   }
 
   api(): Api {
@@ -49,12 +54,7 @@ export class SessionController implements ReactiveController {
    * `session`: the session the page gives (its attribute), which is shown instead of any other stored.
    */
   stored(session: string): StoredCheckout | null {
-    const { env$ } = this.host;
-    const now = env$.clock.now();
-    const stored = loadCheckout(env$.tabStorage, this.key, now) ?? loadCheckout(env$.storage, this.key, now);
-    // This tab shows it from now on: a reload of this tab resumes it, whatever another tab makes next.
-    if (stored?.session && (!session || session === stored.session)) saveCheckout(env$.tabStorage, this.key, stored);
-    return stored;
+    return storedCheckout(this.host.env$, this.key, session);
   }
 
   hostConnected(): void {
@@ -82,9 +82,8 @@ export class SessionController implements ReactiveController {
   /** Runs a request or storage effect of the machine; false for any other effect. */
   run(fx: Effect): boolean {
     const h = this.host;
-    const { orderRef, bank, mode } = h.el;
+    const { orderRef, bank } = h.el;
     const { clock, storage } = h.env$;
-    const time = () => ({ mono: clock.mono(), wall: clock.now() });
     switch (fx.type) {
       case 'fetchMethods':
         this.request(fx, (signal) =>
@@ -98,26 +97,16 @@ export class SessionController implements ReactiveController {
         );
         return true;
       case 'create':
-        this.request(fx, async (signal) => {
-          // Settles once the create has its answer: until then, this tab's attempt is announced (claim.ts).
-          let sent!: (v?: unknown) => void;
-          const claim = await claimCreate(storage, this.key, { key: fx.key, selection: withBank(fx.selection, bank) }, () => clock.now(), h.env$.locks, (ms) => new Promise((r) => clock.setTimeout(r, ms)), new Promise((r) => (sent = r)), signal);
-          try {
-            if (signal.aborted) return;
-            if ('session' in claim) {
-              // Another tab's order, followed: this tab's from now on (as in `stored`).
-              saveCheckout(h.env$.tabStorage, this.key, claim);
-              return h.send({ ...claim, type: 'adopt' });
-            }
-            const r = await this.api().create({ order_ref: orderRef, ...claim.selection, ...(mode ? { mode: mode as IntegrationMode } : {}) }, claim.key, signal);
-            h.send({ type: 'created', ...r, ...time(), selection: claim.selection, key: claim.key });
-          } finally {
-            sent();
-          }
-        });
-        return true;
       case 'resume': {
-        this.request(fx, (signal) => this.api().session(fx.session, true, signal).then((r) => h.send({ type: 'order', ...r, ...time() })));
+        const first = this.first;
+        this.first = null;
+        // The entry's request for this very effect (same start, so the same create or resume): its answer.
+        const c: RequestContext = { env: h.env$, api: this.api(), key: this.key, orderRef, bank, mode: h.el.mode };
+        this.request(fx, (signal) =>
+          (first?.fx === fx.type ? first.answer : fx.type === 'create' ? createSession(c, fx, signal) : resumeSession(c, fx.session, signal)).then(
+            (e) => void (e && !signal.aborted && h.send(e)),
+          ),
+        );
         return true;
       }
       case 'store':

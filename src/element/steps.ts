@@ -23,17 +23,18 @@ import { safeHttpUrl } from '../protocol/url.js';
 /**
  * The code the element loads with `import()` when a step comes near, so its own module carries only
  * the steps around them: the views (method choice, requisites, closed order), the live status, the
- * bank sheet, the receipt upload, the form frame messaging and the QR encoder.
+ * bank sheet, the receipt upload, the form frame messaging, the QR encoder and the copy buttons' work.
  */
 const LOADERS = {
   choose: () => import('./choose-view.js'),
-  pay: () => import('./pay-view.js'),
+  pay: () => import('./pay-step.js'),
   closed: () => import('./closed-view.js'),
   live: () => import('./live.js'),
   banks: () => import('./banks.js'),
   receipt: () => import('./receipt.js'),
   frame: () => import('./frame.js'),
   qr: () => import('./qr.js'),
+  copy: () => import('./copy.js'),
 };
 type Modules = Loaded<typeof LOADERS>;
 type ViewName = 'choose' | 'pay' | 'closed' | 'receipt';
@@ -182,6 +183,7 @@ export class Steps implements ViewHost, ReactiveController {
     if (resuming || code.state('pay') !== 'pending') {
       code.load('live');
       code.load('closed');
+      code.load('copy');
     }
     if (this.el.mode === 'form') code.load('frame');
   }

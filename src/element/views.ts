@@ -5,15 +5,14 @@
  * travels in their chunks, never in the element's own module.
  */
 import { css, html, nothing, svg, type TemplateResult } from 'lit';
-import { bankByCustomerBank } from '../provider/facts.js';
+import type { CustomerBank } from '../provider/facts.js';
 import type { OrderView } from '../protocol/index.js';
 import { serverNow } from './countdown.js';
 import { formatMoney } from '../money/index.js';
 import type { Messages } from './i18n/index.js';
-import { fill } from './i18n/text.js';
 import type { MachineState } from './machine.js';
-import { emit, type PaydeskCopyField } from './events.js';
-import { alert, icon } from './parts.js';
+import type { PaydeskCopyField } from './events.js';
+import { alert, BY_HAND, icon } from './parts.js';
 import type { ReceiptLike, SheetLike, ViewHost } from './hosts.js';
 import { ApiError } from './api.js';
 import { platformOf, type Platform } from './platform.js';
@@ -85,10 +84,22 @@ const CYRILLIC = /^(ru|be|uk|kk|ky|tg)\b/i;
 /** A bank's name in the shopper's script (Cyrillic languages get the Russian one). */
 export const nameIn = (lang: string, name: { ru: string; en: string }): string => name[CYRILLIC.test(lang) ? 'ru' : 'en'];
 
+/**
+ * The names of the banks a `customer_bank` names, as the provider's facts have them (`BANKS` in
+ * src/provider/facts.ts; test/node/element/storage.test.ts checks that they agree). Written out here so
+ * that the requisites' chunk, on a first paint's path, does not carry that table.
+ */
+export const CUSTOMER_BANK_NAMES = {
+  sberbank: { ru: 'Сбербанк', en: 'Sber' },
+  tinkoff: { ru: 'Т-Банк', en: 'T-Bank' },
+  vtb: { ru: 'ВТБ', en: 'VTB' },
+  alfabank: { ru: 'Альфа-Банк', en: 'Alfa-Bank' },
+} as const satisfies Record<CustomerBank, { ru: string; en: string }>;
+
 /** The name of a `customer_bank` (`sberbank`…) in the shopper's script, or null. */
 export function bankNameIn(lang: string, customerBank: string | null): string | null {
-  const bank = bankByCustomerBank(customerBank ?? '');
-  return bank ? nameIn(lang, bank.name) : null;
+  const bank = Object.hasOwn(CUSTOMER_BANK_NAMES, customerBank ?? '') ? CUSTOMER_BANK_NAMES[customerBank as CustomerBank] : null;
+  return bank ? nameIn(lang, bank) : null;
 }
 
 /** The module `name`, loaded now if need be (again after a failure); rejects when it cannot be loaded. */
@@ -146,87 +157,11 @@ export function wayHint(m: Messages, type: string, currency = 'RUB'): string {
   return kind ? m[key(kind, 'Hint') as 'waySbpHint'] : '';
 }
 
-/** How long a copy button says "Copied". */
-export const COPIED_MS = 2000;
-
-/**
- * Copies `text` through the page's selection (`document.execCommand('copy')`, inside the tap that
- * asked for it): the way that works where `navigator.clipboard` is missing (a page not on https, older
- * Safari) or refuses (a frame without `clipboard-write`). The text is put on the clipboard as it is
- * (the `copy` event sets it), whatever the page's styles do to the selection. False when the browser
- * refuses this too.
- */
-export function copyBySelection(text: string): boolean {
-  const doc = globalThis.document;
-  const selection = doc?.getSelection();
-  if (!selection || !doc.body) return false;
-  const node = doc.createElement('span');
-  node.textContent = text;
-  node.setAttribute('aria-hidden', 'true');
-  // Set through the CSSOM, which a strict Content Security Policy allows (no style attribute parsed).
-  Object.assign(node.style, { position: 'fixed', top: '0', clip: 'rect(0,0,0,0)', whiteSpace: 'pre', userSelect: 'text', webkitUserSelect: 'text' });
-  const put = (e: ClipboardEvent) => {
-    if (!e.clipboardData) return;
-    e.clipboardData.setData('text/plain', text);
-    e.preventDefault();
-  };
-  node.addEventListener('copy', put);
-  doc.body.append(node);
-  const kept = selection.rangeCount ? selection.getRangeAt(0) : null;
-  try {
-    const range = doc.createRange();
-    range.selectNodeContents(node);
-    selection.removeAllRanges();
-    selection.addRange(range);
-    return doc.execCommand('copy');
-  } catch {
-    return false;
-  } finally {
-    selection.removeAllRanges();
-    if (kept) selection.addRange(kept);
-    node.remove();
-  }
-}
-
-/** `copied` of a field whose text could not be copied and is shown selected for a copy by hand. */
-const BY_HAND = '?';
-
-/**
- * Copies `text` and says so (visibly on the button, to screen readers, and with `paydesk-copy`): by the
- * clipboard API (`env.copy`), else by the page's selection ({@link copyBySelection}). When neither
- * works, the exact text is shown in a field beside the button, selected, and the shopper is told to
- * copy it by hand.
- */
-export async function copyTo(host: ViewHost, id: PaydeskCopyField, label: string, text: string): Promise<void> {
-  const env = host.env$;
-  let copied: boolean;
-  try {
-    // Without `navigator.clipboard` the default throws at once: the fallback still runs inside the tap.
-    await env.copy(text);
-    copied = true;
-  } catch {
-    copied = copyBySelection(text);
-  }
-  env.clock.clearTimeout(host.copyTimer);
-  host.copyTimer = null;
-  if (!copied) {
-    host.copied = BY_HAND + id;
-    host.announce(host.m.copyFailed);
-    await host.el.updateComplete;
-    const field = host.el.renderRoot.querySelector<HTMLInputElement>('input.by-hand');
-    field?.focus();
-    field?.setSelectionRange(0, field.value.length);
-    return;
-  }
-  host.copied = id;
-  host.announce(fill(host.m.copiedAnnounce, { what: label }));
-  emit(host.el, 'paydesk-copy', { field: id, order: host.machine.order });
-  host.copyTimer = env.clock.setTimeout(() => {
-    host.copyTimer = null;
-    host.copied = '';
-    host.el.requestUpdate();
-  }, COPIED_MS);
-}
+/** A copy button's action: copy.ts's work once it is there (loaded with the views; a static paint has none). */
+export const copyFor =
+  (host: ViewHost) =>
+  (id: PaydeskCopyField, label: string, text: string): void =>
+    void host.code.get('copy')?.copyTo(host, id, label, text);
 
 /** The context of the pay and closed views, for the order on screen. */
 export function contextOf(host: ViewHost, order: OrderView): ViewContext {
@@ -242,7 +177,7 @@ export function contextOf(host: ViewHost, order: OrderView): ViewContext {
     deviceExpiry: Date.parse(order.expires_at) - serverNow(s.sync, clock.mono(), clock.now()) + clock.now(),
     copied: host.copied,
     bankName: (b) => bankNameIn(host.language, b),
-    copy: (id, label, text) => void copyTo(host, id, label, text),
+    copy: copyFor(host),
     paid: () => host.send({ type: 'paidPressed' }),
     openSheet: (opener) => open(host, 'banks', opener),
     receipt: canDispute(s) ? () => open(host, 'receipt') : null,

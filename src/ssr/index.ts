@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { render } from '@lit-labs/ssr';
 import { collectResultSync } from '@lit-labs/ssr/lib/render-result.js';
-import { html, nothing, svg, type CSSResultGroup, type CSSResult } from 'lit';
+import { nothing, type CSSResultGroup, type CSSResult } from 'lit';
 import { parseOrderView, type OrderView } from '../protocol/index.js';
 import { syncFrom, type Clock } from '../element/countdown.js';
 import { addTables, messagesFor, resolveLanguage, type MessageOverrides, type Messages } from '../element/i18n/index.js';
@@ -38,7 +38,7 @@ import { qrModules } from '../element/qr.js';
 import { styles as elementStyles } from '../element/paydesk-checkout.styles.js';
 import * as payView from '../element/pay-view.js';
 import * as closedView from '../element/closed-view.js';
-import { contextOf, type ViewHost } from '../element/views.js';
+import { openCard, qrSvg, staticHost } from '../element/static-view.js';
 import { normaliseEndpoint, safeHttpUrl } from '../protocol/url.js';
 
 addTables({ az, be, en, hy, kk, ky, ru, tg, uk, uz });
@@ -89,12 +89,11 @@ const THEMES = ['light', 'dark', 'auto'];
 const LIT_MARKERS = /<!--\/?lit-(?:part|node)[^>]*-->|<\?>/g;
 
 /**
- * The rules of the server's paint only (this style leaves with it when the element takes over): the
- * QR as SVG; no buttons and no countdown, which only the element's own render can make work (until
+ * The rules of the server's paint only (this style leaves with it when the element takes over): no
+ * buttons and no countdown, which only the element's own render can make work (until
  * then they would be dead, and the countdown frozen).
  */
 const SERVER_RULES =
-  '.qr svg{width:176px;height:176px;fill:#000;stroke:none;background:#fff;border:var(--_b);border-radius:10px}' +
   'button,[part=countdown]{display:none}';
 
 /** `&`, `<`, `>`, `"` and `'` as character references, for text and attribute values. */
@@ -105,22 +104,6 @@ function escape(text: string): string {
 /** The CSS text of Lit's style results, flattened. */
 function cssText(group: CSSResultGroup): string {
   return Array.isArray(group) ? group.map((g) => cssText(g as CSSResultGroup)).join('\n') : (group as CSSResult).cssText;
-}
-
-/** The QR of `text` as an SVG path of its dark modules, with a light margin (the element's own encoder, qr.ts). */
-function qrSvg(text: string, label: string): unknown {
-  const { size, data } = qrModules(text);
-  let d = '';
-  for (let y = 0; y < size; y++) {
-    // One rectangle per run of dark modules in a row.
-    for (let x = 0; x < size; x++) {
-      if (!data[y * size + x]) continue;
-      const from = x;
-      while (x + 1 < size && data[y * size + x + 1]) x++;
-      d += `M${from} ${y}h${x + 1 - from}v1H${from}z`;
-    }
-  }
-  return html`<svg role="img" aria-label=${label} viewBox="-3 -3 ${size + 6} ${size + 6}" shape-rendering="crispEdges">${svg`<path d=${d}/>`}</svg>`;
 }
 
 /** Throws a TypeError naming the option when it is not what it must be. */
@@ -157,54 +140,6 @@ function check(o: RenderCheckoutOptions): OrderView {
 }
 
 /**
- * The views' host on the server: what they read (the order's state as the element's own machine
- * makes it, the language, the layout, a clock stopped at the server's time). Nothing on the server
- * can press a button: the actions are never called.
- */
-function serverHost(o: RenderCheckoutOptions, state: MachineState, m: Messages, language: string, serverMs: number): ViewHost {
-  const clock: Clock = { now: () => serverMs, mono: () => 0, setTimeout: () => 0, clearTimeout: () => {} };
-  const never = (): never => {
-    throw new Error('paydesk/ssr: the server render has no actions');
-  };
-  const el = {
-    endpoint: o.endpoint,
-    orderRef: o.orderRef ?? '',
-    mode: '',
-    bank: '',
-    buttonName: '',
-    supportUrl: o.supportUrl ?? '',
-    locale: o.locale ?? '',
-    theme: o.theme ?? 'auto',
-    messages: o.messages ?? null,
-    env: {},
-    requestUpdate: () => {},
-  };
-  return {
-    el,
-    machine: state,
-    env$: { clock, platform: o.userAgent ? detectPlatform(o.userAgent, 0) : 'desktop' },
-    m,
-    language,
-    embedded: false,
-    // Nothing on the page can redirect before the script: "paid" shows the way back instead of a count.
-    redirectUrl: null,
-    base: normaliseEndpoint(o.endpoint) ?? '',
-    copied: '',
-    copyTimer: null,
-    sheet: null,
-    receipt: null,
-    frame: null,
-    code: { get: () => undefined, load: () => {}, retry: () => {}, state: () => 'initial' },
-    renew: never,
-    send: never,
-    announce: never,
-    recheck: never,
-    wait: () => {},
-    api: never,
-  } as unknown as ViewHost;
-}
-
-/**
  * The `<paydesk-checkout>` element of an order, with its shadow root rendered (declarative shadow
  * DOM): put it in the page's HTML where the checkout goes, and load the element's script (`paydesk`
  * or `dist/cdn/paydesk.js`) as a module or with `defer`, so that it runs after the page is parsed (a
@@ -232,19 +167,17 @@ export function renderCheckout(options: RenderCheckoutOptions): string {
   }).state;
   state = transition(state, { type: 'order', order, serverTime: options.server_time, mono: 0, wall: serverMs }).state;
   state = { ...state, sync: syncFrom(options.server_time, 0) };
-  const host = serverHost(options, state, m, language, serverMs);
-  const { name } = state;
-  const open = isOpen(name);
-  const view = open ? payView : closedView;
-  const body = open
-    ? name === 'confirming'
-      ? payView.confirming({ ...contextOf(host, order), timeZone: options.timeZone ?? 'Europe/Moscow' })
-      : payView.pay({ ...contextOf(host, order), timeZone: options.timeZone ?? 'Europe/Moscow', qrImage: qrSvg })
-    : closedView.view(host);
-  const heading = stepTitle(m, name, order);
-  const timer = open ? payView.timer(m, payView.left(order, state.sync, host.env$.clock)) : nothing;
+  // A clock stopped at the server's time.
+  const clock: Clock = { now: () => serverMs, mono: () => 0, setTimeout: () => 0, clearTimeout: () => {} };
+  const platform = options.userAgent ? detectPlatform(options.userAgent, 0) : 'desktop';
+  const host = staticHost({ ...options, state, m, language, clock, platform });
+  const open = isOpen(state.name);
+  const timeZone = options.timeZone ?? 'Europe/Moscow';
+  const page = open
+    ? openCard(host, order, { timeZone, qrImage: (text, label) => qrSvg(qrModules, text, label) })
+    : card(m.region, false, false, stepTitle(m, state.name, order), nothing, closedView.view(host), closedView.footer(host), '');
   // Lit's hydration markers are dropped: the element takes over by rendering, not by hydrating (see above).
-  const shadow = collectResultSync(render(card(m.region, false, false, heading, timer, body, view.footer(host), ''))).replace(LIT_MARKERS, '');
+  const shadow = collectResultSync(render(page)).replace(LIT_MARKERS, '');
   const style = styleOf(open);
   const attrs: [string, string | undefined][] = [
     ['endpoint', options.endpoint],

@@ -12,6 +12,9 @@
  *   - logs every request's method and path (`requests`);
  *   - cuts the requests whose path matches `cut` (set `shop.cut`): their connection is closed with no
  *     answer, as a lost network does, and so are those open when it is set (an event stream).
+ *   - holds back the answer to a path while asked (`hold`, `release`): a chunk that arrives late;
+ *   - serves /__engines/cdn.html?build=es|classic: one `<paydesk-checkout>` in the page's HTML and the
+ *     CDN build (`/paydesk.js` as a module, or `/cdn/paydesk.iife.js` deferred), as a shop's page has them.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
@@ -45,6 +48,12 @@ export interface Shop {
    * the matching ones still open when it is set. null: everything passes.
    */
   cut: RegExp | null;
+  /** Holds back the answers to `path` (they wait) until {@link Shop.release}. */
+  hold(path: string): void;
+  /** Lets the held answers to `path` go; how many requests had waited. */
+  release(path: string): number;
+  /** Paths asked for while held, in order. */
+  heldAsked: string[];
   close(): Promise<void>;
 }
 
@@ -60,9 +69,20 @@ export async function startShop(options: DemoOptions = {}): Promise<Shop> {
   /** Requests in flight (an event stream stays open): cut when `cut` comes to match them. */
   const open = new Map<IncomingMessage, string>();
   let cut: RegExp | null = null;
+  const held = new Map<string, (() => void)[]>();
+  const heldAsked: string[] = [];
   let upstream = '';
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const waiting = held.get(path);
+    if (waiting) {
+      heldAsked.push(path);
+      req.pause();
+      return void waiting.push(() => {
+        req.resume();
+        server.emit('request', req, res);
+      });
+    }
     const refused = !!cut?.test(path);
     requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', at: Date.now(), cut: refused });
     if (refused) return void req.socket.destroy();
@@ -81,6 +101,14 @@ export async function startShop(options: DemoOptions = {}): Promise<Shop> {
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
         .end(`<!doctype html><html><head><meta charset="utf-8"><title>frame</title></head><body style="margin:0;background:#888">` +
           `<iframe src="${src.replace(/"/g, '&quot;')}" style="display:block;border:0;width:${w}px;height:${h}px;background:#fff"></iframe></body></html>`);
+    }
+    if (path === '/__engines/cdn.html') {
+      const build = new URL(req.url ?? '/', 'http://x').searchParams.get('build');
+      const script = build === 'es' ? '<script type="module" src="/paydesk.js"></script>' : '<script src="/cdn/paydesk.iife.js" defer></script>';
+      return void res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>cdn</title><script src="/__engines/listen.js"></script>${script}</head>` +
+          '<body><paydesk-checkout endpoint="/api/paydesk" order-ref="coffee-beans" method-type="SBP" locale="en" theme="light"></paydesk-checkout></body></html>');
     }
     if (req.method === 'POST' && /\/api\/paydesk[\w-]*\/sessions$/.test(path)) sessionPosts.push(path);
     const changed = tamper.has(path);
@@ -134,6 +162,14 @@ export async function startShop(options: DemoOptions = {}): Promise<Shop> {
     set cut(pattern: RegExp | null) {
       cut = pattern;
       if (pattern) for (const [req, path] of open) if (pattern.test(path)) req.socket.destroy();
+    },
+    heldAsked,
+    hold: (path) => void held.set(path, held.get(path) ?? []),
+    release(path) {
+      const waiting = held.get(path) ?? [];
+      held.delete(path);
+      for (const go of waiting) go();
+      return waiting.length;
     },
     async close() {
       server.closeAllConnections();

@@ -200,6 +200,39 @@ for (const name of enginesToRun()) {
       });
     }
 
+    for (const build of ['es', 'classic'] as const) {
+      test(`${name}: ${build}: paint first: the requisites are on screen before the element's own code has arrived; the element then takes them over with the same order`, async () => {
+        const element = build === 'es' ? `/${chunkPath('chunks', 'cdn-element')}` : `/cdn/${chunkPath('classic/chunks', 'cdn-element')}`;
+        const posts = shop.sessionPosts.length;
+        shop.hold(element);
+        const page = await open(DESKTOP);
+        let painted;
+        try {
+          await page.goto(`${shop.origin}/__engines/cdn.html?build=${build}`);
+          painted = await waitFor(async () => {
+            const w = await readWidget(page);
+            return w.requisites && /1,500\.00/.test(w.text) ? w : null;
+          }, 'the requisites painted before the element');
+          assert.equal(painted.state, null, 'the element is not defined yet: this is the first paint');
+          assert.equal(await page.evaluate(() => customElements.get('paydesk-checkout') === undefined), true);
+          await waitFor(() => shop.heldAsked.includes(element), `the element's code (${element}) asked for after the paint`);
+          assert.match(painted.text, /Pay by \d{1,2}:\d{2}/, 'the pay-by time');
+          assert.match(await countdown(page, 'paydesk-checkout') ?? '', /^\d{1,2}:\d{2}$/, 'the countdown');
+        } finally {
+          shop.release(element);
+        }
+        const shown = await waitForRequisites(page);
+        const order = shown.order!;
+        assertRequisites(painted.text, order);
+        assertRequisites(shown.text, order);
+        assert.deepEqual(shop.sessionPosts.slice(posts), ['/api/paydesk/sessions'], 'one POST /sessions: the element took the first answer over');
+        assert.equal(await providerOrders(order.client_order_id), 1, 'one order at the provider');
+        assert.equal(await waitFor(() => decodeWidgetQr(page, 'paydesk-checkout'), 'a decodable QR', 10_000), order.payment_link);
+        assert.deepEqual(shown.errors, []);
+        assert.equal(shown.tampered, null);
+      });
+    }
+
     test(`${name}: at 390 px with an iPhone's user agent: the requisites fit the screen (screenshot)`, async () => {
       // WebKit's window is at least 447 px wide: the storefront runs in a 390 × 844 iframe of a page of ours.
       const framed = name === 'webkit';

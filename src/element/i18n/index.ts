@@ -16,7 +16,7 @@ export type { Messages, MessageOverrides, Plural, MessageErrorCode } from './typ
 export { MESSAGE_ERROR_CODES } from './types.js';
 export { errorText, fill } from './text.js';
 
-type Table = Partial<Omit<Messages, 'errors'>> & { errors?: Partial<Messages['errors']> };
+export type Table = Partial<Omit<Messages, 'errors'>> & { errors?: Partial<Messages['errors']> };
 
 /**
  * Languages loaded on demand, one module each, with a default export of type `Messages`.
@@ -85,4 +85,13 @@ export function messagesFor(tag: string, overrides?: MessageOverrides | null): M
     }
   }
   return out;
+}
+
+/** The `lang` of the nearest element that has one (through shadow roots), or ''. */
+export function nearestLang(from: Element): string {
+  for (let node: Node | null = from; node; node = node instanceof ShadowRoot ? node.host : node.parentNode) {
+    const lang = node instanceof Element && node.getAttribute('lang');
+    if (lang) return lang;
+  }
+  return '';
 }

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ATTEMPT_MS, claimCreate, NSPK_CODES, SETTLE_MS, withBank, type Locks } from '../../../src/element/claim.js';
+import { bankNameIn, CUSTOMER_BANK_NAMES } from '../../../src/element/views.js';
 import { BANKS, CUSTOMER_BANKS } from '../../../src/provider/facts.js';
 import { forgetCheckout, loadCheckout, saveCheckout, storageKey, type StoredCheckout } from '../../../src/element/storage.js';
 import { MemoryStorage } from '../../browser/helpers/fake-endpoint.js';
@@ -266,6 +267,14 @@ describe('a preselected bank on the create', () => {
   test("each `bank` value names the provider's nspk_code of that bank (facts.ts BANKS)", () => {
     assert.deepEqual(Object.keys(NSPK_CODES).sort(), [...CUSTOMER_BANKS].sort());
     for (const bank of BANKS) assert.equal(NSPK_CODES[bank.customerBank], bank.nspkCode, bank.customerBank);
+  });
+
+  test("each `customer_bank`'s name in the views is the provider facts' name of that bank (facts.ts BANKS)", () => {
+    assert.deepEqual(Object.keys(CUSTOMER_BANK_NAMES).sort(), [...CUSTOMER_BANKS].sort());
+    for (const bank of BANKS) assert.deepEqual(CUSTOMER_BANK_NAMES[bank.customerBank], bank.name, bank.customerBank);
+    assert.equal(bankNameIn('ru', 'vtb'), 'ВТБ');
+    assert.equal(bankNameIn('en', 'vtb'), 'VTB');
+    assert.equal(bankNameIn('en', 'toString'), null, 'not a key of the object');
   });
 
   test('a method type with a bank sends its nspk_code; without a method type, with a code already chosen or an unknown bank, nothing is added', () => {

@@ -42,7 +42,12 @@ function firstPaintPath(kind: 'es' | 'classic'): string[] {
   const dir = pay.slice(0, pay.lastIndexOf('/'));
   const deps = staticImports(readFileSync(join(cdn, pay), 'utf8')).map((s) => join(dir, s).replace(/\\/g, '/'));
   assert.ok(deps.length >= 2, `${pay} imports the entry and what the views share`);
-  return [pay, ...deps.filter((d) => d !== 'paydesk.js'), chunkFile('chunks', 'ru')];
+  return [pay, ...deps.filter((d) => d !== 'paydesk.js'), chunkFile('chunks', 'ru-first')];
+}
+
+/** What a page loads after its first paint: the element's own code and the whole Russian table. */
+function afterPaint(kind: 'es' | 'classic'): string[] {
+  return [kind === 'es' ? chunkFile('chunks', 'cdn-element') : chunkFile('classic/chunks', 'cdn-element'), chunkFile('chunks', 'ru')];
 }
 
 const LISTEN = `window.__errors = [];
@@ -169,7 +174,8 @@ describe('code integrity of the CDN files (Chromium, strict CSP)', () => {
       await p.close();
     });
 
-    for (const file of firstPaintPath(kind)) {
+    // What comes after the first paint, changed: the painted requisites give way to the error.
+    for (const file of [...firstPaintPath(kind), ...afterPaint(kind)]) {
       test(`${kind}: a changed ${file} never runs; paydesk-error "integrity" and the error step instead of the requisites`, async () => {
         tampered.clear();
         tampered.set(file, `globalThis.__tampered = (globalThis.__tampered || 0) + 1;\n${await readFile(join(cdn, file), 'utf8')}`);
@@ -183,10 +189,14 @@ describe('code integrity of the CDN files (Chromium, strict CSP)', () => {
           null,
           { timeout: 20_000 },
         );
+        const widget = p.locator('paydesk-checkout');
+        // The error step in place of anything painted before (a first paint gives way once the element has the error).
+        await p.waitForFunction(() => {
+          const el = document.querySelector('paydesk-checkout') as (HTMLElement & { state: string }) | null;
+          return el?.state === 'error' && !el.shadowRoot?.querySelector('[part~="requisites"]');
+        });
         assert.ok(served.has(file), `the changed ${file} was served`);
         assert.equal(await p.evaluate(() => (globalThis as { __tampered?: number }).__tampered), undefined, 'the changed code did not run');
-        const widget = p.locator('paydesk-checkout');
-        await p.waitForFunction(() => (document.querySelector('paydesk-checkout') as unknown as { state: string }).state === 'error');
         assert.deepEqual(
           (await p.evaluate(() => (window as unknown as { __errors: { code: string }[] }).__errors)).map((e) => e.code),
           ['integrity'],

@@ -1,0 +1,5 @@
+/** `./<lang>.js?first`: the first paint's part of a language table, a chunk the CDN build cuts (first.ts). */
+declare module '*?first' {
+  const table: import('./index.js').Table;
+  export default table;
+}

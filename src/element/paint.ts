@@ -1,0 +1,93 @@
+/**
+ * The first paint of the CDN files: the requisites drawn from the answer of the request the entry
+ * started (first.ts), before the element's own code has arrived, with the templates and styles the
+ * element and paydesk/ssr draw them with (static-view.ts). The element, once defined, takes the shadow
+ * root over as it takes a server-rendered one (paydesk-checkout.ts `createRenderRoot`): what is painted
+ * stays until the element can show the same step itself, then the two are swapped in one render.
+ *
+ * Painted: the card with a spinner while the order is looked for; then, for an open order with
+ * requisites or an SBP link, the heading and the countdown (ticking), the amount, pay-by, the
+ * requisites, the recipient's bank, the QR on a desktop (drawn when its encoder arrives, in parallel)
+ * or the bank-app button on a phone, the order number and the footer. Its buttons work once the
+ * element has taken over (a few hundred milliseconds later on a slow network). Anything else (a closed
+ * order, form mode, an error) is left to the element.
+ */
+import { adoptStyles, html, nothing, render, type CSSResultOrNative } from 'lit';
+import { firstMessages } from './i18n/first.js';
+import { errorText, messagesFor, resolveLanguage } from './i18n/index.js';
+import { isOpen, transition, type MachineEvent } from './machine.js';
+import { card, center, failed, spinner, stepTitle, waiting } from './parts.js';
+import { styles as elementStyles } from './paydesk-checkout.styles.js';
+import { styles as payStyles } from './pay-view.js';
+import { platformOf } from './platform.js';
+import { paymentLinkOf } from './requisites.js';
+import { openCard, qrSvg, staticHost } from './static-view.js';
+import type { Started } from './first.js';
+
+/** Each painted checkout's way to draw again, and its messages (for {@link paintFailure}). */
+const painted = new WeakMap<Element, { draw: (view: unknown) => unknown; m: ReturnType<typeof messagesFor> }>();
+
+/**
+ * The element's own code was refused (its digest did not match): a painted checkout shows the error
+ * step instead of its requisites (nothing would follow the order or answer its buttons). False when
+ * `el` was not painted here.
+ */
+export function paintFailure(el: Element): boolean {
+  const p = painted.get(el);
+  p?.draw(card(p.m.region, false, false, stepTitle(p.m, 'error', null), nothing, failed(errorText(p.m, 'integrity')), nothing, ''));
+  return !!p;
+}
+
+/** How often the painted countdown is drawn again, until the element takes over. */
+const TICK_MS = 1000;
+
+/**
+ * Paints `first`'s checkout (its language's first-paint messages at hand, i18n/first.ts): the card and a spinner at once, the requisites
+ * when the answer is an open order. Resolves once the requisites are painted, or when there is nothing
+ * more to paint (the element will show it). Never rejects.
+ */
+export async function paintFirst(first: Started): Promise<void> {
+  const { el, env, attrs, tag } = first;
+  // A shadow root already there (paydesk/ssr, or the element's own): painted already.
+  if (el.shadowRoot || attrs.mode === 'form') return;
+  const root = el.attachShadow({ mode: 'open' });
+  adoptStyles(root, [elementStyles, ...payStyles].flat() as CSSResultOrNative[]);
+  // Lit keeps what it rendered on the node it renders before: the element's own render starts afresh.
+  const at = root.appendChild(document.createComment(''));
+  const draw = (view: unknown) => at.isConnected && render(view, root, { renderBefore: at });
+  const table = resolveLanguage(tag);
+  const language = tag.toLowerCase().startsWith(table) ? tag : table;
+  const m = messagesFor(tag, firstMessages(tag));
+  painted.set(el, { draw, m });
+  const searching = first.state.name === 'searching';
+  draw(card(m.region, false, true, stepTitle(m, first.state.name, null), nothing, searching ? center(spinner, html`<p class="muted">${m.searchingText}</p>`) : waiting, nothing, ''));
+
+  let event: MachineEvent | null;
+  try {
+    event = await first.answer;
+  } catch {
+    return;
+  }
+  if (!event || event.type === 'adopt') return;
+  const state = transition(first.state, event).state;
+  const order = state.order;
+  if (!order || !isOpen(state.name) || (!order.requisites && !paymentLinkOf(order))) return;
+  const platform = platformOf(env);
+  const host = staticHost({ ...attrs, state, m, language, clock: env.clock, platform });
+  let qrImage: ((text: string, label: string) => unknown) | undefined;
+  const paint = () => draw(openCard(host, order, qrImage ? { qrImage } : {}));
+  paint();
+  // The countdown ticks until the element takes over (its render removes `at`).
+  const tick = () => at.isConnected && (paint(), env.clock.setTimeout(tick, TICK_MS));
+  env.clock.setTimeout(tick, TICK_MS);
+  // A desktop's QR: its encoder arrives after the paint (the element moves the drawn QR into its own).
+  if (platform === 'desktop' && paymentLinkOf(order)) {
+    void import('./qr.js').then(
+      ({ qrModules }) => {
+        qrImage = (text, label) => qrSvg(qrModules, text, label);
+        paint();
+      },
+      () => {},
+    );
+  }
+}

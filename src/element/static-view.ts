@@ -1,0 +1,110 @@
+/**
+ * The checkout drawn once from an order, by code that cannot act on it: on the merchant's server
+ * (paydesk/ssr, rendered to HTML) and in the browser before the element's own code has arrived (the
+ * CDN entry's first paint, paint.ts). Both draw the element's own templates (parts.ts `card`, the pay
+ * view, the footer) for the step the element's own machine makes of the order, with a host that reads
+ * like the element's steps controller but has no actions: one source for the three paints.
+ */
+import { html, svg, type TemplateResult } from 'lit';
+import type { OrderView } from '../protocol/index.js';
+import { normaliseEndpoint } from '../protocol/url.js';
+import type { Clock } from './countdown.js';
+import type { MessageOverrides, Messages } from './i18n/index.js';
+import type { MachineState } from './machine.js';
+import { card, stepTitle } from './parts.js';
+import { confirming, footer, left, pay, timer } from './pay-view.js';
+import type { Platform } from './platform.js';
+import { contextOf, type ViewHost } from './views.js';
+
+/** What a static host reads of the element (its attributes) and of the world. */
+export interface StaticOptions {
+  endpoint: string;
+  orderRef?: string | undefined;
+  supportUrl?: string | undefined;
+  locale?: string | undefined;
+  theme?: string | undefined;
+  messages?: MessageOverrides | null | undefined;
+  state: MachineState;
+  m: Messages;
+  language: string;
+  clock: Clock;
+  platform: Platform;
+}
+
+/**
+ * The views' host for a static paint: what they read (the order's state, the language, the layout, a
+ * clock). Nothing can press a button there: an action throws.
+ */
+export function staticHost(o: StaticOptions): ViewHost {
+  const never = (): never => {
+    throw new Error('paydesk: this checkout is not running yet');
+  };
+  const el = {
+    endpoint: o.endpoint,
+    orderRef: o.orderRef ?? '',
+    mode: '',
+    bank: '',
+    buttonName: '',
+    supportUrl: o.supportUrl ?? '',
+    locale: o.locale ?? '',
+    theme: o.theme ?? 'auto',
+    messages: o.messages ?? null,
+    env: {},
+    requestUpdate: () => {},
+  };
+  return {
+    el,
+    machine: o.state,
+    env$: { clock: o.clock, platform: o.platform },
+    m: o.m,
+    language: o.language,
+    embedded: false,
+    // Nothing can redirect before the element runs: "paid" shows the way back instead of a count.
+    redirectUrl: null,
+    base: normaliseEndpoint(o.endpoint) ?? '',
+    copied: '',
+    copyTimer: null,
+    sheet: null,
+    receipt: null,
+    frame: null,
+    code: { get: () => undefined, load: () => {}, retry: () => {}, state: () => 'initial' },
+    renew: never,
+    send: never,
+    announce: never,
+    recheck: never,
+    wait: () => {},
+    api: never,
+  } as unknown as ViewHost;
+}
+
+/** How the requisites of an open order are drawn (the pay view's options for a static paint). */
+export interface OpenCardOptions {
+  /** The time zone of the pay-by time (the server cannot know the device's); the device's when absent. */
+  timeZone?: string;
+  /** The QR as an image (inline SVG, {@link qrSvg}); absent, the pay view's canvas. */
+  qrImage?: (text: string, label: string) => unknown;
+}
+
+/** The card of an open order (`pay`, `confirming`) on a static host: heading, countdown, requisites, footer. */
+export function openCard(host: ViewHost, order: OrderView, o: OpenCardOptions = {}): TemplateResult {
+  const { m, machine } = host;
+  const c = { ...contextOf(host, order), ...o };
+  const body = machine.name === 'confirming' ? confirming(c) : pay(c);
+  return card(m.region, false, false, stepTitle(m, machine.name, order), timer(m, left(order, machine.sync, host.env$.clock)), body, footer(host), '');
+}
+
+/** The QR of `text` as an SVG path of its dark modules, with a light margin (`modules`: qr.ts `qrModules`). */
+export function qrSvg(modules: (text: string) => { size: number; data: ArrayLike<number | boolean> }, text: string, label: string): TemplateResult {
+  const { size, data } = modules(text);
+  let d = '';
+  for (let y = 0; y < size; y++) {
+    // One rectangle per run of dark modules in a row.
+    for (let x = 0; x < size; x++) {
+      if (!data[y * size + x]) continue;
+      const from = x;
+      while (x + 1 < size && data[y * size + x + 1]) x++;
+      d += `M${from} ${y}h${x + 1 - from}v1H${from}z`;
+    }
+  }
+  return html`<svg role="img" aria-label=${label} viewBox="-3 -3 ${size + 6} ${size + 6}" shape-rendering="crispEdges">${svg`<path d=${d}/>`}</svg>`;
+}

@@ -1,0 +1,103 @@
+/**
+ * The CDN files' first paint reads only the messages its language's first-paint chunk carries
+ * (src/element/i18n/first.ts `FIRST_KEYS`, cut by vite.config.ts `firstTables`) and the offline ones:
+ * every kind of open order a first paint can draw is drawn here with messages that record what is read.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { render } from '@lit-labs/ssr';
+import { collectResultSync } from '@lit-labs/ssr/lib/render-result.js';
+import { html } from 'lit';
+import type { OrderView } from '../../../src/protocol/index.js';
+import { syncFrom, type Clock } from '../../../src/element/countdown.js';
+import { FIRST_KEYS } from '../../../src/element/i18n/first.js';
+import { addTables, messagesFor, type Messages } from '../../../src/element/i18n/index.js';
+import offline from '../../../src/element/i18n/en-offline.js';
+import ru from '../../../src/element/i18n/ru.js';
+import { initialState, transition } from '../../../src/element/machine.js';
+import { card, center, spinner, stepTitle } from '../../../src/element/parts.js';
+import type { Platform } from '../../../src/element/platform.js';
+import { openCard, staticHost } from '../../../src/element/static-view.js';
+
+addTables({ ru });
+const NOW = Date.parse('2026-11-27T10:00:00Z');
+const clock: Clock = { now: () => NOW, mono: () => 0, setTimeout: () => 0, clearTimeout: () => {} };
+
+const order = (over: Partial<OrderView> = {}): OrderView =>
+  ({
+    id: 'ord_1',
+    client_order_id: 'shop-1',
+    status: 'pending',
+    provider_status: 'pending',
+    amount: '1500.00',
+    fee: '0.00',
+    currency: 'RUB',
+    created_at: '2026-11-27T10:00:00Z',
+    expires_at: '2026-11-27T10:15:00Z',
+    bank: 'vtb',
+    payment_link: null,
+    form_url: 'https://pay.example/form/1',
+    redirect_url: 'https://shop.example/thanks',
+    support_url: 'https://shop.example/help',
+    return_url: 'https://shop.example/cart',
+    requested_amount: null,
+    method: { id: 'm1', name: 'Card', type: 'BankCard' },
+    requisites: { kind: 'card', holder_name: 'Иван И.', holder_account: '2200700012345678', bank_name: 'Т-Банк' },
+    dispute: null,
+    late: false,
+    ...over,
+  }) as OrderView;
+
+/** Messages that record every key read (the errors' too). */
+function recording(read: Set<string>): Messages {
+  const m = messagesFor('ru');
+  return new Proxy(m, {
+    get(target, key, receiver) {
+      if (typeof key === 'string') read.add(key);
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
+
+function draw(o: OrderView, platform: Platform, said: boolean, read: Set<string>): string {
+  const m = recording(read);
+  let state = transition(initialState(), { type: 'start', resume: { session: 's1', said }, preselected: null, canCreate: true, key: 'k' }).state;
+  state = transition(state, { type: 'order', order: o, serverTime: '2026-11-27T10:00:00Z', mono: 0, wall: NOW }).state;
+  state = { ...state, sync: syncFrom('2026-11-27T10:00:00Z', 0) };
+  const host = staticHost({ endpoint: '/api/paydesk', orderRef: 'cart-1', state, m, language: 'ru', clock, platform });
+  return collectResultSync(render(openCard(host, o)));
+}
+
+test('every message a first paint reads is in FIRST_KEYS or the offline English', () => {
+  const allowed = new Set<string>([...FIRST_KEYS, ...Object.keys(offline)]);
+  const read = new Set<string>();
+  const link = 'https://qr.nspk.ru/AS10003P3RH0LJ2A9ROO038L6NT5RU1M?type=02&bank=100000000111&sum=150000&cur=RUB&crc=AB12';
+  const sbp = { payment_link: link, method: { id: 'm2', name: 'SBP', type: 'SBP' }, requisites: { kind: 'phone' as const, holder_name: 'Иван И.', holder_account: '+79001234567', bank_name: 'Сбербанк' } };
+  const orders = [
+    order(),
+    order(sbp),
+    order({ ...sbp, requested_amount: '1499.00' }),
+    order({ method: { id: 'm3', name: 'Account', type: 'BankAccount' }, requisites: { kind: 'account', holder_name: 'ООО', holder_account: '40817810099910004312', bank_name: 'ВТБ' } }),
+    order({ method: { id: 'm4', name: 'Link', type: 'NSPKLink' }, payment_link: link, requisites: { kind: 'link', holder_name: '', holder_account: link, bank_name: '' } }),
+    order({ method: { id: 'm5', name: 'Link', type: 'NSPKLink' }, requisites: { kind: 'link', holder_name: '', holder_account: 'CODE-42', bank_name: '' } }),
+    order({ method: { id: 'm6', name: 'Abroad', type: 'TransSBP' }, requisites: { kind: 'phone', holder_name: 'Иван И.', holder_account: '+79001234567', bank_name: '' } }),
+    order({ method: { id: 'm7', name: 'Abroad card', type: 'TransBankCard' } }),
+    order({ method: { id: 'm8', name: 'Their own name', type: 'Other' }, requisites: null, payment_link: link }),
+  ];
+  for (const o of orders) {
+    for (const platform of ['desktop', 'ios', 'android'] as const) {
+      for (const said of [false, true]) {
+        const text = draw(o, platform, said, read);
+        assert.doesNotMatch(text, /undefined/, 'no message is missing');
+      }
+    }
+  }
+  // The card while the order is looked for (paint.ts).
+  const m = recording(read);
+  collectResultSync(render(card(m.region, false, true, stepTitle(m, 'searching', null), '', center(spinner, html`<p>${m.searchingText}</p>`), '', '')));
+  const outside = [...read].filter((k) => !allowed.has(k) && !/^(then|toJSON|constructor|Symbol)/.test(k));
+  assert.deepEqual(outside, [], `read by a first paint but not in FIRST_KEYS: ${outside.join(', ')}`);
+  // And nothing listed that no paint reads (a table's first chunk carries only what is read).
+  const unread = FIRST_KEYS.filter((k) => !read.has(k));
+  assert.deepEqual(unread, [], `in FIRST_KEYS but never read: ${unread.join(', ')}`);
+});
