@@ -13,7 +13,7 @@ import { createApi } from './api.js';
 import { configProblem, type Attributes } from './config.js';
 import { nearestLang } from './i18n/index.js';
 import { withDefaults, type CheckoutEnv } from './env.js';
-import { initialState, transition, type Effect, type MachineEvent, type MachineState } from './machine.js';
+import { initialState, started, type Effect, type MachineEvent, type MachineState } from './machine.js';
 import { createSession, purchaseKey, resumeSession, startOf, storedCheckout } from './requests.js';
 import { normaliseEndpoint } from '../protocol/url.js';
 
@@ -64,7 +64,7 @@ export function startFirst(el: HTMLElement): Started | null {
   const env = withDefaults({});
   const key = purchaseKey(endpoint, attrs.orderRef, attrs.session);
   const start = startOf(attrs, storedCheckout(env, key, attrs.session), env.newKey());
-  const { state, effects } = transition(initialState(), start);
+  const { state, effects } = started(initialState(), start);
   const fx = effects[0];
   if (fx?.type !== 'create' && fx?.type !== 'resume') return null;
   const context = { env, api: createApi(endpoint, { fetch: env.fetch }), key, orderRef: attrs.orderRef, bank: attrs.bank, mode: attrs.mode };

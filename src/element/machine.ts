@@ -1,5 +1,6 @@
 /**
- * The checkout flow as a pure state machine: `transition(state, event)` returns the next state and
+ * The checkout flow as a pure state machine (its steps; the `transition` of events is transition.ts):
+ * `transition(state, event)` returns the next state and
  * the effects the element must run. No I/O, no clock, no randomness here: events carry the time and
  * the fresh idempotency keys, so every path is tested in node without a browser.
  *
@@ -158,24 +159,24 @@ export function isWatching(s: MachineState): boolean {
   return s.session !== null && ['pay', 'confirming', 'dispute', 'expired', 'cancelled'].includes(s.name);
 }
 
-const emit = (event: EmitName): Effect => ({ type: 'emit', event });
+export const emit = (event: EmitName): Effect => ({ type: 'emit', event });
 /** Forget this element's stored session or attempt (never another tab's newer one). */
-const forget = (s: MachineState): Effect => ({ type: 'forget', mine: { session: s.session, key: s.key } });
-const stay = (state: MachineState): Step => ({ state, effects: [] });
+export const forget = (s: MachineState): Effect => ({ type: 'forget', mine: { session: s.session, key: s.key } });
+export const stay = (state: MachineState): Step => ({ state, effects: [] });
 
 /** A new order attempt: forget the old order (its flags too) and create with `selection`. */
-function create(s: MachineState, selection: Selection, key: string): Step {
+export function create(s: MachineState, selection: Selection, key: string): Step {
   return {
     state: { ...s, name: 'searching', op: 'create', selection, key, error: null, session: null, order: null, known: null, paidNotified: false, said: false, expiredNotified: false, localExpiry: false },
     effects: [{ type: 'create', selection, key }, emit('status')],
   };
 }
 
-function fetchMethods(s: MachineState): Step {
+export function fetchMethods(s: MachineState): Step {
   return { state: { ...s, name: 'loading', op: 'methods', error: null }, effects: [{ type: 'fetchMethods' }, emit('status')] };
 }
 
-function resume(s: MachineState, session: string): Step {
+export function resume(s: MachineState, session: string): Step {
   return {
     state: { ...s, name: 'loading', op: 'resume', session, error: null },
     effects: [{ type: 'resume', session }, emit('status')],
@@ -183,10 +184,10 @@ function resume(s: MachineState, session: string): Step {
 }
 
 /** Resume a session with what this browser stored of it (paid already said, "I have paid" pressed, the order). */
-const resumeStored = (s: MachineState, r: Resume): Step => resume({ ...s, known: r.order ?? null, paidNotified: !!r.paid, said: !!r.said }, r.session);
+export const resumeStored = (s: MachineState, r: Resume): Step => resume({ ...s, known: r.order ?? null, paidNotified: !!r.paid, said: !!r.said }, r.session);
 
 /** Start without a session: preselected → create at once; otherwise offer the methods. */
-function fresh(s: MachineState, key: string): Step {
+export function fresh(s: MachineState, key: string): Step {
   return s.preselected ? create(s, s.preselected, key) : fetchMethods({ ...s, key });
 }
 
@@ -197,14 +198,14 @@ function fresh(s: MachineState, key: string): Step {
 export const FINAL_CODES: readonly string[] = ['config', 'order_not_found', 'forbidden_origin', 'form_not_activated', 'customer_blacklisted', 'unauthorized', 'missing_protocol_header'];
 export const isFinalError = (error: ErrorInfo | null | undefined): boolean => !!error && FINAL_CODES.includes(error.code);
 
-function fail(s: MachineState, error: ErrorInfo, op: Operation | null): Step {
+export function fail(s: MachineState, error: ErrorInfo, op: Operation | null): Step {
   // Reading an order that may be paid is tried again, never left for a new order (a final error aside).
   error = { ...error, retryable: !isFinalError(error) && (error.retryable || op === 'resume') };
   return { state: { ...s, name: 'error', error, op }, effects: [emit('error'), emit('status')] };
 }
 
 /** The session is gone: say so (with what is known of the order), forget it, never make a new order by itself. */
-function gone(s: MachineState, error: ErrorInfo): Step {
+export function gone(s: MachineState, error: ErrorInfo): Step {
   return { state: { ...s, name: 'gone', error, op: null, localExpiry: false }, effects: [forget(s), emit('error'), emit('status')] };
 }
 
@@ -247,103 +248,30 @@ function applyOrder(s: MachineState, order: OrderView, serverTime: string | null
   return { state: next, effects };
 }
 
-export function transition(s: MachineState, e: MachineEvent): Step {
-  switch (e.type) {
-    case 'reset':
-      return { state: initialState(), effects: s.name === 'idle' ? [{ type: 'forget', mine: null }] : [{ type: 'forget', mine: null }, emit('status')] };
+/**
+ * The steps a first paint needs (first.ts, paint.ts, paydesk/ssr) without the rest of the machine
+ * (transition.ts): `start` from idle, and the answer that brings the order (`created`, `order`).
+ */
+export function started(s: MachineState, e: Extract<MachineEvent, { type: 'start' }>): Step {
+  if (s.name !== 'idle') return stay(s);
+  const base: MachineState = { ...initialState(), preselected: e.preselected, canCreate: e.canCreate, key: e.key };
+  if (e.resume) return resumeStored(base, e.resume);
+  if (!e.canCreate) return fail(base, { code: 'config', message: 'order-ref or session is required', retryable: false }, null);
+  return fresh(base, e.key);
+}
 
-    case 'start': {
-      if (s.name !== 'idle') return stay(s);
-      const base: MachineState = { ...initialState(), preselected: e.preselected, canCreate: e.canCreate, key: e.key };
-      if (e.resume) return resumeStored(base, e.resume);
-      if (!e.canCreate) return fail(base, { code: 'config', message: 'order-ref or session is required', retryable: false }, null);
-      return fresh(base, e.key);
-    }
-
-    case 'methods': {
-      if (s.name !== 'loading' || s.op !== 'methods') return stay(s);
-      const methods = e.methods;
-      s = { ...s, price: e.amount ? { amount: e.amount, currency: e.currency ?? null } : null };
-      if (methods.length === 0) return fail(s, { code: 'method_unavailable', message: 'no payment method', retryable: false }, 'methods');
-      if (methods.length === 1) return create({ ...s, methods }, { payment_method_id: methods[0]!.id }, s.key ?? '');
-      return { state: { ...s, name: 'choose', methods, op: null }, effects: [emit('status')] };
-    }
-
-    case 'choose':
-      return s.name === 'choose' ? create(s, e.selection, e.key) : stay(s);
-
-    case 'created': {
-      if (s.name !== 'searching') return stay(s);
-      const joined = { ...s, session: e.session, order: null, selection: e.selection ?? s.selection, key: e.key ?? s.key };
-      const step = applyOrder(joined, e.order, e.serverTime, e.mono, e.wall);
-      step.effects.unshift({ type: 'store', session: e.session, paid: false }, emit('session'));
-      return step;
-    }
-
-    case 'adopt': {
-      // Only before this element has an order of its own (or while its own attempt is under way).
-      const before = s.name === 'idle' || s.name === 'choose' || s.name === 'searching' || (s.name === 'loading' && s.op === 'methods') || (s.name === 'error' && s.op !== 'resume');
-      return before && s.canCreate && e.session !== s.session ? resumeStored({ ...s, order: null }, e) : stay(s);
-    }
-
-    case 'order': {
-      const resuming = s.name === 'loading' && s.op === 'resume';
-      // Idle and searching have no order (they are caught by the line above).
-      if (!resuming && !s.order) return stay(s);
-      if (s.name === 'error' || s.name === 'gone') return stay(s);
-      return applyOrder(s, e.order, e.serverTime, e.mono, e.wall);
-    }
-
-    case 'failed': {
-      const goneCode = GONE_CODES.includes(e.error.code);
-      const resuming = s.name === 'loading' && s.op === 'resume';
-      if (goneCode && (resuming || isWatching(s))) return gone(s, e.error);
-      // The preselected method is not offered for this order (a terminal without it, another currency): the shopper chooses.
-      // The refused attempt is forgotten, so the shopper's choice is not joined to it (claim.ts).
-      if (s.name === 'searching' && e.error.code === 'method_unavailable' && s.selection === s.preselected) {
-        const step = fetchMethods(s);
-        step.effects.unshift(forget(s));
-        return step;
-      }
-      if (s.name === 'loading' || s.name === 'searching') return fail(s, e.error, s.op);
-      if (isOpen(s.name) && !e.error.retryable) return fail(s, e.error, 'resume');
-      if (s.name === 'idle') return fail(s, e.error, null);
-      return stay(s);
-    }
-
-    case 'paidPressed':
-      // Stored: a reload shows this step again, not the requisites (a shopper might pay twice).
-      return s.name === 'pay' ? { state: { ...s, name: 'confirming', said: true }, effects: [{ type: 'store', session: s.session!, paid: false }, emit('status'), { type: 'check' }] } : stay(s);
-
-    case 'timeUp':
-      if (s.name !== 'pay') return stay(s);
-      return { state: { ...s, name: 'expired', localExpiry: true }, effects: [emit('status'), { type: 'check' }] };
-
-    case 'retry': {
-      if (s.name !== 'error' || !s.error!.retryable) return stay(s); // the error step always has its error
-      if (s.op === 'create' && s.selection && s.key) return create(s, s.selection, s.key); // same key: never two orders
-      if (s.op === 'resume' && s.session) return resume(s, s.session);
-      if (s.op === 'methods') return fetchMethods(s);
-      return stay(s);
-    }
-
-    case 'renew': {
-      if (!s.canCreate) return stay(s);
-      const clean: MachineState = { ...s, session: null, order: null, known: null, localExpiry: false };
-      const ended = s.name === 'expired' || s.name === 'cancelled' || (s.name === 'dispute' && s.order?.status !== 'pending');
-      if (ended || s.name === 'gone') {
-        const step = s.selection && s.name !== 'gone' ? create(clean, s.selection, e.key) : fresh(clean, e.key);
-        step.effects.unshift(forget(s));
-        return step;
-      }
-      if (s.name === 'error') {
-        if (isFinalError(s.error)) return stay(s);
-        // The attempt was refused for good (method, limits, bank…): choose again, with a new key.
-        const step = fetchMethods({ ...clean, key: e.key, selection: null });
-        step.effects.unshift(forget(s));
-        return step;
-      }
-      return stay(s);
-    }
+/** A create's answer (`created`) or an order read (`order`). */
+export function answered(s: MachineState, e: Extract<MachineEvent, { type: 'created' | 'order' }>): Step {
+  if (e.type === 'created') {
+    if (s.name !== 'searching') return stay(s);
+    const joined = { ...s, session: e.session, order: null, selection: e.selection ?? s.selection, key: e.key ?? s.key };
+    const step = applyOrder(joined, e.order, e.serverTime, e.mono, e.wall);
+    step.effects.unshift({ type: 'store', session: e.session, paid: false }, emit('session'));
+    return step;
   }
+  const resuming = s.name === 'loading' && s.op === 'resume';
+  // Idle and searching have no order (they are caught by the line above).
+  if (!resuming && !s.order) return stay(s);
+  if (s.name === 'error' || s.name === 'gone') return stay(s);
+  return applyOrder(s, e.order, e.serverTime, e.mono, e.wall);
 }

@@ -15,7 +15,7 @@
 import { adoptStyles, html, nothing, render, type CSSResultOrNative } from 'lit';
 import { firstMessages } from './i18n/first.js';
 import { errorText, messagesFor, resolveLanguage } from './i18n/index.js';
-import { isOpen, transition, type MachineEvent } from './machine.js';
+import { answered, isOpen, type MachineEvent } from './machine.js';
 import { card, center, failed, spinner, stepTitle, waiting } from './parts.js';
 import { styles as elementStyles } from './paydesk-checkout.styles.js';
 import { styles as payStyles } from './pay-view.js';
@@ -68,8 +68,9 @@ export async function paintFirst(first: Started): Promise<void> {
   } catch {
     return;
   }
-  if (!event || event.type === 'adopt') return;
-  const state = transition(first.state, event).state;
+  // Another tab's order to follow (`adopt`): the element reads it.
+  if (event?.type !== 'created' && event?.type !== 'order') return;
+  const state = answered(first.state, event).state;
   const order = state.order;
   if (!order || !isOpen(state.name) || (!order.requisites && !paymentLinkOf(order))) return;
   const platform = platformOf(env);

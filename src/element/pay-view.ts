@@ -1,9 +1,9 @@
 /**
- * The requisites screen (`pay`): the amount, the requisites, on a desktop the QR ("pay from your
- * phone") and the online banks, on a phone the bank apps (the bank sheet), "I have paid", the order
- * number, the countdown in the heading row; the embedded payment page of form mode; the `confirming`
- * step (the requisites one tap away, the receipt upload one tap away); and their styles. Loaded with
- * `import()` when the checkout starts looking for requisites, in parallel with `POST /sessions`.
+ * The requisites screen's templates and styles: `pay` (the amount, the requisites, on a desktop the QR
+ * ("pay from your phone") and the online banks, on a phone the bank apps (the bank sheet), "I have
+ * paid", the order number), the countdown in the heading row, and `confirming` (the requisites one
+ * tap away, the receipt upload one tap away). Drawn by the element (pay-step.ts, which also embeds
+ * form mode's payment page), by the CDN files' first paint (paint.ts) and by paydesk/ssr.
  */
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { OrderView } from '../protocol/index.js';

@@ -6,13 +6,13 @@ import {
   initialState,
   isOpen,
   isWatching,
-  transition,
   type StateName,
   type Effect,
   type MachineEvent,
   type MachineState,
   type Step,
 } from '../../../src/element/machine.js';
+import { transition } from '../../../src/element/transition.js';
 import { orderView, METHODS } from '../../browser/helpers/orders.js';
 import { isOrderOpen } from '../../../src/element/footer.js';
 import { isEnded } from '../../../src/element/live.js';

@@ -54,7 +54,7 @@ describe('element source', () => {
     assert.match(footer, /const support = safeHttpUrl\(/);
     assert.match(footer, /\? \(safeHttpUrl\(s\.order\?\.return_url\) \?\? safeHttpUrl\(s\.known\?\.back\)\)/);
     const pay = code.find((f) => f.name === 'pay-view.ts')!.text;
-    assert.match(pay, /const url = host\.el\.mode === 'form' && order && !order\.requisites \? safeHttpUrl\(order\.form_url\) : null;/);
+    assert.match(code.find((f) => f.name === 'pay-step.ts')!.text, /const url = host\.el\.mode === 'form' && order && !order\.requisites \? safeHttpUrl\(order\.form_url\) : null;/);
     assert.match(pay, /const formUrl = c\.embedded \? null : safeHttpUrl\(order\.form_url\);/);
     assert.match(code.find((f) => f.name === 'requisites.ts')!.text, /return safeHttpUrl\(order\.payment_link\) \?\? \(req\?\.kind === 'link' \? safeHttpUrl\(req\.holder_account\) : null\);/);
     const steps = code.find((f) => f.name === 'steps.ts')!.text;

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { ApiError, createApi } from '../../../src/element/api.js';
 import en from '../../../src/element/i18n/en.js';
 import { errorText } from '../../../src/element/i18n/text.js';
-import { initialState, transition } from '../../../src/element/machine.js';
+import { initialState } from '../../../src/element/machine.js';
+import { transition } from '../../../src/element/transition.js';
 import type { MachineEvent, MachineState } from '../../../src/element/machine.js';
 import { METHODS } from '../../browser/helpers/orders.js';
 
