@@ -12,7 +12,17 @@ import type { PaymentMethodView } from '../protocol/index.js';
 import type { Messages } from './i18n/index.js';
 import { fill } from './i18n/text.js';
 import { emit } from './events.js';
-import { bankNameIn, viewStyles, WAY_KINDS, wayHint, wayName, type ViewHost, type WayKind } from './views.js';
+import { bankNameIn, key, viewStyles, WAY_KINDS, wayName, type ViewHost, type WayKind } from './views.js';
+
+/**
+ * The line under a way to pay, or ''. "Outside Russia" fits a rouble terminal only: a cross-border
+ * transfer to a terminal in another currency (sums, tenge…) comes from a bank in another country.
+ */
+export function wayHint(m: Messages, type: string, currency = 'RUB'): string {
+  const kind = WAY_KINDS[type];
+  if (kind === 'cardAbroad' && currency.toUpperCase() !== 'RUB') return m.wayCardAbroadOtherHint;
+  return kind ? m[key(kind, 'Hint') as 'waySbpHint'] : '';
+}
 
 export type { WayKind } from './views.js';
 

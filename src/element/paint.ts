@@ -21,7 +21,7 @@ import { styles as elementStyles } from './paydesk-checkout.styles.js';
 import { styles as payStyles } from './pay-view.js';
 import { platformOf } from './platform.js';
 import { paymentLinkOf } from './requisites.js';
-import { openCard, qrSvg, staticHost } from './static-view.js';
+import { openCard, staticHost } from './static-view.js';
 import type { Started } from './first.js';
 
 /** Each painted checkout's way to draw again, and its messages (for {@link paintFailure}). */
@@ -84,8 +84,8 @@ export async function paintFirst(first: Started): Promise<void> {
   // A desktop's QR: its encoder arrives after the paint (the element moves the drawn QR into its own).
   if (platform === 'desktop' && paymentLinkOf(order)) {
     void import('./qr.js').then(
-      ({ qrModules }) => {
-        qrImage = (text, label) => qrSvg(qrModules, text, label);
+      ({ qrSvg }) => {
+        qrImage = qrSvg;
         paint();
       },
       () => {},

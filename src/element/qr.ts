@@ -7,6 +7,7 @@
  * masks) exactly as its `createSymbol` does for a single byte segment — qrcode (MIT), by Ryan Day,
  * after Kazuhiko Arase's QR Code for JavaScript. "QR Code" is a trademark of DENSO WAVE.
  */
+import { html, svg, type TemplateResult } from 'lit';
 import AlignmentPattern from 'qrcode/lib/core/alignment-pattern.js';
 import BitBuffer from 'qrcode/lib/core/bit-buffer.js';
 import BitMatrix from 'qrcode/lib/core/bit-matrix.js';
@@ -162,4 +163,23 @@ export function drawQr(canvas: HTMLCanvasElement, text: string, scale = 6, margi
     }
   }
   return true;
+}
+
+/**
+ * The QR of `text` as an SVG path of its dark modules, with a light margin: what paydesk/ssr and a first
+ * paint (paint.ts) draw, and the element's pay view moves into its own step until it draws the canvas.
+ */
+export function qrSvg(text: string, label: string): TemplateResult {
+  const { size, data } = qrModules(text);
+  let d = '';
+  for (let y = 0; y < size; y++) {
+    // One rectangle per run of dark modules in a row.
+    for (let x = 0; x < size; x++) {
+      if (!data[y * size + x]) continue;
+      const from = x;
+      while (x + 1 < size && data[y * size + x + 1]) x++;
+      d += `M${from} ${y}h${x + 1 - from}v1H${from}z`;
+    }
+  }
+  return html`<svg role="img" aria-label=${label} viewBox="-3 -3 ${size + 6} ${size + 6}" shape-rendering="crispEdges">${svg`<path d=${d}/>`}</svg>`;
 }

@@ -5,7 +5,7 @@
  * view, the footer) for the step the element's own machine makes of the order, with a host that reads
  * like the element's steps controller but has no actions: one source for the three paints.
  */
-import { html, svg, type TemplateResult } from 'lit';
+import type { TemplateResult } from 'lit';
 import type { OrderView } from '../protocol/index.js';
 import { normaliseEndpoint } from '../protocol/url.js';
 import type { Clock } from './countdown.js';
@@ -81,7 +81,7 @@ export function staticHost(o: StaticOptions): ViewHost {
 export interface OpenCardOptions {
   /** The time zone of the pay-by time (the server cannot know the device's); the device's when absent. */
   timeZone?: string;
-  /** The QR as an image (inline SVG, {@link qrSvg}); absent, the pay view's canvas. */
+  /** The QR as an image (inline SVG, qr.ts `qrSvg`); absent, the pay view's canvas. */
   qrImage?: (text: string, label: string) => unknown;
 }
 
@@ -91,20 +91,4 @@ export function openCard(host: ViewHost, order: OrderView, o: OpenCardOptions = 
   const c = { ...contextOf(host, order), ...o };
   const body = machine.name === 'confirming' ? confirming(c) : pay(c);
   return card(m.region, false, false, stepTitle(m, machine.name, order), timer(m, left(order, machine.sync, host.env$.clock)), body, footer(host), '');
-}
-
-/** The QR of `text` as an SVG path of its dark modules, with a light margin (`modules`: qr.ts `qrModules`). */
-export function qrSvg(modules: (text: string) => { size: number; data: ArrayLike<number | boolean> }, text: string, label: string): TemplateResult {
-  const { size, data } = modules(text);
-  let d = '';
-  for (let y = 0; y < size; y++) {
-    // One rectangle per run of dark modules in a row.
-    for (let x = 0; x < size; x++) {
-      if (!data[y * size + x]) continue;
-      const from = x;
-      while (x + 1 < size && data[y * size + x + 1]) x++;
-      d += `M${from} ${y}h${x + 1 - from}v1H${from}z`;
-    }
-  }
-  return html`<svg role="img" aria-label=${label} viewBox="-3 -3 ${size + 6} ${size + 6}" shape-rendering="crispEdges">${svg`<path d=${d}/>`}</svg>`;
 }

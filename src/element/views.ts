@@ -139,22 +139,13 @@ export const WAY_KINDS: Readonly<Record<string, WayKind>> = {
   TransBankCard: 'cardAbroad',
 };
 
-const key = (kind: WayKind, hint = '') => `way${kind[0]!.toUpperCase()}${kind.slice(1)}${hint}` as 'waySbp';
+/** The message key of a way to pay (and of its hint: choose-view.ts `wayHint`). */
+export const key = (kind: WayKind, hint = '') => `way${kind[0]!.toUpperCase()}${kind.slice(1)}${hint}` as 'waySbp';
 
 /** The name of a way to pay in the shopper's language (a type not known here: the method's own name). */
 export function wayName(m: Messages, method: { type: string; name: string }): string {
   const kind = WAY_KINDS[method.type];
   return kind ? m[key(kind)] : method.name;
-}
-
-/**
- * The line under a way to pay, or ''. "Outside Russia" fits a rouble terminal only: a cross-border
- * transfer to a terminal in another currency (sums, tenge…) comes from a bank in another country.
- */
-export function wayHint(m: Messages, type: string, currency = 'RUB'): string {
-  const kind = WAY_KINDS[type];
-  if (kind === 'cardAbroad' && currency.toUpperCase() !== 'RUB') return m.wayCardAbroadOtherHint;
-  return kind ? m[key(kind, 'Hint') as 'waySbpHint'] : '';
 }
 
 /** A copy button's action: copy.ts's work once it is there (loaded with the views; a static paint has none). */

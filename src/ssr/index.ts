@@ -35,11 +35,11 @@ import { initialState, isOpen, type MachineState } from '../element/machine.js';
 import { transition } from '../element/transition.js';
 import { card, stepTitle } from '../element/parts.js';
 import { detectPlatform } from '../element/platform.js';
-import { qrModules } from '../element/qr.js';
+import { qrSvg } from '../element/qr.js';
 import { styles as elementStyles } from '../element/paydesk-checkout.styles.js';
 import * as payView from '../element/pay-view.js';
 import * as closedView from '../element/closed-view.js';
-import { openCard, qrSvg, staticHost } from '../element/static-view.js';
+import { openCard, staticHost } from '../element/static-view.js';
 import { normaliseEndpoint, safeHttpUrl } from '../protocol/url.js';
 
 addTables({ az, be, en, hy, kk, ky, ru, tg, uk, uz });
@@ -175,7 +175,7 @@ export function renderCheckout(options: RenderCheckoutOptions): string {
   const open = isOpen(state.name);
   const timeZone = options.timeZone ?? 'Europe/Moscow';
   const page = open
-    ? openCard(host, order, { timeZone, qrImage: (text, label) => qrSvg(qrModules, text, label) })
+    ? openCard(host, order, { timeZone, qrImage: qrSvg })
     : card(m.region, false, false, stepTitle(m, state.name, order), nothing, closedView.view(host), closedView.footer(host), '');
   // Lit's hydration markers are dropped: the element takes over by rendering, not by hydrating (see above).
   const shadow = collectResultSync(render(page)).replace(LIT_MARKERS, '');

@@ -1,10 +1,10 @@
 /** The pure parts of the views: the ways to pay, the receipt checks, the frame messages. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { amountToPay, compareDecimal, subtractDecimal, ways } from '../../../src/element/choose-view.js';
+import { amountToPay, compareDecimal, subtractDecimal, ways, wayHint } from '../../../src/element/choose-view.js';
 import { acceptedType, fileProblems, formatSize } from '../../../src/element/receipt.js';
 import { heightOf, MAX_HEIGHT, MIN_HEIGHT } from '../../../src/element/frame.js';
-import { wayHint, wayName } from '../../../src/element/views.js';
+import { wayName } from '../../../src/element/views.js';
 import en from '../../../src/element/i18n/en.js';
 import ru from '../../../src/element/i18n/ru.js';
 import uz from '../../../src/element/i18n/uz.js';
