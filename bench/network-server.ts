@@ -4,7 +4,7 @@
  *   - the shop's pages and scripts on one origin, every answer gzip-compressed (level 9, as
  *     bench/sizes.ts counts sizes), each page with the same inline probe (see PROBE):
  *       /page/baseline?ref=R          one small external module script (/baseline.js) that POSTs /sessions and paints the account
- *       /page/es?ref=R&lang=L[&preload=1]   <script type="module" src="/cdn/paydesk.js"> (+ modulepreload of chunks/L-<hash>.js)
+ *       /page/es?ref=R&lang=L[&preload=1]   <script type="module" src="/cdn/paydesk.js"> (+ modulepreload of chunks/L-first-<hash>.js)
  *       /page/iife?ref=R&lang=L       <script src="/cdn/paydesk.iife.js" defer>
  *       /page/ssr?ref=R&lang=L        server-rendered (paydesk/ssr): this server creates the order in process
  *                                     (handler.createSession), renders the element with its shadow root into
@@ -110,7 +110,7 @@ const pageServer = createServer((req, res) => {
       // The chunk's name carries a hash of its content; a page's own preload gives its integrity value too
       // (README, "Code integrity").
       const sri = url.searchParams.has('preload') ? (JSON.parse(readFileSync(join(cdn, 'paydesk.sri.json'), 'utf8')) as Record<string, string>) : {};
-      const chunk = Object.keys(sri).find((f) => new RegExp(`^chunks/${lang}-[0-9a-f]{8}\\.js$`).test(f));
+      const chunk = Object.keys(sri).find((f) => new RegExp(`^chunks/${lang}-first-[0-9a-f]{8}\\.js$`).test(f));
       const preload = chunk ? `<link rel="modulepreload" href="/cdn/${chunk}" integrity="${sri[chunk]}">` : '';
       return send(req, res, TYPES['.html']!, page(`${preload}<script type="module" src="/cdn/paydesk.js"></script>`, element));
     }

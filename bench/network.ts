@@ -12,7 +12,7 @@
  *   React baseline    the same app without paydesk (bench/vite-baseline): React, then the bare POST
  *
  * each for a Russian page and a Kazakh one (a language table loaded on demand), plus the ES module
- * on a Kazakh page with README's `<link rel="modulepreload">` of the table. Every variant gets one
+ * on a Kazakh page with a `<link rel="modulepreload">` of its first-paint messages (docs/page.md). Every variant gets one
  * warm-up load, then `runs` loads; each run visits every variant once, in an order rotated per run, each
  * in a fresh browser context (no cache, no open connections, no stored session). Ratios are taken to
  * the baseline of the same run, then the median over runs. The waterfall (Resource Timing: what was
@@ -58,7 +58,7 @@ const VARIANTS: Variant[] = [
   { id: 'react-baseline', label: 'baseline in a Vite + React app: the example without paydesk, `POST /sessions`, account painted', path: () => `/vite-baseline/` },
   { id: 'vite-ru', label: 'Vite + React example app (`paydesk/react`), Russian page', path: () => `/vite/?lang=ru` },
   { id: 'es-kk', label: 'CDN ES module, Kazakh page', path: (r) => `/page/es?lang=kk&ref=${r}` },
-  { id: 'es-kk-preload', label: 'CDN ES module, Kazakh page, `<link rel="modulepreload">` of `chunks/kk.js`', path: (r) => `/page/es?lang=kk&preload=1&ref=${r}` },
+  { id: 'es-kk-preload', label: 'CDN ES module, Kazakh page, `<link rel="modulepreload">` of `chunks/kk-first.js`', path: (r) => `/page/es?lang=kk&preload=1&ref=${r}` },
   { id: 'iife-kk', label: 'CDN classic script, Kazakh page', path: (r) => `/page/iife?lang=kk&ref=${r}` },
   { id: 'ssr-kk', label: 'server-rendered, Kazakh page', path: (r) => `/page/ssr?lang=kk&ref=${r}` },
   { id: 'vite-kk', label: 'Vite + React example app, Kazakh page', path: () => `/vite/?lang=kk` },
