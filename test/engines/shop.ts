@@ -13,6 +13,7 @@
  *   - cuts the requests whose path matches `cut` (set `shop.cut`): their connection is closed with no
  *     answer, as a lost network does, and so are those open when it is set (an event stream).
  *   - holds back the answer to a path while asked (`hold`, `release`): a chunk that arrives late;
+ *   - serves /__engines/blank.html, an empty page of this origin (to navigate from by script: `goNoWait`);
  *   - serves /__engines/cdn.html?build=es|classic: one `<paydesk-checkout>` in the page's HTML and the
  *     CDN build (`/paydesk.js` as a module, or `/cdn/paydesk.iife.js` deferred), as a shop's page has them.
  */
@@ -55,6 +56,16 @@ export interface Shop {
   /** Paths asked for while held, in order. */
   heldAsked: string[];
   close(): Promise<void>;
+}
+
+/**
+ * Opens `url` (of the shop's origin) from a blank page of the origin by script, without waiting for
+ * its `load` event: a script it inserts that is held back (`hold`) delays that event, which every
+ * engine's own navigation waits for.
+ */
+export async function goNoWait(page: EnginePage, origin: string, url: string): Promise<void> {
+  await page.goto(`${origin}/__engines/blank.html`);
+  await page.evaluate((u: string) => void setTimeout(() => location.assign(u), 0), url);
 }
 
 /** The first line of every changed chunk: the side effect that shows it ran. */
@@ -101,6 +112,9 @@ export async function startShop(options: DemoOptions = {}): Promise<Shop> {
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
         .end(`<!doctype html><html><head><meta charset="utf-8"><title>frame</title></head><body style="margin:0;background:#888">` +
           `<iframe src="${src.replace(/"/g, '&quot;')}" style="display:block;border:0;width:${w}px;height:${h}px;background:#fff"></iframe></body></html>`);
+    }
+    if (path === '/__engines/blank.html') {
+      return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end('<!doctype html><html><head><meta charset="utf-8"><title>blank</title></head><body></body></html>');
     }
     if (path === '/__engines/cdn.html') {
       const build = new URL(req.url ?? '/', 'http://x').searchParams.get('build');

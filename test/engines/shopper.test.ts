@@ -23,7 +23,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { OrderView } from '../../src/protocol/index.js';
 import { ROOT, sandboxCall } from '../e2e/helpers.js';
 import { enginesToRun, IPHONE_UA, launchEngine, type Engine, type EnginePage } from './driver.js';
-import { buy, chunkPath, crop, decodeWidgetQr, readWidget, startShop, waitFor, waitForRequisites, waitForState, type Shop } from './shop.js';
+import { buy, chunkPath, crop, decodeWidgetQr, goNoWait, readWidget, startShop, waitFor, waitForRequisites, waitForState, type Shop } from './shop.js';
 
 const SHOTS = `${ROOT}test-output/screenshots/engines/`;
 const INLINE = '#inline-host paydesk-checkout';
@@ -208,7 +208,8 @@ for (const name of enginesToRun()) {
         const page = await open(DESKTOP);
         let painted;
         try {
-          await page.goto(`${shop.origin}/__engines/cdn.html?build=${build}`);
+          // The held chunk delays the page's `load` event, which a navigation waits for: opened by script.
+          await goNoWait(page, shop.origin, `${shop.origin}/__engines/cdn.html?build=${build}`);
           painted = await waitFor(async () => {
             const w = await readWidget(page);
             return w.requisites && /1,500\.00/.test(w.text) ? w : null;
@@ -218,10 +219,25 @@ for (const name of enginesToRun()) {
           await waitFor(() => shop.heldAsked.includes(element), `the element's code (${element}) asked for after the paint`);
           assert.match(painted.text, /Pay by \d{1,2}:\d{2}/, 'the pay-by time');
           assert.match(await countdown(page, 'paydesk-checkout') ?? '', /^\d{1,2}:\d{2}$/, 'the countdown');
+          // From here every animation frame records whether the requisites are on screen: the take-over must show none without.
+          await page.evaluate(() => {
+            const w = window as unknown as { __frames: boolean[] };
+            const el = document.querySelector('paydesk-checkout');
+            w.__frames = [];
+            const frame = () => {
+              w.__frames.push(!!el?.shadowRoot?.querySelector('[part~="requisites"]'));
+              if (w.__frames.length < 2000) requestAnimationFrame(frame);
+            };
+            requestAnimationFrame(frame);
+          });
         } finally {
           shop.release(element);
         }
         const shown = await waitForRequisites(page);
+        await new Promise((r) => setTimeout(r, 300));
+        const frames = await page.evaluate(() => (window as unknown as { __frames: boolean[] }).__frames);
+        assert.ok(frames.length > 2, `frames were recorded (${frames.length})`);
+        assert.equal(frames.indexOf(false), -1, `no frame without the requisites while the element took over (${frames.length} frames)`);
         const order = shown.order!;
         assertRequisites(painted.text, order);
         assertRequisites(shown.text, order);
