@@ -24,8 +24,13 @@ import { paymentLinkOf } from './requisites.js';
 import { openCard, staticHost } from './static-view.js';
 import type { Started } from './first.js';
 
-/** Each painted checkout's way to draw again, and its messages (for {@link paintFailure}). */
-const painted = new WeakMap<Element, { draw: (view: unknown) => unknown; m: ReturnType<typeof messagesFor> }>();
+/** Each painted checkout: its way to draw, its messages, and whether the element's code was refused (nothing else is drawn then). */
+interface Painted {
+  render: (view: unknown) => unknown;
+  m: ReturnType<typeof messagesFor>;
+  refused: boolean;
+}
+const painted = new WeakMap<Element, Painted>();
 
 /**
  * The element's own code was refused (its digest did not match): a painted checkout shows the error
@@ -34,8 +39,11 @@ const painted = new WeakMap<Element, { draw: (view: unknown) => unknown; m: Retu
  */
 export function paintFailure(el: Element): boolean {
   const p = painted.get(el);
-  p?.draw(card(p.m.region, false, false, stepTitle(p.m, 'error', null), nothing, failed(errorText(p.m, 'integrity')), nothing, ''));
-  return !!p;
+  if (!p) return false;
+  // The countdown's tick and an answer still on its way draw nothing more.
+  p.refused = true;
+  p.render(card(p.m.region, false, false, stepTitle(p.m, 'error', null), nothing, failed(errorText(p.m, 'integrity')), nothing, ''));
+  return true;
 }
 
 /** How often the painted countdown is drawn again, until the element takes over. */
@@ -54,11 +62,12 @@ export async function paintFirst(first: Started): Promise<void> {
   adoptStyles(root, [elementStyles, ...payStyles].flat() as CSSResultOrNative[]);
   // Lit keeps what it rendered on the node it renders before: the element's own render starts afresh.
   const at = root.appendChild(document.createComment(''));
-  const draw = (view: unknown) => at.isConnected && render(view, root, { renderBefore: at });
+  const shown: Painted = { render: (view) => at.isConnected && render(view, root, { renderBefore: at }), m: messagesFor(tag, firstMessages(tag)), refused: false };
+  const draw = (view: unknown) => !shown.refused && shown.render(view);
   const table = resolveLanguage(tag);
   const language = tag.toLowerCase().startsWith(table) ? tag : table;
-  const m = messagesFor(tag, firstMessages(tag));
-  painted.set(el, { draw, m });
+  const { m } = shown;
+  painted.set(el, shown);
   const searching = first.state.name === 'searching';
   draw(card(m.region, false, true, stepTitle(m, first.state.name, null), nothing, searching ? center(spinner, html`<p class="muted">${m.searchingText}</p>`) : waiting, nothing, ''));
 
@@ -79,7 +88,7 @@ export async function paintFirst(first: Started): Promise<void> {
   const paint = () => draw(openCard(host, order, qrImage ? { qrImage } : {}));
   paint();
   // The countdown ticks until the element takes over (its render removes `at`).
-  const tick = () => at.isConnected && (paint(), env.clock.setTimeout(tick, TICK_MS));
+  const tick = () => at.isConnected && !shown.refused && (paint(), env.clock.setTimeout(tick, TICK_MS));
   env.clock.setTimeout(tick, TICK_MS);
   // A desktop's QR: its encoder arrives after the paint (the element moves the drawn QR into its own).
   if (platform === 'desktop' && paymentLinkOf(order)) {
