@@ -226,7 +226,7 @@ export class PaydeskCheckout extends LitElement {
     if (ssr) {
       // Before the first step (idle) or while the step's code or text is on its way; a first paint's
       // order is on its way to the machine while it searches (paint.ts, first.ts). An error shows at once.
-      if (c.lang.hold || name === 'idle' || body === waiting || name === 'searching') return nothing;
+      if (c.lang.hold || (name === 'idle' && !this._started) || body === waiting || name === 'searching') return nothing;
       for (const node of ssr) node.remove();
       this._ssr = null;
     }

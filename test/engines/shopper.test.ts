@@ -249,6 +249,35 @@ for (const name of enginesToRun()) {
       });
     }
 
+    test(`${name}: paint first on a phone (iPhone user agent, 390 px): the requisites and the bank-app button before the element's own code; then the element takes over, one order`, async () => {
+      // WebKit's window is at least 447 px wide: the page runs in a 390 × 844 iframe of a page of ours.
+      const framed = name === 'webkit';
+      const element = `/${chunkPath('chunks', 'cdn-element')}`;
+      const posts = shop.sessionPosts.length;
+      shop.hold(element);
+      const page = await open(framed ? { width: 480, height: 900, userAgent: IPHONE_UA } : { ...PHONE, userAgent: IPHONE_UA });
+      const src = '/__engines/cdn.html?build=es';
+      let painted;
+      try {
+        await goNoWait(page, shop.origin, framed ? `${shop.origin}/__engines/frame.html?width=${PHONE.width}&height=${PHONE.height}&src=${encodeURIComponent(src)}` : `${shop.origin}${src}`);
+        painted = await waitFor(async () => {
+          const w = await readWidget(page, 'paydesk-checkout', framed);
+          return w.requisites && /Pay in bank app/.test(w.text) ? w : null;
+        }, 'the requisites and the bank-app button painted before the element');
+        assert.equal(painted.state, null, 'the element is not defined yet: this is the first paint');
+        assert.match(painted.text, /1,500\.00/, 'the amount');
+        assert.doesNotMatch(painted.text, /Pay from your phone/, 'a phone gets the bank apps, not the QR');
+      } finally {
+        shop.release(element);
+      }
+      const shown = await waitForRequisites(page, 'paydesk-checkout', framed);
+      assertRequisites(painted.text, shown.order!);
+      assert.match(shown.text, /Pay in bank app/);
+      assert.deepEqual(shop.sessionPosts.slice(posts), ['/api/paydesk/sessions'], 'one POST /sessions');
+      assert.equal(await providerOrders(shown.order!.client_order_id), 1, 'one order at the provider');
+      assert.deepEqual(shown.errors, []);
+    });
+
     test(`${name}: at 390 px with an iPhone's user agent: the requisites fit the screen (screenshot)`, async () => {
       // WebKit's window is at least 447 px wide: the storefront runs in a 390 × 844 iframe of a page of ours.
       const framed = name === 'webkit';
