@@ -17,8 +17,9 @@
  *                                            script's own modules (one Lit, one element, never a second copy)
  * <hash> is a hash of the file's content: a long cache never mixes two builds.
  *
- * Code integrity (`integrityLoads`, src/element/integrity.ts): every chunk is loaded through a check
- * against the sha384 digest its entry carries; a changed chunk never runs.
+ * Code integrity (`integrityLoads`, scripts/vite/integrity.ts; the loader, src/element/integrity.ts):
+ * every chunk is loaded through a check against the sha384 digest its entry carries; a changed chunk
+ * never runs.
  *
  * No waterfall: what the first painted requisites need is fetched in the first round trip after the
  * script runs, in parallel with the session request. paydesk.js has no static import (the modules it
@@ -40,6 +41,11 @@
  * eval'ed) it cannot load its chunks: the element then says it has no connection, as for any chunk
  * that fails to load. The dev server (`npx vite`) serves the repository on 127.0.0.1 with `/api`
  * proxied to `npm start`.
+ *
+ * The plugins, one a file in scripts/vite/ (each with its doc comment): integrity.ts (`integrityLoads`,
+ * ES build), lit-for-paint.ts (`litForPaint`, ES), first-tables.ts (`firstTables`, ES), ascii-templates.ts
+ * (`asciiTemplates`, ES), classic.ts (`classicScript`, the IIFE build, with source-map-edit.ts: edits of
+ * a built file that keep its map right); shared.ts holds the output paths.
  */
 import { defineConfig } from 'vite';
 import { asciiTemplates } from './scripts/vite/ascii-templates.js';

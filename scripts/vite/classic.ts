@@ -79,6 +79,7 @@ export function classicScript(): Plugin {
         if (missing.length > 0) this.error(`paydesk: dist/cdn/paydesk.js does not export ${missing.join(', ')}`);
 
         const key = `paydesk.classic.${createHash('sha256').update(text).digest('hex').slice(0, 12)}`;
+        // This text is a built file (its hash names it and is in the digests): it still says vite.config.ts.
         const shared =
           `// What paydesk.iife.js hands to its chunks in ${CLASSIC_DIR}/${CHUNK_DIR}/ (vite.config.ts, classicScript).\n` +
           `const ${SHARED} = globalThis[Symbol.for(${JSON.stringify(key)})];\n` +
