@@ -1,5 +1,5 @@
 // One reading of a built module's static imports, for the build's checks (scripts/build.mjs), the
-// classic script's build (vite.config.ts) and the size test: `import … from "x"`, `import "x"` and
+// size and integrity tests and bench/sizes.ts: `import … from "x"`, `import "x"` and
 // `export … from "x"`, never `import("x")`.
 
 /** The specifiers of a built module's static imports (re-exports included). */

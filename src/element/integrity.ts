@@ -2,7 +2,7 @@
  * Code integrity of the CDN files (DESIGN.md, "Code integrity"): every module that `dist/cdn/paydesk.js`
  * or `paydesk.iife.js` loads after itself is checked against the sha384 digest the entry carries.
  *
- * Only the CDN build uses this module: its Vite config (vite.config.ts, `integrityLoads`) turns every
+ * Only the CDN build uses this module: its Vite plugin (scripts/vite/integrity.ts) turns every
  * `import('./x.js')` of the element into `chunk((load) => import('./x.js'))` and then, once the chunks
  * are named, into `chunk((load) => load("chunks/x-<hash>.js"))`, and appends to the entry a function
  * `__paydeskIntegrity()` that returns the digests of every chunk and what each imports. The npm
@@ -29,7 +29,7 @@ import { FINAL_CODES } from './machine.js';
 // paying). Added here, in the one build that checks chunks: the npm build's element carries no byte of it.
 (FINAL_CODES as string[]).push('integrity');
 
-/** What the CDN entry appends (vite.config.ts): where the chunks are and their digests. */
+/** What the CDN entry appends (scripts/vite/integrity.ts): where the chunks are and their digests. */
 export interface ChunkManifest {
   /** The URL the chunk names are relative to (the entry's own). */
   base: string;
@@ -93,7 +93,7 @@ function load(key: string): Promise<unknown> {
       const [integrity, ...deps] = m.files[k]!;
       const href = url(k);
       if (deps.length > 0) hint(href, integrity!);
-      // The build has no cycle among chunks (vite.config.ts): every chunk's imports are run before it.
+      // The build has no cycle among chunks (scripts/vite/integrity.ts): every chunk's imports are run before it.
       p = Promise.all(deps.filter((d) => m.files[d]).map(ensure)).then(() =>
         run(href, integrity!).catch((e: unknown) => {
           // Said once, by the chunk that failed (not again by each chunk that imports it).

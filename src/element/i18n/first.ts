@@ -1,7 +1,7 @@
 /**
  * The text of the CDN files' first paint (src/element/paint.ts): the messages the requisites, the
  * searching card and their heading say, and nothing else. The CDN build gives every language table a
- * second chunk with only these keys (vite.config.ts, `firstTables`: cut from the same source file, no
+ * second chunk with only these keys (scripts/vite/first-tables.ts: cut from the same source file, no
  * second copy of a translation), fetched with the first request; the whole table follows with the
  * element's own code, after the paint. `test/node/element/first-messages.test.ts` draws the first
  * paint of every kind of order and fails when it reads a message missing here.

@@ -1,6 +1,6 @@
 /**
  * The CDN files' first paint reads only the messages its language's first-paint chunk carries
- * (src/element/i18n/first.ts `FIRST_KEYS`, cut by vite.config.ts `firstTables`) and the offline ones:
+ * (src/element/i18n/first.ts `FIRST_KEYS`, cut by `firstTables`, scripts/vite/first-tables.ts) and the offline ones:
  * every kind of open order a first paint can draw is drawn here with messages that record what is read.
  */
 import assert from 'node:assert/strict';

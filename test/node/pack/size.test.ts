@@ -57,7 +57,7 @@ async function chunkFile(dir: string, name: string): Promise<string> {
   return found;
 }
 
-/** The digests paydesk.js carries (vite.config.ts, `integrityLoads`): chunk → [sha384, …what it imports]. */
+/** The digests paydesk.js carries (`integrityLoads`, scripts/vite/integrity.ts): chunk → [sha384, …what it imports]. */
 function esManifest(es: string): Record<string, string[]> {
   const m = /\/\*paydesk:integrity\*\/function \w+\(\)\{return\{base:import\.meta\.url,files:(\{.*\})\}\}\n$/.exec(es);
   assert.ok(m, 'paydesk.js ends with the digests of its chunks');
