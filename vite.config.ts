@@ -61,6 +61,8 @@ if (format !== 'es' && format !== 'iife') {
 }
 
 /** The first paint and the pay view: their chunk also carries what the views share (see the `paint` group). */
+/** What the element's own code and the first paint share (see the `lit` group). */
+const LIT_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|node_modules[\\/]@lit[\\/]reactive-element[\\/]css-tag|src[\\/]element[\\/](parts|paydesk-checkout\.styles)\.ts$)/;
 const PAINT = /[\\/]src[\\/]element[\\/](paint|pay-view)\.ts$/;
 
 /** What both builds share. */
@@ -98,9 +100,13 @@ const es = defineConfig({
           groups: [
             // What paydesk.js imports statically stays in it (else rolldown may split shared modules into a
             // chunk it would import: one more round trip before the element runs).
-            { name: 'initial', tags: ['$initial'], priority: 2 },
-            // The requisites, the first paint that draws them before the element (src/element/paint.ts), Lit's
-            // renderer and what the views share: one chunk, fetched with the first request.
+            { name: 'initial', tags: ['$initial'], priority: 3 },
+            // Lit's renderer and style helpers, and the card every step draws with its styles: what the element's
+            // own code shares with the first paint. A chunk of their own, so that the element still loads (and
+            // says "no connection", with "try again") when the requisites' chunk cannot be fetched.
+            { name: 'lit', test: LIT_SHARED, priority: 2 },
+            // The requisites and the first paint that draws them before the element (src/element/paint.ts), with
+            // what the views share: one chunk, fetched with the first request (beside the `lit` one).
             { name: 'pay-view', test: PAINT, priority: 1 },
           ],
         },
