@@ -55,6 +55,11 @@ export interface PageOptions {
   /** false: the page runs without JavaScript. */
   javascript?: boolean;
   userAgent?: string;
+  /**
+   * `none`: WebDriver commands do not wait for a page's `load` event (WebKit's session capability
+   * `pageLoadStrategy`), for a page whose load a held-back script delays; the others' `evaluate` never waits.
+   */
+  pageLoad?: 'normal' | 'none';
 }
 
 /** A function run in the page: its source text and JSON arguments (no closures). */
@@ -379,6 +384,7 @@ async function launchWebKit(options: LaunchOptions): Promise<Engine> {
             alwaysMatch: {
               'webkitgtk:browserOptions': { binary: PATHS.miniBrowser, args },
               timeouts: { script: 60_000, pageLoad: 60_000 },
+              ...(options.pageLoad === 'none' ? { pageLoadStrategy: 'none' } : {}),
             },
           },
         });

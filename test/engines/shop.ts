@@ -65,6 +65,8 @@ export interface Shop {
  */
 export async function goNoWait(page: EnginePage, origin: string, url: string): Promise<void> {
   await page.goto(`${origin}/__engines/blank.html`);
+  // With `pageLoad: 'none'` the navigation returns at once: the blank page first.
+  await waitFor(() => page.evaluate(() => location.pathname === '/__engines/blank.html' && document.readyState === 'complete'), 'the blank page');
   await page.evaluate((u: string) => void setTimeout(() => location.assign(u), 0), url);
 }
 

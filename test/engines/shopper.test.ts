@@ -205,7 +205,7 @@ for (const name of enginesToRun()) {
         const element = build === 'es' ? `/${chunkPath('chunks', 'cdn-element')}` : `/cdn/${chunkPath('classic/chunks', 'cdn-element')}`;
         const posts = shop.sessionPosts.length;
         shop.hold(element);
-        const page = await open(DESKTOP);
+        const page = await open({ ...DESKTOP, pageLoad: 'none' });
         let painted;
         try {
           // The held chunk delays the page's `load` event, which a navigation waits for: opened by script.
@@ -255,7 +255,7 @@ for (const name of enginesToRun()) {
       const element = `/${chunkPath('chunks', 'cdn-element')}`;
       const posts = shop.sessionPosts.length;
       shop.hold(element);
-      const page = await open(framed ? { width: 480, height: 900, userAgent: IPHONE_UA } : { ...PHONE, userAgent: IPHONE_UA });
+      const page = await open(framed ? { width: 480, height: 900, userAgent: IPHONE_UA, pageLoad: 'none' } : { ...PHONE, userAgent: IPHONE_UA });
       const src = '/__engines/cdn.html?build=es';
       let painted;
       try {
