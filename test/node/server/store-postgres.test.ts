@@ -72,10 +72,15 @@ if (db) {
     test('expired rows are deleted by the store itself (no cron), live ones kept', async () => {
       const schema = db.schema();
       const writer = db.store({ schema });
-      for (let i = 0; i < 20; i++) await writer.create(`brief${i}`, 'v', 1);
-      await writer.increment('brief-counter', 1);
+      // Rows that live 1.5 s: the writer purges on its own first write too, which must not find them
+      // expired yet (with 1 ms rows it sometimes did, and the count below failed).
+      const BRIEF_MS = 1500;
+      for (let i = 0; i < 20; i++) await writer.create(`brief${i}`, 'v', BRIEF_MS);
+      await writer.increment('brief-counter', BRIEF_MS);
       await writer.create('alive', 'v', 600_000);
       const count = async (table: string) => Number((await db.pool.query(`SELECT count(*) AS n FROM "${schema}".${table}`)).rows[0].n);
+      assert.ok((await count('paydesk_kv')) >= 20, 'the rows are there before they expire');
+      await new Promise((r) => setTimeout(r, BRIEF_MS + 200));
       assert.ok((await count('paydesk_kv')) >= 20, 'expired rows are still there before a purge');
       // A new instance purges on its first write (then at most once a minute).
       const next = db.store({ schema });
