@@ -87,12 +87,14 @@ describe('examples/node-http: plain node:http server, the CDN ES module from the
   });
 
   test('a lazily loaded language: ?lang=kk fetches the Kazakh table from chunks/ beside the module', async () => {
-    // No waterfall: the create, the requisites' code and the table go out in one round trip.
+    // No waterfall: the create, the first paint's code and the table's first-paint messages go out in one
+    // round trip; the whole table follows with the element's own code.
     const kk = `/paydesk/${await kazakhChunk(s.example.dir)}`;
     const { page, requests, errors } = await buy(`${s.server.url}/?lang=kk&product=green-tea`, s.sandbox.url, kazakhHeading(kk), [
       /^POST \/.*\/sessions$/,
       /^GET \/paydesk\/chunks\/pay-view-[0-9a-f]{8}\.js$/,
-      /^GET \/paydesk\/chunks\/kk-[0-9a-f]{8}\.js$/,
+      /^GET \/paydesk\/chunks\/lit-[0-9a-f]{8}\.js$/,
+      /^GET \/paydesk\/chunks\/kk-first-[0-9a-f]{8}\.js$/,
     ]);
     await elementPaid(page);
     assert.ok(requests.includes(kk), `kk.js was fetched: ${requests.join(' ')}`);
@@ -135,8 +137,9 @@ describe('examples/express-script-tag: Express 5 middleware, the classic script 
     const { page, requests, errors } = await buy(`${s.server.url}/?lang=kk`, s.sandbox.url, kazakhHeading(kk), [
       /^POST \/.*\/sessions$/,
       /^GET \/assets\/paydesk\/classic\/chunks\/pay-view-[0-9a-f]{8}\.js$/,
+      /^GET \/assets\/paydesk\/(classic\/)?chunks\/lit-[0-9a-f]{8}\.js$/,
       /^GET \/assets\/paydesk\/classic\/paydesk-[0-9a-f]{8}\.js$/,
-      /^GET \/assets\/paydesk\/chunks\/kk-[0-9a-f]{8}\.js$/,
+      /^GET \/assets\/paydesk\/chunks\/kk-first-[0-9a-f]{8}\.js$/,
     ]);
     await elementPaid(page);
     assert.ok(requests.includes(kk), `kk.js was fetched: ${requests.join(' ')}`);
@@ -177,8 +180,8 @@ describe('examples/vite-react: Vite + React with paydesk/react', () => {
       const { page, errors } = await buyInApp(`${server.url}/`);
       assert.deepEqual(errors, []);
       await page.context().close();
-      // Vite's own preloading: the create, the requisites' chunks and the Kazakh table in one round trip.
-      const kk = await buyInApp(`${server.url}/?lang=kk&product=green-tea`, [/^POST \/.*\/sessions$/, /^GET \/assets\/pay-view-[\w-]+\.js$/, /^GET \/assets\/kk-[\w-]+\.js$/]);
+      // Vite's own preloading: the create, the requisites' step (pay-step, with the pay view) and the Kazakh table in one round trip.
+      const kk = await buyInApp(`${server.url}/?lang=kk&product=green-tea`, [/^POST \/.*\/sessions$/, /^GET \/assets\/pay-step-[\w-]+\.js$/, /^GET \/assets\/kk-[\w-]+\.js$/]);
       assert.ok(
         kk.requests.some((p) => /^\/assets\/kk-[\w-]+\.js$/.test(p)),
         `the Kazakh table was fetched as its own chunk: ${kk.requests.join(' ')}`,
