@@ -46,7 +46,9 @@ describe('the storefront on a phone', () => {
     await waitForWidgetState(page, 'pay', '#inline-host paydesk-checkout');
     assert.equal((await widgetOrder(page, '#inline-host paydesk-checkout')).id, first.id, 'language and theme keep the order');
 
-    await page.locator('input[name="display"][value="modal"]').check({ force: true });
+    // A DOM click (not one at the radio's place on screen, which a folded header may cover), then the radio seen checked.
+    await page.locator('input[name="display"][value="modal"]').evaluate((input) => (input as HTMLInputElement).click());
+    await waitUntil(() => page.locator('input[name="display"][value="modal"]').evaluate((input) => (input as HTMLInputElement).checked), 'the modal display chosen');
     await waitForWidgetState(page, 'pay', '#modal-host paydesk-checkout');
     assert.equal((await widgetOrder(page, '#modal-host paydesk-checkout')).id, first.id, 'inline → modal keeps the order');
     assert.equal(await page.locator('#modal-host paydesk-checkout').getAttribute('theme'), 'dark');
