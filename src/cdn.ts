@@ -13,7 +13,7 @@
  * Code integrity (src/element/integrity.ts): every chunk is loaded through a check of its digest. A
  * chunk that does not match never runs, and every checkout of the page says so: the `paydesk-error`
  * event with `code: "integrity"` and the error step (src/element/cdn-element.ts; where the element's
- * own code is the changed chunk, this entry raises the event and the first paint shows the error).
+ * own code or `lit` is the changed chunk, the entry registers the tag as a checkout that can only say so).
  */
 import { emit } from './element/events.js';
 import { startFirst, type Started } from './element/first.js';
@@ -28,7 +28,6 @@ export { safeHttpUrl } from './protocol/url.js';
  * The element's class once its code has arrived and registered it (after the first paint), undefined
  * before: a live binding (`customElements.whenDefined(TAG)` resolves with the same class).
  */
-
 export let PaydeskCheckout: typeof import('./element/paydesk-checkout.js').PaydeskCheckout | undefined;
 /** How long after the paint's code the element comes anyway while an answer is still awaited (a long search). */
 const ELEMENT_WAIT_MS = 1000;
