@@ -258,11 +258,18 @@ export function readWidget(page: EnginePage, selector = 'paydesk-checkout', fram
 /** Waits for the widget's step `state`; fails early with what it shows if it reaches `error`. */
 export async function waitForState(page: EnginePage, state: string, selector = 'paydesk-checkout', frame = false): Promise<WidgetView> {
   let seen: WidgetView | undefined;
-  return waitFor(async () => {
-    seen = await readWidget(page, selector, frame);
-    if (seen.state === 'error' && state !== 'error') throw new Error(`the widget shows an error: ${seen.text.slice(0, 200)} ${JSON.stringify(seen.errors)}`);
-    return seen.state === state ? seen : null;
-  }, `widget state "${state}"`);
+  try {
+    return await waitFor(async () => {
+      seen = await readWidget(page, selector, frame);
+      if (seen.state === 'error' && state !== 'error') throw new Error(`the widget shows an error: ${seen.text.slice(0, 200)} ${JSON.stringify(seen.errors)}`);
+      return seen.state === state ? seen : null;
+    }, `widget state "${state}"`);
+  } catch (err) {
+    // What the widget last showed, and the page's last toast: a timeout alone says too little to mend.
+    const toast = await page.evaluate(() => document.querySelector('#toast')?.textContent ?? null).catch(() => null);
+    const last = seen ? `state ${JSON.stringify(seen.state)}, order ${JSON.stringify(seen.order?.status ?? null)}, text "${seen.text.slice(0, 160)}"` : 'nothing read';
+    throw new Error(`${(err as Error).message}; last seen: ${last}; toast: ${JSON.stringify(toast)}`, { cause: err });
+  }
 }
 
 /** Waits for the requisites on screen: the step `pay` with the pay view painted (its chunk may come after the step). */
