@@ -3,7 +3,7 @@
  * request selection they make. Pure (no DOM): node-tested (test/node/element/config.test.ts).
  */
 import type { ButtonName } from '../provider/facts.js';
-import { INTEGRATION_MODES } from '../protocol/index.js';
+import { INTEGRATION_MODES } from '../protocol/answers.js';
 import { NSPK_CODES } from './claim.js';
 import type { Selection } from './machine.js';
 import { normaliseEndpoint, safeHttpUrl } from '../protocol/url.js';

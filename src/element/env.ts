@@ -2,7 +2,7 @@
  * The outside world of the element (its `env` property) and the browser's defaults. Its own module,
  * so the controllers and views that read it import neither the element nor each other.
  */
-import { newIdempotencyKey } from './api.js';
+import { newIdempotencyKey } from './endpoint.js';
 import type { Locks } from './claim.js';
 import { systemClock, type Clock } from './countdown.js';
 import type { Platform } from './platform.js';

@@ -9,7 +9,7 @@
  * An element the page has set properties on (`env`, `messages`…), one whose attributes the element
  * would refuse, and one that starts with the method choice are left to the element.
  */
-import { createApi } from './api.js';
+import { sessionsApi } from './endpoint.js';
 import { configProblem, type Attributes } from './config.js';
 import { nearestLang } from './i18n/index.js';
 import { withDefaults, type CheckoutEnv } from './env.js';
@@ -67,7 +67,7 @@ export function startFirst(el: HTMLElement): Started | null {
   const { state, effects } = started(initialState(), start);
   const fx = effects[0];
   if (fx?.type !== 'create' && fx?.type !== 'resume') return null;
-  const context = { env, api: createApi(endpoint, { fetch: env.fetch }), key, orderRef: attrs.orderRef, bank: attrs.bank, mode: attrs.mode };
+  const context = { env, api: sessionsApi(endpoint, { fetch: env.fetch }), key, orderRef: attrs.orderRef, bank: attrs.bank, mode: attrs.mode };
   // Never aborted: the element takes the answer, whenever its code arrives.
   const signal = new AbortController().signal;
   const answer = fx.type === 'create' ? createSession(context, fx, signal) : resumeSession(context, fx.session, signal);

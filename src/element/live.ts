@@ -7,8 +7,7 @@
  * An ended order (expired, cancelled, a receipt being checked) is still followed, for a late payment
  * or the check's outcome: the stream the server keeps open, else slow polling (15 s, growing to 2 min).
  *
- * Loaded on demand with the pay view; {@link LiveController} ties it to the element, and
- * {@link TickController} is the element's clock while an order is paid (both need an order).
+ * Loaded on demand with the pay view; {@link LiveController} ties it to the element, {@link TickController} is its clock.
  */
 import type { ReactiveController } from 'lit';
 import { ApiError, parseOrderAnswer, toErrorInfo, type Api, type ErrorInfo, type OrderAnswer } from './api.js';
@@ -16,7 +15,8 @@ import { remainingMs, type Clock } from './countdown.js';
 import { emit } from './events.js';
 import type { LiveHost, TickHost } from './hosts.js';
 import { plural } from './i18n/plural.js';
-import { isOpen, isWatching, type MachineEvent, type MachineState } from './machine.js';
+import { isOpen, type MachineEvent, type MachineState } from './machine.js';
+import { isWatching } from './transition.js';
 
 /** An SSE `order` payload: a bare OrderView, or `{order, server_time}`. */
 export function parseOrderEvent(data: string): OrderAnswer {

@@ -17,7 +17,7 @@
  * arrives late changes nothing.
  */
 import type { CreateSessionRequest, OrderView, PaymentMethodView } from '../protocol/index.js';
-import { GONE_CODES, type ErrorInfo } from './api.js';
+import type { ErrorInfo } from './endpoint.js';
 import { remainingMs, syncFrom, type TimeSync } from './countdown.js';
 
 export type StateName =
@@ -151,17 +151,7 @@ export const initialState = (): MachineState => ({
  */
 export const isOpen = (name: StateName): boolean => name === 'pay' || name === 'confirming';
 
-/**
- * States in which the element keeps a live status connection: while the order may still change.
- * An ended order (expired, cancelled) stays watched: a late payment or a dispute's outcome may come.
- */
-export function isWatching(s: MachineState): boolean {
-  return s.session !== null && ['pay', 'confirming', 'dispute', 'expired', 'cancelled'].includes(s.name);
-}
-
 export const emit = (event: EmitName): Effect => ({ type: 'emit', event });
-/** Forget this element's stored session or attempt (never another tab's newer one). */
-export const forget = (s: MachineState): Effect => ({ type: 'forget', mine: { session: s.session, key: s.key } });
 export const stay = (state: MachineState): Step => ({ state, effects: [] });
 
 /** A new order attempt: forget the old order (its flags too) and create with `selection`. */
@@ -202,11 +192,6 @@ export function fail(s: MachineState, error: ErrorInfo, op: Operation | null): S
   // Reading an order that may be paid is tried again, never left for a new order (a final error aside).
   error = { ...error, retryable: !isFinalError(error) && (error.retryable || op === 'resume') };
   return { state: { ...s, name: 'error', error, op }, effects: [emit('error'), emit('status')] };
-}
-
-/** The session is gone: say so (with what is known of the order), forget it, never make a new order by itself. */
-export function gone(s: MachineState, error: ErrorInfo): Step {
-  return { state: { ...s, name: 'gone', error, op: null, localExpiry: false }, effects: [forget(s), emit('error'), emit('status')] };
 }
 
 const sameOrder = (a: OrderView, b: OrderView) =>

@@ -6,7 +6,7 @@
  * element then takes their answer instead of asking again.
  */
 import type { IntegrationMode } from '../protocol/index.js';
-import type { Api } from './api.js';
+import type { SessionsApi } from './endpoint.js';
 import { claimCreate, withBank } from './claim.js';
 import { preselection, type Attributes } from './config.js';
 import type { CheckoutEnv } from './env.js';
@@ -16,7 +16,7 @@ import { loadCheckout, saveCheckout, storageKey, type StoredCheckout } from './s
 /** What a request reads of the element: its attributes, the outside world, the purchase's storage key. */
 export interface RequestContext {
   env: CheckoutEnv;
-  api: Api;
+  api: SessionsApi;
   /** The purchase's storage key ({@link purchaseKey}). */
   key: string;
   orderRef: string;

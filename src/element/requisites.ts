@@ -3,7 +3,8 @@
  * changed" check. Used by the pay view and the bank-app links, which are loaded on demand, so it is
  * kept apart from format.ts (needed at once). Amounts are compared as text, never as binary floats.
  */
-import { DECIMAL, type OrderView, type RequisitesKind } from '../protocol/index.js';
+import { DECIMAL } from '../protocol/answers.js';
+import type { OrderView, RequisitesKind } from '../protocol/index.js';
 import { safeHttpUrl } from '../protocol/url.js';
 
 const digitsOf = (s: string): string => s.replace(/\D/g, '');

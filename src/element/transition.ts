@@ -4,28 +4,44 @@
  * module, so that the CDN entry's first request and first paint (first.ts, paint.ts), which need only
  * `start` and the answer that brings the order (machine.ts `started`, `answered`), do not carry it.
  */
-import { GONE_CODES } from './api.js';
+import { GONE_CODES, type ErrorInfo } from './api.js';
 import {
   answered,
   create,
   emit,
   fail,
   fetchMethods,
-  forget,
   fresh,
-  gone,
   initialState,
   isFinalError,
   isOpen,
-  isWatching,
   resume,
   resumeStored,
   started,
   stay,
+  type Effect,
   type MachineEvent,
   type MachineState,
   type Step,
 } from './machine.js';
+
+// The steps only the element's machine takes (the CDN entry's first request does not carry them).
+
+/**
+ * States in which the element keeps a live status connection: while the order may still change.
+ * An ended order (expired, cancelled) stays watched: a late payment or a dispute's outcome may come.
+ */
+export function isWatching(s: MachineState): boolean {
+  return s.session !== null && ['pay', 'confirming', 'dispute', 'expired', 'cancelled'].includes(s.name);
+}
+
+/** Forget this element's stored session or attempt (never another tab's newer one). */
+export const forget = (s: MachineState): Effect => ({ type: 'forget', mine: { session: s.session, key: s.key } });
+
+/** The session is gone: say so (with what is known of the order), forget it, never make a new order by itself. */
+export function gone(s: MachineState, error: ErrorInfo): Step {
+  return { state: { ...s, name: 'gone', error, op: null, localExpiry: false }, effects: [forget(s), emit('error'), emit('status')] };
+}
 
 export function transition(s: MachineState, e: MachineEvent): Step {
   switch (e.type) {

@@ -14,7 +14,7 @@ import type { MachineState } from './machine.js';
 import type { PaydeskCopyField } from './events.js';
 import { alert, BY_HAND, icon } from './parts.js';
 import type { ReceiptLike, SheetLike, ViewHost } from './hosts.js';
-import { ApiError } from './api.js';
+import { ApiError } from './endpoint.js';
 import { platformOf, type Platform } from './platform.js';
 
 /**
