@@ -63,6 +63,8 @@ if (format !== 'es' && format !== 'iife') {
 /** The first paint and the pay view: their chunk also carries what the views share (see the `paint` group). */
 /** What the element's own code and the first paint share (see the `lit` group). */
 const LIT_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|node_modules[\\/]@lit[\\/]reactive-element[\\/]css-tag|src[\\/]element[\\/](parts|paydesk-checkout\.styles)\.ts$)/;
+/** The element's own code (src/element/cdn-element.ts) and what only it and its later chunks share (see the `cdn-element` group). */
+const ELEMENT = /[\\/]src[\\/]element[\\/](cdn-element|api|open|i18n[\\/]plural)\.ts$/;
 const PAINT = /[\\/]src[\\/]element[\\/](paint|pay-view)\.ts$/;
 
 /** What both builds share. */
@@ -108,6 +110,9 @@ const es = defineConfig({
             // The requisites and the first paint that draws them before the element (src/element/paint.ts), with
             // what the views share: one chunk, fetched with the first request (beside the `lit` one).
             { name: 'pay-view', test: PAINT, priority: 1 },
+            // The element's own code, with the parts of it its later chunks share (the methods' request, the
+            // opening of the bank sheet and the receipt, plural forms): one chunk, not a chunk and a digest more for each.
+            { name: 'cdn-element', test: ELEMENT, priority: 0 },
           ],
         },
       },

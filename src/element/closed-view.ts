@@ -10,6 +10,7 @@ import { fill } from './i18n/text.js';
 import { plural } from './i18n/plural.js';
 import { actions, badge, button, center, spinner } from './parts.js';
 import { safeHttpUrl } from '../protocol/url.js';
+import { open } from './open.js';
 import { amountOf, contextOf, copyFor, icons, orderNumber, viewStyles, type CopyContext, type ViewContext, type ViewHost } from './views.js';
 
 export { footer } from './footer.js';
@@ -26,7 +27,7 @@ const block = (...parts: unknown[]) => html`<div class="closed">${parts}</div>`;
 /** The step for the state: `paid`, `expired`, `cancelled`, `dispute` or `gone`. */
 export function view(host: ViewHost): unknown {
   const { name, order } = host.machine;
-  return name === 'gone' || !order ? gone(host) : closed(contextOf(host, order), name);
+  return name === 'gone' || !order ? gone(host) : closed(contextOf(host, order, open), name);
 }
 
 function closed(c: ViewContext, name: string): unknown {

@@ -15,8 +15,7 @@ import { remainingMs, type Clock } from './countdown.js';
 import { emit } from './events.js';
 import type { LiveHost, TickHost } from './hosts.js';
 import { plural } from './i18n/plural.js';
-import { isOpen, type MachineEvent, type MachineState } from './machine.js';
-import { isWatching } from './transition.js';
+import { isOpen, isWatching, type MachineEvent, type MachineState } from './machine.js';
 
 /** An SSE `order` payload: a bare OrderView, or `{order, server_time}`. */
 export function parseOrderEvent(data: string): OrderAnswer {

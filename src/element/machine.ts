@@ -151,6 +151,14 @@ export const initialState = (): MachineState => ({
  */
 export const isOpen = (name: StateName): boolean => name === 'pay' || name === 'confirming';
 
+/**
+ * States in which the element keeps a live status connection: while the order may still change.
+ * An ended order (expired, cancelled) stays watched: a late payment or a dispute's outcome may come.
+ */
+export function isWatching(s: MachineState): boolean {
+  return s.session !== null && ['pay', 'confirming', 'dispute', 'expired', 'cancelled'].includes(s.name);
+}
+
 export const emit = (event: EmitName): Effect => ({ type: 'emit', event });
 export const stay = (state: MachineState): Step => ({ state, effects: [] });
 

@@ -10,6 +10,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { actions } from './parts.js';
 import { confirming, openForm, pay } from './pay-view.js';
 import { safeHttpUrl } from '../protocol/url.js';
+import { open } from './open.js';
 import { contextOf, type ViewHost } from './views.js';
 
 export { footer, left, styles, timer } from './pay-view.js';
@@ -89,7 +90,7 @@ export function form(host: ViewHost, url: string): TemplateResult {
 export function view(host: ViewHost): TemplateResult {
   const url = formUrl(host);
   if (url) return form(host, url);
-  const c = contextOf(host, host.machine.order!);
+  const c = contextOf(host, host.machine.order!, open);
   // The QR the server painted (paydesk/ssr) moves into this step until the encoder is here to draw it.
   const painted = !host.code.get('qr') && host.el.renderRoot.querySelector('[part=qr]>svg');
   if (painted) {

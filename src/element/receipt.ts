@@ -22,7 +22,8 @@ import { errorOfAnswer, GONE_CODES, parseOrderAnswer, sessionPath, type ErrorInf
 import { emit } from './events.js';
 import type { ViewHost } from './hosts.js';
 import { errorText, fill } from './i18n/text.js';
-import { plural, safeIntl } from './i18n/plural.js';
+import { plural } from './i18n/plural.js';
+import { safeIntl } from './i18n/text.js';
 import { platformOf } from './platform.js';
 import { canDispute, copyFor, orderNumber, viewStyles } from './views.js';
 

@@ -31,14 +31,16 @@ export interface StaticOptions {
   platform: Platform;
 }
 
+/** Every action of a static paint: nothing can act before the element runs. */
+const cannot = (): never => {
+  throw new Error('paydesk: this checkout is not running yet');
+};
+
 /**
  * The views' host for a static paint: what they read (the order's state, the language, the layout, a
  * clock). Nothing can press a button there: an action throws.
  */
 export function staticHost(o: StaticOptions): ViewHost {
-  const never = (): never => {
-    throw new Error('paydesk: this checkout is not running yet');
-  };
   const el = {
     endpoint: o.endpoint,
     orderRef: o.orderRef ?? '',
@@ -68,12 +70,12 @@ export function staticHost(o: StaticOptions): ViewHost {
     receipt: null,
     frame: null,
     code: { get: () => undefined, load: () => {}, retry: () => {}, state: () => 'initial' },
-    renew: never,
-    send: never,
-    announce: never,
-    recheck: never,
+    renew: cannot,
+    send: cannot,
+    announce: cannot,
+    recheck: cannot,
     wait: () => {},
-    api: never,
+    api: cannot,
   } as unknown as ViewHost;
 }
 
@@ -88,7 +90,7 @@ export interface OpenCardOptions {
 /** The card of an open order (`pay`, `confirming`) on a static host: heading, countdown, requisites, footer. */
 export function openCard(host: ViewHost, order: OrderView, o: OpenCardOptions = {}): TemplateResult {
   const { m, machine } = host;
-  const c = { ...contextOf(host, order), ...o };
+  const c = { ...contextOf(host, order, cannot), ...o };
   const body = machine.name === 'confirming' ? confirming(c) : pay(c);
   return card(m.region, false, false, stepTitle(m, machine.name, order), timer(m, left(order, machine.sync, host.env$.clock)), body, footer(host), '');
 }

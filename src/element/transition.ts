@@ -15,6 +15,7 @@ import {
   initialState,
   isFinalError,
   isOpen,
+  isWatching,
   resume,
   resumeStored,
   started,
@@ -26,14 +27,6 @@ import {
 } from './machine.js';
 
 // The steps only the element's machine takes (the CDN entry's first request does not carry them).
-
-/**
- * States in which the element keeps a live status connection: while the order may still change.
- * An ended order (expired, cancelled) stays watched: a late payment or a dispute's outcome may come.
- */
-export function isWatching(s: MachineState): boolean {
-  return s.session !== null && ['pay', 'confirming', 'dispute', 'expired', 'cancelled'].includes(s.name);
-}
 
 /** Forget this element's stored session or attempt (never another tab's newer one). */
 export const forget = (s: MachineState): Effect => ({ type: 'forget', mine: { session: s.session, key: s.key } });

@@ -13,8 +13,7 @@ import type { Messages } from './i18n/index.js';
 import type { MachineState } from './machine.js';
 import type { PaydeskCopyField } from './events.js';
 import { alert, BY_HAND, icon } from './parts.js';
-import type { ReceiptLike, SheetLike, ViewHost } from './hosts.js';
-import { ApiError } from './endpoint.js';
+import type { ViewHost } from './hosts.js';
 import { platformOf, type Platform } from './platform.js';
 
 /**
@@ -102,31 +101,11 @@ export function bankNameIn(lang: string, customerBank: string | null): string | 
   return bank ? nameIn(lang, bank) : null;
 }
 
-/** The module `name`, loaded now if need be (again after a failure); rejects when it cannot be loaded. */
-async function need<K extends 'banks' | 'receipt'>(host: ViewHost, name: K): Promise<Needed[K]> {
-  const code = host.code;
-  code.retry(name);
-  code.load(name);
-  for (;;) {
-    const m = code.get(name) as Needed[K] | undefined;
-    if (m) return m;
-    if (code.state(name) === 'error') throw new ApiError('network', `${name} could not be loaded`, true);
-    await host.loading;
-  }
-}
-interface Needed {
-  banks: { BankSheetController: new (host: ViewHost) => SheetLike };
-  receipt: { ReceiptController: new (host: ViewHost) => ReceiptLike };
-}
-
-/** Opens the bank sheet (its code, and for an SBP link the bank table, load on the way; focus returns to `opener`) or the receipt upload. */
-export function open(host: ViewHost, what: 'banks' | 'receipt', opener: HTMLElement | null = null): void {
-  const opened =
-    what === 'banks'
-      ? need(host, 'banks').then((m) => (host.sheet ??= new m.BankSheetController(host)).open(opener))
-      : need(host, 'receipt').then((m) => (host.receipt ??= new m.ReceiptController(host)).show());
-  host.wait(opened.catch(() => host.el.requestUpdate()));
-}
+/**
+ * How a view opens the bank sheet or the receipt upload (open.ts `open`, which loads their code): the
+ * element's views are given it; a static paint (static-view.ts), which cannot act, gives one that throws.
+ */
+export type Opener = (host: ViewHost, what: 'banks' | 'receipt', opener?: HTMLElement | null) => void;
 
 /** Ways to pay by `method_type` (provider-notes.md: method types seen); anything else goes by its own name. */
 export type WayKind = 'sbp' | 'card' | 'account' | 'link' | 'sbpAbroad' | 'cardAbroad';
@@ -155,7 +134,7 @@ export const copyFor =
     void host.code.get('copy')?.copyTo(host, id, label, text);
 
 /** The context of the pay and closed views, for the order on screen. */
-export function contextOf(host: ViewHost, order: OrderView): ViewContext {
+export function contextOf(host: ViewHost, order: OrderView, open: Opener): ViewContext {
   const { clock } = host.env$;
   const s = host.machine;
   return {

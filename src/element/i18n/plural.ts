@@ -1,8 +1,8 @@
 /**
- * Plural forms and `Intl` constructors that may refuse a locale. Kept apart from index.ts: only the
- * views and the live status (loaded on demand) need them, never the element's own module.
+ * Plural forms. Kept apart from index.ts: only the views and the live status (loaded on demand) need
+ * them, never the element's own module (nor the requisites a first paint draws: `safeIntl` is text.ts's).
  */
-import { fill } from './text.js';
+import { fill, safeIntl } from './text.js';
 import type { Plural } from './types.js';
 
 const pluralRules = new Map<string, Intl.PluralRules>();
@@ -19,13 +19,3 @@ export function plural(locale: string, forms: Plural | string, n: number): strin
   const form = typeof forms === 'string' ? forms : (forms[rules.select(n)] ?? forms.other);
   return fill(form, { n: new Intl.NumberFormat(rules.resolvedOptions().locale).format(n) });
 }
-
-/** Runs an `Intl` constructor, falling back when the locale tag is malformed. */
-export function safeIntl<T>(make: () => T, fallback: () => T): T {
-  try {
-    return make();
-  } catch {
-    return fallback();
-  }
-}
-

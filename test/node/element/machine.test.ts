@@ -5,13 +5,14 @@ import type { PaydeskErrorCode } from '../../../src/protocol/index.js';
 import {
   initialState,
   isOpen,
+  isWatching,
   type StateName,
   type Effect,
   type MachineEvent,
   type MachineState,
   type Step,
 } from '../../../src/element/machine.js';
-import { isWatching, transition } from '../../../src/element/transition.js';
+import { transition } from '../../../src/element/transition.js';
 import { orderView, METHODS } from '../../browser/helpers/orders.js';
 import { isOrderOpen } from '../../../src/element/footer.js';
 import { isEnded } from '../../../src/element/live.js';
