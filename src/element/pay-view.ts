@@ -8,7 +8,7 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { OrderView } from '../protocol/index.js';
 import { remainingMs, type Clock, type TimeSync } from './countdown.js';
-import { formatMoney } from '../money/index.js';
+import { formatMoney } from '../money/display.js';
 import { formatCountdown } from './format.js';
 import type { Messages } from './i18n/index.js';
 import { fill, safeIntl } from './i18n/text.js';

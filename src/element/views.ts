@@ -8,7 +8,7 @@ import { css, html, nothing, svg, type TemplateResult } from 'lit';
 import type { CustomerBank } from '../provider/facts.js';
 import type { OrderView } from '../protocol/index.js';
 import { serverNow } from './countdown.js';
-import { formatMoney } from '../money/index.js';
+import { formatMoney } from '../money/display.js';
 import type { Messages } from './i18n/index.js';
 import type { MachineState } from './machine.js';
 import type { PaydeskCopyField } from './events.js';
