@@ -3,10 +3,19 @@
  * shown selected for a copy by hand. Part of the element's own code (the steps controller's `copy`),
  * not of the views: a first paint's buttons work once the element has taken over.
  */
+import { css } from 'lit';
 import { emit, type PaydeskCopyField } from './events.js';
 import type { ViewHost } from './hosts.js';
 import { fill } from './i18n/text.js';
 import { BY_HAND } from './parts.js';
+
+/**
+ * The field of a text to copy by hand (views.ts `copyButton`), shown only after this module failed to
+ * copy it: its rule comes with this module (the element adopts it on arrival), not on a first paint.
+ */
+export const styles = [css`
+.by-hand{flex-basis:100%;min-width:0;min-height:44px;padding:8px 12px;border:2px solid var(--_a);border-radius:calc(var(--_r) - 4px);background:var(--_f);color:var(--_t);font:inherit;font-size:16px}
+`];
 
 /** How long a copy button says "Copied". */
 export const COPIED_MS = 2000;

@@ -6,14 +6,23 @@
  * element (paint.ts, static-view.ts): this module is the element's part of the step, never on a first
  * paint's path.
  */
-import { html, nothing, type TemplateResult } from 'lit';
+import { css, html, nothing, type TemplateResult } from 'lit';
 import { actions } from './parts.js';
-import { confirming, openForm, pay } from './pay-view.js';
+import { confirming, openForm, pay, styles as payStyles } from './pay-view.js';
 import { safeHttpUrl } from '../protocol/url.js';
 import { open } from './open.js';
 import { contextOf, type ViewHost } from './views.js';
 
-export { footer, left, styles, timer } from './pay-view.js';
+export { footer, left, timer } from './pay-view.js';
+
+/** The requisites' styles, and form mode's: the provider's page in a frame (never on a first paint, nor on the server). */
+export const styles = [...payStyles, css`
+iframe{display:block;width:100%;border:0;border-radius:calc(var(--_r) - 4px);color-scheme:normal}
+iframe:not([height]){height:var(--paydesk-form-height,960px)}
+.form{padding:var(--_s) var(--_s) calc(var(--_s)*2)}
+.form>:not(iframe){margin-inline:calc(var(--_s)*2)}
+.form .top{display:contents}
+`];
 
 /**
  * Form mode with the provider's page to embed (no requisites of our own): its URL with the element's

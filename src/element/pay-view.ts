@@ -26,11 +26,6 @@ export const styles = [viewStyles, css`
 .low{color:var(--_no)}
 .timer,.amount,.num{font-variant-numeric:tabular-nums}
 .timer,.amount{white-space:nowrap}
-iframe{display:block;width:100%;border:0;border-radius:calc(var(--_r) - 4px);color-scheme:normal}
-iframe:not([height]){height:var(--paydesk-form-height,960px)}
-.form{padding:var(--_s) var(--_s) calc(var(--_s)*2)}
-.form>:not(iframe){margin-inline:calc(var(--_s)*2)}
-.form .top{display:contents}
 .box{display:grid;gap:4px;padding:calc(var(--_s)*2);border-radius:calc(var(--_r) - 4px);background:var(--_u)}
 .row{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:var(--_s);min-width:0}
 .warn{display:flex;gap:8px;padding:10px 12px;border-radius:10px;background:var(--_w);color:var(--_ow);font-size:14px}

@@ -28,7 +28,6 @@ dt{color:var(--_m);font-size:13px}
 a{color:var(--_a);font-weight:600}
 footer{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:var(--_s);padding-top:calc(var(--_s)*1.5);border-top:var(--_b)}
 footer a{min-height:24px}
-.by-hand{flex-basis:100%;min-width:0;min-height:44px;padding:8px 12px;border:2px solid var(--_a);border-radius:calc(var(--_r) - 4px);background:var(--_f);color:var(--_t);font:inherit;font-size:16px}
 `;
 
 /** The icons of the views (the element's own module carries only the alert, parts.ts). */

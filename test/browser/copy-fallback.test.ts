@@ -117,6 +117,9 @@ describe('copy buttons without the clipboard API', () => {
     expect(h.of('paydesk-copy')).to.have.length(0, 'nothing was copied: no copy event for the analytics');
     const r = field.getBoundingClientRect();
     expect(r.width).to.be.greaterThan(100, 'on screen, wide enough to read');
+    // Its rule comes with the copy module (copy.ts `styles`), not with the first paint's views.
+    const style = getComputedStyle(field);
+    expect([style.fontSize, style.minHeight]).to.deep.equal(['16px', '44px'], 'styled: 16px (no zoom on focus in iOS), a 44px target');
   });
 
   it('the storefront code panel: its copy button copies the code from the selection without navigator.clipboard', async () => {
