@@ -14,7 +14,8 @@ import type { SessionHost } from './hosts.js';
 import type { Effect, MachineState } from './machine.js';
 import type { FirstRequest } from './first.js';
 import { createSession, purchaseKey, resumeSession, storedCheckout, type RequestContext } from './requests.js';
-import { ENDED_MS, forgetCheckout, PAID_MS, saveCheckout, type StoredCheckout } from './storage.js';
+import { saveCheckout, type StoredCheckout } from './storage.js';
+import { ENDED_MS, forgetCheckout, PAID_MS } from './stored.js';
 import { normaliseEndpoint, safeHttpUrl } from '../protocol/url.js';
 
 export class SessionController implements ReactiveController {

@@ -11,7 +11,8 @@
  *     Web Locks (where the browser has them) make the check-and-store atomic across tabs, else the
  *     last write wins for both tabs after a short settling wait.
  * Storage is a convenience for resuming and coordinating, never a reason to fail: every access is
- * guarded. The claim before a create lives in claim.ts, loaded with the first create.
+ * guarded. The claim before a create lives in claim.ts, loaded with the first create; how long a
+ * record is kept and its removal, which only the element's own code does, in stored.ts.
  */
 import type { KnownOrder, Selection } from './machine.js';
 
@@ -33,10 +34,6 @@ export interface StoredCheckout {
 export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 export const PREFIX = 'paydesk:v2:';
-/** How long an order is resumed after it ended (a receipt can still be sent; a late payment shown). */
-export const ENDED_MS = 24 * 60 * 60_000;
-/** How long a paid order is resumed (a reload shows "paid" instead of a new order for the same ref). */
-export const PAID_MS = 60 * 60_000;
 
 export function storageKey(endpoint: string, orderRef: string): string {
   return `${PREFIX}${endpoint}|${orderRef}`;
@@ -116,20 +113,5 @@ export function saveCheckout(storage: KeyValueStorage | null | undefined, key: s
     storage?.setItem(key, JSON.stringify(value));
   } catch {
     // Quota or privacy mode: resuming is a convenience, never a reason to fail.
-  }
-}
-
-/**
- * Removes the record. With `mine`, only when it is this element's: it holds `mine.session`, or no
- * session and `mine.key`'s attempt (never another tab's newer order); null removes whatever is there.
- */
-export function forgetCheckout(storage: KeyValueStorage | null | undefined, key: string, mine: { session: string | null; key: string | null } | null = null): void {
-  try {
-    // The record as it is (0: whatever its expiry).
-    const v = mine && loadCheckout(storage, key, 0);
-    if (v && (v.session ? v.session !== mine.session : v.attempt!.key !== mine.key)) return;
-    storage?.removeItem(key);
-  } catch {
-    // see saveCheckout
   }
 }

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { ATTEMPT_MS, claimCreate, NSPK_CODES, SETTLE_MS, withBank, type Locks } from '../../../src/element/claim.js';
 import { bankNameIn, CUSTOMER_BANK_NAMES } from '../../../src/element/views.js';
 import { BANKS, CUSTOMER_BANKS } from '../../../src/provider/facts.js';
-import { forgetCheckout, loadCheckout, saveCheckout, storageKey, type StoredCheckout } from '../../../src/element/storage.js';
+import { loadCheckout, saveCheckout, storageKey, type StoredCheckout } from '../../../src/element/storage.js';
+import { forgetCheckout } from '../../../src/element/stored.js';
 import { MemoryStorage } from '../../browser/helpers/fake-endpoint.js';
 
 const NOW = 1_000_000;
