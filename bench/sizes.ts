@@ -96,8 +96,8 @@ async function measureFile(root: string, name: string, rel: string): Promise<Siz
 
 /**
  * What a Russian page with `method-type` set downloads before its requisites are painted: the entry,
- * the pay view chunk with the first paint (`chunks/` or the classic script's `classic/chunks/`) and
- * what it imports statically (the entry aside), the Russian first-paint messages. Raw, gzip and brotli are sums over the files.
+ * the first paint's chunk (`chunks/` or the classic script's `classic/chunks/`) and what it imports
+ * statically (the pay view's chunk, Lit's; the entry aside), the Russian first-paint messages. Raw, gzip and brotli are sums over the files.
  */
 async function measureFirstPaint(root: string, kind: 'es' | 'classic'): Promise<SizeFigure> {
   const cdn = join(root, 'dist', 'cdn');
@@ -108,7 +108,7 @@ async function measureFirstPaint(root: string, kind: 'es' | 'classic'): Promise<
     return `${dir}/${found}`;
   };
   const files = [entry];
-  const todo = [await chunk(kind === 'es' ? 'chunks' : 'classic/chunks', 'pay-view')];
+  const todo = [await chunk(kind === 'es' ? 'chunks' : 'classic/chunks', 'paint')];
   while (todo.length > 0) {
     const file = todo.pop()!;
     if (files.includes(file)) continue;

@@ -65,7 +65,7 @@ const classicShared = readdirSync(join(cdn, 'classic')).filter((f) => f.endsWith
 const hashed = (list, name) => list.find((f) => new RegExp(`^${name}-[0-9a-f]{8}\\.js$`).test(f));
 if (classicShared.length !== 1 || !/^paydesk-[0-9a-f]{8}\.js$/.test(classicShared[0])) fail(`dist/cdn/classic/ should hold one paydesk-<hash>.js, not ${classicShared.join(', ') || 'none'}`);
 for (const [list, dir] of [[chunks, 'chunks'], [classicChunks, 'classic/chunks']]) {
-  if (!hashed(list, 'pay-view')) fail(`dist/cdn/${dir}/pay-view-<hash>.js was not written`);
+  for (const name of ['paint', 'pay-view']) if (!hashed(list, name)) fail(`dist/cdn/${dir}/${name}-<hash>.js was not written`);
   const unhashed = list.filter((f) => !/-[0-9a-f]{8}\.js$/.test(f));
   if (unhashed.length > 0) fail(`dist/cdn/${dir}/${unhashed[0]} has no content hash in its name`);
 }

@@ -38,11 +38,11 @@ function chunkFile(dir: string, name: string): string {
 
 /** What a page loads before its requisites are painted (ES module or classic script, Russian page). */
 function firstPaintPath(kind: 'es' | 'classic'): string[] {
-  const pay = kind === 'es' ? chunkFile('chunks', 'pay-view') : chunkFile('classic/chunks', 'pay-view');
-  const dir = pay.slice(0, pay.lastIndexOf('/'));
-  const deps = staticImports(readFileSync(join(cdn, pay), 'utf8')).map((s) => join(dir, s).replace(/\\/g, '/'));
-  assert.ok(deps.length >= 2, `${pay} imports the entry and what the views share`);
-  return [pay, ...deps.filter((d) => d !== 'paydesk.js'), chunkFile('chunks', 'ru-first')];
+  const paint = kind === 'es' ? chunkFile('chunks', 'paint') : chunkFile('classic/chunks', 'paint');
+  const dir = paint.slice(0, paint.lastIndexOf('/'));
+  const deps = staticImports(readFileSync(join(cdn, paint), 'utf8')).map((s) => join(dir, s).replace(/\\/g, '/'));
+  assert.ok(deps.length >= 2, `${paint} imports the entry, the pay view and what the views share`);
+  return [paint, ...deps.filter((d) => d !== 'paydesk.js'), chunkFile('chunks', 'ru-first')];
 }
 
 /** What a page loads after its first paint: the element's own code and the whole Russian table. */
