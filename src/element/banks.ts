@@ -18,7 +18,7 @@ import { findBanks, normalise, parseBanks, type SbpBank } from '../banks/names.j
 import { bankLinks, memberIdOf, type BankLink } from './bank-links.js';
 import type { SheetHost } from './hosts.js';
 import { fill } from './i18n/text.js';
-import { safeIntl } from './i18n/text.js';
+import { safeIntl } from './i18n/intl.js';
 import { center, spinner } from './parts.js';
 import { platformOf } from './platform.js';
 import { nameIn, viewStyles } from './views.js';

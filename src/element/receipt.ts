@@ -23,7 +23,7 @@ import { emit } from './events.js';
 import type { ViewHost } from './hosts.js';
 import { errorText, fill } from './i18n/text.js';
 import { plural } from './i18n/plural.js';
-import { safeIntl } from './i18n/text.js';
+import { safeIntl } from './i18n/intl.js';
 import { platformOf } from './platform.js';
 import { canDispute, copyFor, orderNumber, viewStyles } from './views.js';
 

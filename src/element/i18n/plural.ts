@@ -1,8 +1,9 @@
 /**
  * Plural forms. Kept apart from index.ts: only the views and the live status (loaded on demand) need
- * them, never the element's own module (nor the requisites a first paint draws: `safeIntl` is text.ts's).
+ * them, never the element's own module (nor the requisites a first paint draws: `safeIntl` is intl.ts's).
  */
-import { fill, safeIntl } from './text.js';
+import { safeIntl } from './intl.js';
+import { fill } from './text.js';
 import type { Plural } from './types.js';
 
 const pluralRules = new Map<string, Intl.PluralRules>();

@@ -1,7 +1,6 @@
 /**
- * Filling a message, the sentence for an error code, and `Intl` constructors that may refuse a locale:
- * what the views (loaded on demand) need of the language machinery, kept apart from index.ts and its
- * table loaders.
+ * Filling a message, and the sentence for an error code: what the views (loaded on demand) need of
+ * the language machinery, kept apart from index.ts and its table loaders.
  */
 import type { Messages } from './types.js';
 
@@ -18,13 +17,4 @@ export function fill(template: string, params: Readonly<Record<string, string | 
 export function errorText(m: Messages, code: string): string {
   const errors = m.errors as Record<string, string | undefined>;
   return errors[code] ?? errors.internal_error ?? m.errors.default;
-}
-
-/** Runs an `Intl` constructor, falling back when the locale tag is malformed. */
-export function safeIntl<T>(make: () => T, fallback: () => T): T {
-  try {
-    return make();
-  } catch {
-    return fallback();
-  }
 }
