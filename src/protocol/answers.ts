@@ -5,6 +5,8 @@
  * sends that request before the element's code arrives, carries these checks and nothing else of
  * the protocol (the methods' check, the receipt's limits: index.ts, with the element's later code).
  */
+
+/** An order's status: `pending` until it is paid, expires or is cancelled. */
 export type OrderViewStatus = 'pending' | 'paid' | 'expired' | 'cancelled';
 export type RequisitesKind = 'card' | 'phone' | 'account' | 'link';
 export type BankCode = 'sberbank' | 'tinkoff' | 'vtb' | 'alfabank';
