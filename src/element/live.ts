@@ -7,7 +7,8 @@
  * An ended order (expired, cancelled, a receipt being checked) is still followed, for a late payment
  * or the check's outcome: the stream the server keeps open, else slow polling (15 s, growing to 2 min).
  *
- * Loaded on demand with the pay view; {@link LiveController} ties it to the element, {@link TickController} is its clock.
+ * Loaded on demand with the pay view; {@link LiveController} ties it to the element, and
+ * {@link TickController} is the element's clock while an order is paid (both need an order).
  */
 import type { ReactiveController } from 'lit';
 import { ApiError, parseOrderAnswer, toErrorInfo, type Api, type ErrorInfo, type OrderAnswer } from './api.js';
