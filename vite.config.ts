@@ -62,8 +62,8 @@ if (format !== 'es' && format !== 'iife') {
   throw new Error(`PAYDESK_CDN_FORMAT must be "es" or "iife", not ${JSON.stringify(format)}`);
 }
 
-/** What the element's own code and the first paint share (see the `lit` group). */
-const LIT_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|node_modules[\\/]@lit[\\/]reactive-element[\\/]css-tag|src[\\/]element[\\/](parts|paydesk-checkout\.styles)\.ts$)/;
+/** What the element's own code and the first paint share (see the `lit` group; `safeIntl`, i18n/intl.ts, too: plural forms in the element's chunk need it). */
+const LIT_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|node_modules[\\/]@lit[\\/]reactive-element[\\/]css-tag|src[\\/]element[\\/](parts|paydesk-checkout\.styles|i18n[\\/]intl)\.ts$)/;
 /** The element's own code (src/element/cdn-element.ts) and what only it and its later chunks share (see the `cdn-element` group). */
 const ELEMENT = /[\\/]src[\\/]element[\\/](cdn-element|api|open|i18n[\\/]plural)\.ts$/;
 /** The pay view: its chunk also carries what the views share (see the `pay-view` group). */

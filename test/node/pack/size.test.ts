@@ -132,6 +132,9 @@ test('paydesk.js imports nothing statically; the requisites are one chunk, and e
   const together = manifest[paintFile]!.slice(1);
   assert.ok(together.includes(payFile), 'the first paint is asked for with the pay view');
   for (const dep of together) for (const further of manifest[dep]!.slice(1)) assert.ok(together.includes(further), `${dep} imports ${further}, asked for with the first paint`);
+  // The element's own code loads without the requisites' chunk (and says "no connection" when that cannot be fetched).
+  const elementFile = `chunks/${await chunkFile('chunks', 'cdn-element')}`;
+  for (const dep of manifest[elementFile]!.slice(1)) assert.ok(!dep.startsWith('chunks/pay-view-') && !dep.startsWith('chunks/paint-'), `${elementFile} imports ${dep}`);
 });
 
 test('the rare steps stay out of both CDN files: the bank sheet, the receipt upload, the QR encoder and the SBP bank table are chunks', async () => {
