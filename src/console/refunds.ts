@@ -12,7 +12,10 @@
  * Checked before anything is sent, each a 400 naming its field: the order (a paid payment), the amount
  * (a decimal with two places, more than zero, at most what is left: paid less the refunds that have
  * not failed), the account (a phone for a phone method such as SBP, a Luhn-valid card number for a
- * card method), the method (one that makes payouts). The refund is recorded (status `sending`) before
+ * card method), the method (one that makes payouts, to the account's kind: a card method never takes a
+ * phone, nor the reverse). A refund to a phone names the shopper's bank (`payment_method_id` of that
+ * bank's SBP method, or a `method_type` only one method has) whenever several banks pay out by SBP: an
+ * SBP payout goes to one bank, and a guessed one may not be the shopper's. The refund is recorded (status `sending`) before
  * its payout is asked for, so a second refund of the order counts it while it may still land; a
  * refusal that proves nothing was made (the provider's 402 and the like) removes it again.
  *
@@ -29,7 +32,7 @@ import { readJson } from './checks.js';
 import type { RefundDue, RefundResponse, RefundsDueResponse, RefundStatus, RefundView, ShopView } from './contract.js';
 import { ConsoleHttpError, invalid } from './errors.js';
 import { createError, DESTINATION_PROBLEMS, payoutMaker, payoutMethods, type PayoutContext } from './payouts.js';
-import { destinationKindOf, maskDestination, normalizeDestination, quotePayout, refundMethodFor, type PayoutMethod } from './payout-rules.js';
+import { destinationKindOf, maskDestination, normalizeDestination, quotePayout, refundMethodFor, type DestinationKind, type PayoutMethod } from './payout-rules.js';
 import { refundClientOrderId, refundId, REFUNDABLE_ORDER_ID } from './refund-ids.js';
 import type { ShopRecords } from './shop.js';
 import { minorUnits } from './views.js';
@@ -155,22 +158,33 @@ export async function paidAmount(shops: ShopRecords, order: Order): Promise<stri
   return paid ? minorUnits(order.amount, order.currency) : null;
 }
 
-/** The payout method a refund uses: the one named, the first of the type named, or the one the account's kind calls for. */
+const KIND_TEXT: Record<DestinationKind, string> = { phone: 'a phone number', card: 'a card number', account: 'a bank account number' };
+/** A payout method as a refusal lists it: its id and what it is. */
+const choiceText = (m: PayoutMethod) => `${m.id} (${m.name})`;
+
+/** The payout method a refund uses (payout-rules.ts `refundMethodFor`), or a 400 naming its field and what to send. */
 function methodFor(methods: PayoutMethod[], body: { account: string; method_type?: string; payment_method_id?: string }): PayoutMethod {
-  if (body.payment_method_id !== undefined) {
-    const m = methods.find((x) => x.id === body.payment_method_id);
-    if (!m) throw invalid('payment_method_id', 'is not a method that makes payouts now');
-    return m;
+  const pick = refundMethodFor(methods, body.account, body);
+  if (pick.ok) return pick.method;
+  switch (pick.problem) {
+    case 'unknown_method':
+      throw invalid('payment_method_id', 'is not a method that makes payouts now');
+    case 'unknown_type':
+      throw invalid('method_type', `no active method of this type makes payouts (there are: ${[...new Set(methods.map((x) => x.type))].join(', ') || 'none'})`);
+    case 'wrong_kind':
+      throw invalid(pick.field, `${pick.method!.name} pays out to ${KIND_TEXT[pick.method!.kind]}, and the account is ${KIND_TEXT[pick.kind!]}: name a method that pays out to ${KIND_TEXT[pick.kind!]}, or leave the method out`);
+    case 'choose_bank':
+      throw pick.choices.length === 0
+        ? invalid(pick.field, 'no bank’s SBP method makes payouts now')
+        : invalid(
+            pick.field,
+            `a refund to a phone goes by SBP to one bank, the one the shopper’s phone is registered at, and ${pick.choices.length} banks pay out by SBP: name the shopper’s bank with payment_method_id, one of ${pick.choices.map(choiceText).join(', ')}`,
+          );
+    case 'no_method':
+      throw invalid('account', `no active method pays out to a ${pick.kind} now`);
+    case 'account_shape':
+      throw invalid('account', 'must be a phone number such as +79991234567 (SBP) or a card number of 16 to 19 digits');
   }
-  if (body.method_type !== undefined) {
-    const m = methods.find((x) => x.type === body.method_type);
-    if (!m) throw invalid('method_type', `no active method of this type makes payouts (there are: ${[...new Set(methods.map((x) => x.type))].join(', ') || 'none'})`);
-    return m;
-  }
-  const chosen = refundMethodFor(methods, body.account);
-  if (!chosen) throw invalid('account', 'must be a phone number such as +79991234567 (SBP) or a card number of 16 to 19 digits');
-  if (!chosen.method) throw invalid('account', `no active method pays out to a ${chosen.kind} now`);
-  return chosen.method;
 }
 
 interface RefundBody {
