@@ -49,6 +49,8 @@ const NOTHING_MADE = new Set(['insufficient_funds', 'validation_failed', 'custom
 interface StoredRefund extends RefundView {
   /** The account as the provider takes it (never shown: the view masks it). */
   destination: string;
+  /** The payout method the refund asked for (`method` becomes the payout's own once it is made); absent in records of before. */
+  asked_method_id?: string;
 }
 
 export interface RefundContext extends Pick<PayoutContext, 'client' | 'store' | 'now' | 'logError' | 'payoutLeaseMs' | 'payoutWaitMs'> {
@@ -122,7 +124,7 @@ function withPayout(r: StoredRefund, payout: Order): StoredRefund {
   return { ...r, payout_id: payout.id, status: statusOf(payout), method: { id: payout.method_id, name: payout.method_name, type: payout.method_type } };
 }
 
-export const refundView = ({ destination: _destination, ...view }: StoredRefund): RefundView => view;
+export const refundView = ({ destination: _destination, asked_method_id: _asked, ...view }: StoredRefund): RefundView => view;
 
 /** What counts against what is left: every refund but a failed one. */
 export const refundedSum = (list: readonly RefundView[], digits: number) => sumAmounts(list.filter((r) => r.status !== 'failed').map((r) => r.amount), digits);
@@ -281,6 +283,9 @@ export function registerRefunds(app: Hono, ctx: RefundContext): RefundBook {
       if (earlier) {
         if (compareAmounts(earlier.amount, amount) !== 0 && body.amount !== undefined) throw new ConsoleHttpError(409, 'idempotency_key_reused', 'this Idempotency-Key made a refund of another amount; use a new key for another refund');
         if (earlier.destination !== destination.value) throw new ConsoleHttpError(409, 'idempotency_key_reused', 'this Idempotency-Key made a refund to another account; use a new key for another refund');
+        if (earlier.asked_method_id !== undefined && earlier.asked_method_id !== method.id) {
+          throw new ConsoleHttpError(409, 'idempotency_key_reused', `this Idempotency-Key made a refund by another payout method (${earlier.method.name}); use a new key for another refund`);
+        }
         return { refund: earlier, replayed: true };
       }
       if (compareAmounts(left, '0') <= 0) throw invalid('amount', `nothing is left to refund: ${paid} ${order.currency} paid, all of it refunded or on its way`);
@@ -305,6 +310,7 @@ export function registerRefunds(app: Hono, ctx: RefundContext): RefundBook {
         method: { id: method.id, name: method.name, type: method.type },
         created_at: new Date(now()).toISOString(),
         destination: destination.value,
+        asked_method_id: method.id,
       };
       await book.put(fresh);
       return { refund: fresh, replayed: false };
