@@ -183,7 +183,10 @@ function refundForm(ctx: ConsoleContext, orderId: string, refundable: NonNullabl
     const tooMuch = value !== null && Number(value) > Number(refundable.amount);
     const digits = account.value.replace(/[\s\-().\u00a0+]/g, '');
     const accountOk = /^\d{11,19}$/.test(digits);
-    const bankOk = !accountOk || !phone() || bank.select.value !== '';
+    // The bank's choices come with the payout methods: a first read that failed is tried again here.
+    if (accountOk && phone() && !methods) await loadMethods().catch(() => undefined);
+    // Unread methods (the read's error is shown below) or no bank paying out by SBP (said on the account): not the bank's fault.
+    const bankOk = !accountOk || !phone() || methods === null || phoneRefundChoices(methods).length === 0 || bank.select.value !== '';
     bank.field.hidden = !phone();
     setError(accountError, account, accountOk ? null : ctx.t('r.err.account'));
     setError(amountError, amount, value === null || Number(value) <= 0 || tooMuch ? amountProblem() : null);
@@ -200,7 +203,7 @@ function refundForm(ctx: ConsoleContext, orderId: string, refundable: NonNullabl
       if (isUnauthorized(err)) return ctx.loggedOut();
       return setError(accountError, account, ctx.errorText(err));
     }
-    const pick = refundMethodFor(methods!, account.value, phone() ? { payment_method_id: bank.select.value } : {});
+    const pick = refundMethodFor(methods!, account.value, phone() && bank.select.value ? { payment_method_id: bank.select.value } : {});
     if (!pick.ok) {
       if (pick.field === 'payment_method_id') return setError(bank.error, bank.select, ctx.t('r.err.bank'));
       return setError(accountError, account, pick.problem === 'no_method' ? ctx.t('r.err.noMethod') : ctx.t('r.err.account'));
