@@ -5,7 +5,7 @@
  *   cdn-iife          dist/cdn/paydesk.iife.js: what a classic <script> tag downloads (budget 25 KB gzip, 22 KB brotli)
  *   cdn-es            dist/cdn/paydesk.js: what an import map / <script type=module> downloads
  *   language chunk    one of dist/cdn/chunks/<lang>.js, fetched only for that language (the `LAZY`
- *                     languages of src/element/i18n/index.ts, but English, which the CDN files
+ *                     languages of src/element/i18n/load.ts, but English, which the CDN files
  *                     carry)
  *   lazy chunk        any other file in dist/cdn/chunks/ (code the element loads with import() when
  *                     it needs it, e.g. the QR encoder), named after its file
@@ -29,11 +29,11 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { posix } from 'node:path';
-import { LAZY } from '../src/element/i18n/index.js';
+import { LANGUAGES } from '../src/element/i18n/index.js';
 import { staticImports } from '../scripts/static-imports.mjs';
 
 /** The languages loaded from `dist/cdn/chunks/<lang>.js`: all of them (the CDN files carry none inside). */
-export const LANGUAGE_CHUNKS: readonly string[] = Object.keys(LAZY);
+export const LANGUAGE_CHUNKS: readonly string[] = LANGUAGES;
 
 export const KB = 1000;
 
