@@ -20,8 +20,9 @@
  *   element + qrcode  the same with the QR encoder (an npm dependency) counted in
  *   first paint       what a Russian page with `method-type` set downloads from dist/cdn before its
  *                     requisites are painted: the entry, the pay view chunk and every chunk it imports
- *                     statically, the Russian table (ES: paydesk.js and chunks/; classic: paydesk.iife.js
- *                     and its classic/ copies); each file compressed alone, as it travels
+ *                     statically, the Russian first-paint messages (ES: paydesk.js and chunks/; classic:
+ *                     paydesk.iife.js, its classic/chunks/ copies and the chunks/ it loads as they are); each
+ *                     file compressed alone, as it travels
  *
  * KB here is 1000 bytes.
  */
