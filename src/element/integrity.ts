@@ -49,11 +49,11 @@ export interface ChunkManifest extends ChunkTable {
 
 declare function __paydeskIntegrity(): ChunkManifest;
 
-/** A chunk whose bytes are not those of its digest. `code` is `"integrity"`. */
+/** A chunk whose bytes are not those of its digest (carried by the entry or the chunk that loads it), or that has none. `code` is `"integrity"`. */
 export class IntegrityError extends Error {
   readonly code = 'integrity';
   constructor(readonly url: string) {
-    super(`paydesk: ${url} does not match the digest paydesk.js carries; it was not run`);
+    super(`paydesk: ${url} does not match its digest; it was not run`);
   }
 }
 
