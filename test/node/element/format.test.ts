@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { formatCountdown } from '../../../src/element/format.js';
-import { changedFrom, copyValue, formatAccount, russianPhoneDigits } from '../../../src/element/requisites.js';
+import { changedFrom, copyValue, DECIMAL, formatAccount, russianPhoneDigits } from '../../../src/element/requisites.js';
+import { DECIMAL as PROTOCOL_DECIMAL } from '../../../src/protocol/answers.js';
 import { formatMoney } from '../../../src/money/index.js';
 
 describe('requisites formatting', () => {
@@ -151,4 +152,9 @@ describe('amounts in other currencies (issue 20)', () => {
       assert.equal(norm(formatMoney('150000.00', 'UZS', 'en')), 'UZS 150,000');
     });
   });
+});
+
+test('the requisites read an amount as the protocol writes it (requisites.ts DECIMAL is protocol/answers.ts DECIMAL)', () => {
+  assert.equal(DECIMAL.source, PROTOCOL_DECIMAL.source);
+  assert.equal(DECIMAL.flags, PROTOCOL_DECIMAL.flags);
 });
