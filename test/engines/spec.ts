@@ -1,18 +1,21 @@
 /**
- * The frame every engines spec (test/engines/*.test.ts) puts around its tests: one `describe` per
- * engine to run, its browser launched once before the tests and closed after them, and each test's
+ * The frame every engines spec (test/engines/*.test.ts) puts around its tests in each engine's
+ * `describe`: the browser launched once before the tests and closed after them, and each test's
  * pages closed after that test (WebKitWebDriver holds one session at a time, so a page left open
  * would stall the next test).
  *
- *   engineSpecs((name, spec) => {
- *     test(`${name}: …`, async () => {
- *       const page = await spec.open();
- *       …
+ *   for (const name of enginesToRun()) {
+ *     describe(name, () => {
+ *       const { open } = engineSpec(name);
+ *       test(`${name}: …`, async () => {
+ *         const page = await open();
+ *         …
+ *       });
  *     });
- *   });
+ *   }
  */
-import { after, afterEach, before, describe } from 'node:test';
-import { enginesToRun, launchEngine, type Engine, type EngineName, type EnginePage, type LaunchOptions, type PageOptions } from './driver.js';
+import { after, afterEach, before } from 'node:test';
+import { launchEngine, type Engine, type EngineName, type EnginePage, type LaunchOptions, type PageOptions } from './driver.js';
 
 /** A desktop window: what the specs open unless they say otherwise. */
 export const DESKTOP: PageOptions = { width: 1280, height: 900 };
@@ -55,24 +58,11 @@ export function engineSpec(name: EngineName, options: EngineSpecOptions = {}): E
     get engine() {
       return launched();
     },
-    // A closure, not a method: specs take it apart (`(name, { open }) => …`).
+    // A closure, not a method: specs take it apart (`const { open } = engineSpec(name)`).
     open: async (page = options.page ?? DESKTOP) => {
       const opened = await launched().newPage(page);
       pages.push(opened);
       return opened;
     },
   };
-}
-
-type SpecBody = (name: EngineName, spec: EngineSpec) => void;
-
-/**
- * One `describe(name)` per engine to run (`PAYDESK_ENGINES`), each framed by {@link engineSpec}:
- * `engineSpecs(body)`, or `engineSpecs(options, body)`.
- */
-export function engineSpecs(body: SpecBody): void;
-export function engineSpecs(options: EngineSpecOptions, body: SpecBody): void;
-export function engineSpecs(first: SpecBody | EngineSpecOptions, second?: SpecBody): void {
-  const [options, body] = typeof first === 'function' ? [{}, first] : [first, second!];
-  for (const name of enginesToRun()) describe(name, () => body(name, engineSpec(name, options)));
 }
