@@ -11,6 +11,8 @@
  *   - code integrity (the CDN build, src/element/integrity.ts): a changed chunk served to the ES
  *     module (the storefront) and to the classic script (/cdn-demo) never runs — `paydesk-error`
  *     `code: "integrity"`, not retryable, the error step; an untouched page raises no alarm;
+ *   - paint first with a slow provider: the element's own code arrives while POST /sessions is still
+ *     out; it keeps the spinner and takes the late answer (one request, one order);
  *   - at 390 px (an iPhone's width and user agent): the requisites fit, and a screenshot
  *     (test-output/screenshots/engines/; docs/requisites-<engine>-390.png with PAYDESK_DOCS_SCREENSHOTS=1).
  *     WebKit's window is never narrower than 447 px: there the page runs in a 390 px iframe.
@@ -233,6 +235,38 @@ for (const name of enginesToRun()) {
         assert.equal(shown.tampered, null);
       });
     }
+
+    // A slow provider during paint-first: the paint's code is there, and src/cdn.ts brings the element's
+    // own code 1 s after it at the latest, while POST /sessions is still out (held back at the proxy).
+    test(`${name}: paint first with a slow provider: the element's code arrives while POST /sessions is still out; it keeps the spinner, then takes the late answer: the requisites, one order`, async () => {
+      const create = '/api/paydesk/sessions';
+      const posts = shop.sessionPosts.length;
+      shop.hold(create);
+      const page = await open();
+      let waiting;
+      let held = 0;
+      try {
+        await page.goto(`${shop.origin}/__engines/cdn.html?build=es`);
+        await waitFor(() => shop.heldAsked.includes(create), 'the first POST /sessions, held back');
+        await waitFor(() => page.evaluate(() => customElements.get('paydesk-checkout') !== undefined), "the element's own code defined while the answer is awaited");
+        // The provider is slower still: another second with the element in charge and no answer.
+        await new Promise((r) => setTimeout(r, 1000));
+        waiting = await readWidget(page);
+      } finally {
+        held = shop.release(create);
+      }
+      assert.equal(held, 1, 'one POST /sessions was held: the element sent no second one');
+      assert.equal(waiting.state, 'searching', "the element waits for the first request's answer");
+      assert.equal(waiting.requisites, false);
+      assert.equal(await page.evaluate(() => !!document.querySelector('paydesk-checkout')?.shadowRoot?.querySelector('.spinner')), true, 'the spinner');
+      assert.deepEqual(waiting.errors, [], 'no paydesk-error while it waits');
+      const shown = await waitForRequisites(page);
+      const order = shown.order!;
+      assertRequisites(shown.text, order);
+      assert.deepEqual(shop.sessionPosts.slice(posts), [create], 'one POST /sessions: the element took the late answer');
+      assert.equal(await providerOrders(order.client_order_id), 1, 'one order at the provider');
+      assert.deepEqual(shown.errors, []);
+    });
 
     test(`${name}: paint first on a phone (iPhone user agent, 390 px): the requisites and the bank-app button before the element's own code; then the element takes over, one order`, async () => {
       // WebKit's window is at least 447 px wide: the page runs in a 390 × 844 iframe of a page of ours.
