@@ -3,8 +3,8 @@
  * `tsc -p tsconfig.build.json` (the npm build):
  *
  * 1. `PAYDESK_CDN_FORMAT=es`, from src/cdn.ts:
- *      dist/cdn/paydesk.js                   ES module that registers <paydesk-checkout>: Lit, the element,
- *                                            the offline English messages, the digests of every chunk
+ *      dist/cdn/paydesk.js                   ES module that registers <paydesk-checkout>: the first request,
+ *                                            the offline English messages, the digests of what it loads
  *      dist/cdn/chunks/pay-view-<hash>.js    the requisites and what the views share (the chunk a first paint needs)
  *      dist/cdn/chunks/<name>-<hash>.js      the other steps (method choice, closed order, live status), what
  *                                            few shoppers need (bank sheet and its table, receipt upload, form
@@ -13,13 +13,14 @@
  * 2. `PAYDESK_CDN_FORMAT=iife`, from the ES build's output:
  *      dist/cdn/paydesk.iife.js              the same module as a classic script (global `Paydesk`)
  *      dist/cdn/classic/chunks/*-<hash>.js   copies of the chunks it loads that import shared code, which
- *      dist/cdn/classic/paydesk-<hash>.js    they take from classic/paydesk-<hash>.js: it hands out the classic
- *                                            script's own modules (one Lit, one element, never a second copy)
+ *                                            they take from the global the classic script leaves its own
+ *                                            modules in (one Lit, one element, never a second copy)
  * <hash> is a hash of the file's content: a long cache never mixes two builds.
  *
  * Code integrity (`integrityLoads`, scripts/vite/integrity.ts; the loader, src/element/integrity.ts):
- * every chunk is loaded through a check against the sha384 digest its entry carries; a changed chunk
- * never runs.
+ * every chunk is loaded through a check against its sha384 digest, which the entry carries for what
+ * it loads itself and the chunk that loads it for the others (a chain: scripts/vite/chain.ts); a
+ * changed chunk never runs.
  *
  * No waterfall: what the first painted requisites need is fetched in the first round trip after the
  * script runs, in parallel with the session request. paydesk.js has no static import (the modules it
@@ -28,12 +29,13 @@
  * chunk is asked for together with the chunks it imports statically (the entry's digests list them;
  * what Vite's modulepreload does in an app), so a chunk never reveals another one round trip later
  * (a chunk runs only after those it imports: src/element/integrity.ts).
- * The classic script loads the chunks that import nothing (most language tables, the form frame) from
- * chunks/ like the ES module, and the others from classic/ together with classic/paydesk-<hash>.js.
+ * The classic script loads the chunks that need nothing of it (Lit's, most language tables, the QR
+ * encoder) from chunks/ like the ES module, and the others from their copies in classic/chunks/.
  *
- * The language tables: the element loads them with `import('./kk.js')`, each a chunk (English too, as
- * in the npm build), fetched in parallel with the first request while the element shows its spinner;
- * a shopper downloads only their own language (scripts/build.mjs checks that each is a chunk).
+ * The language tables: the element loads them with `import('./kk.js')` (src/element/i18n/load.ts), each a
+ * chunk (English too, as in the npm build) whose digest the element's chunk carries; the first paint
+ * speaks from the `<lang>-first` chunks (first-tables.ts), fetched with the first request; a shopper
+ * downloads only their own language (scripts/build.mjs checks that each is a chunk).
  *
  * The classic script is ASCII-only (`charset: 'ascii'`, `asciiTemplates`), so it reads the same on a
  * page served as windows-1251; the ES files and chunks are modules, which a browser always decodes as
@@ -44,8 +46,9 @@
  *
  * The plugins, one a file in scripts/vite/ (each with its doc comment): integrity.ts (`integrityLoads`,
  * ES build), lit-for-paint.ts (`litForPaint`, ES), first-tables.ts (`firstTables`, ES), ascii-templates.ts
- * (`asciiTemplates`, ES), classic.ts (`classicScript`, the IIFE build, with source-map-edit.ts: edits of
- * a built file that keep its map right); shared.ts holds the output paths.
+ * (`asciiTemplates`, ES), classic.ts (`classicScript`, the IIFE build, with classic-copies.ts, its
+ * copies of the chunks, and source-map-edit.ts: edits of a built file that keep its map right);
+ * chain.ts plans the digest chain; shared.ts holds the output paths.
  */
 import { defineConfig } from 'vite';
 import { asciiTemplates } from './scripts/vite/ascii-templates.js';

@@ -5,7 +5,7 @@
  *   cdn-iife          dist/cdn/paydesk.iife.js: what a classic <script> tag downloads (budget 25 KB gzip, 22 KB brotli)
  *   cdn-es            dist/cdn/paydesk.js: what an import map / <script type=module> downloads
  *   language chunk    one of dist/cdn/chunks/<lang>.js, fetched only for that language (the `LAZY`
- *                     languages of src/element/i18n/index.ts, but English, which the CDN files
+ *                     languages of src/element/i18n/load.ts, but English, which the CDN files
  *                     carry)
  *   lazy chunk        any other file in dist/cdn/chunks/ (code the element loads with import() when
  *                     it needs it, e.g. the QR encoder), named after its file
@@ -20,8 +20,9 @@
  *   element + qrcode  the same with the QR encoder (an npm dependency) counted in
  *   first paint       what a Russian page with `method-type` set downloads from dist/cdn before its
  *                     requisites are painted: the entry, the pay view chunk and every chunk it imports
- *                     statically, the Russian table (ES: paydesk.js and chunks/; classic: paydesk.iife.js
- *                     and its classic/ copies); each file compressed alone, as it travels
+ *                     statically, the Russian first-paint messages (ES: paydesk.js and chunks/; classic:
+ *                     paydesk.iife.js, its classic/chunks/ copies and the chunks/ it loads as they are); each
+ *                     file compressed alone, as it travels
  *
  * KB here is 1000 bytes.
  */
@@ -29,11 +30,11 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { posix } from 'node:path';
-import { LAZY } from '../src/element/i18n/index.js';
+import { LANGUAGES } from '../src/element/i18n/index.js';
 import { staticImports } from '../scripts/static-imports.mjs';
 
 /** The languages loaded from `dist/cdn/chunks/<lang>.js`: all of them (the CDN files carry none inside). */
-export const LANGUAGE_CHUNKS: readonly string[] = Object.keys(LAZY);
+export const LANGUAGE_CHUNKS: readonly string[] = LANGUAGES;
 
 export const KB = 1000;
 

@@ -151,7 +151,7 @@ function registerWidgetFiles(app: Hono): void {
     return c.body(bundle.code, 200, { 'Content-Type': 'text/javascript; charset=utf-8', ETag: bundle.etag, 'Cache-Control': 'no-cache' });
   });
   const cdnFile = async (c: Context, file: string) => {
-    if (!/^(paydesk(\.iife)?\.js(\.map)?|paydesk\.sri\.json|(classic\/)?chunks\/[A-Za-z0-9_-]+\.js(\.map)?|classic\/paydesk-[0-9a-f]{8}\.js)$/.test(file)) {
+    if (!/^(paydesk(\.iife)?\.js(\.map)?|paydesk\.sri\.json|(classic\/)?chunks\/[A-Za-z0-9_-]+\.js(\.map)?)$/.test(file)) {
       return errorJson(c, 404, 'not_found', 'No such file.');
     }
     const body = await readFile(join(CDN_DIR, file)).catch(() => null);

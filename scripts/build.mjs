@@ -6,8 +6,9 @@
  *      script (IIFE) and its copies of the chunks in classic/, each with a source map
  *   3. dist/cdn/paydesk.sri.json: sha384 integrity values of every CDN file
  *      (checks: paydesk.js imports nothing statically; the language chunks import nothing but paydesk.js;
- *      the IIFE is ASCII-only; both entries carry the digest of every file they load, and each digest is
- *      that of the file written: src/element/integrity.ts)
+ *      the IIFE is ASCII-only; every file either entry loads has its digest carried by the entry or by a
+ *      file it loads (the chain, scripts/vite/chain.ts), and each digest is that of the file written:
+ *      src/element/integrity.ts)
  *   4. dist/custom-elements.json: `cem analyze --litelement`
  *   (after 2) dist/console/ui/: the console's pages (scripts/console-ui.vite.config.ts), served by paydesk/console
  * Any failing step stops the build with a non-zero exit code and says which step failed.
@@ -60,10 +61,10 @@ const fail = (message) => {
 };
 const chunks = readdirSync(join(cdn, 'chunks')).filter((f) => f.endsWith('.js')).sort();
 const classicChunks = readdirSync(join(cdn, 'classic', 'chunks')).filter((f) => f.endsWith('.js')).sort();
-const classicShared = readdirSync(join(cdn, 'classic')).filter((f) => f.endsWith('.js'));
 /** The chunk file of a name: `pay-view` → `pay-view-<hash>.js` (chunk names carry a hash of their content). */
 const hashed = (list, name) => list.find((f) => new RegExp(`^${name}-[0-9a-f]{8}\\.js$`).test(f));
-if (classicShared.length !== 1 || !/^paydesk-[0-9a-f]{8}\.js$/.test(classicShared[0])) fail(`dist/cdn/classic/ should hold one paydesk-<hash>.js, not ${classicShared.join(', ') || 'none'}`);
+const classicStray = readdirSync(join(cdn, 'classic')).filter((f) => f !== 'chunks');
+if (classicStray.length > 0) fail(`dist/cdn/classic/ should hold only chunks/, not ${classicStray.join(', ')}`);
 for (const [list, dir] of [[chunks, 'chunks'], [classicChunks, 'classic/chunks']]) {
   if (!hashed(list, 'pay-view')) fail(`dist/cdn/${dir}/pay-view-<hash>.js was not written`);
   const unhashed = list.filter((f) => !/-[0-9a-f]{8}\.js$/.test(f));
@@ -75,10 +76,10 @@ for (const f of ['paydesk.js', 'paydesk.iife.js', `chunks/${hashed(chunks, 'pay-
 // A static import of paydesk.js would be one more round trip before the element runs (vite.config.ts).
 const esImports = staticImports(readFileSync(join(cdn, 'paydesk.js'), 'utf8'));
 if (esImports.length > 0) fail(`dist/cdn/paydesk.js imports ${esImports.join(', ')} statically; it must stand alone`);
-const languageLoader = readFileSync(join(root, 'src', 'element', 'i18n', 'index.ts'), 'utf8');
+const languageLoader = readFileSync(join(root, 'src', 'element', 'i18n', 'load.ts'), 'utf8');
 // Every language table is a chunk (src/cdn.ts bundles none).
 const languages = new Set([...languageLoader.matchAll(/\bimport\(\s*['"]\.\/([a-z0-9-]+)\.js['"]\s*\)/g)].map((m) => `${m[1]}.js`));
-if (languages.size === 0) fail('no language imports found in src/element/i18n/index.ts');
+if (languages.size === 0) fail('no language imports found in src/element/i18n/load.ts');
 for (const language of languages) {
   const f = hashed(chunks, language.replace(/\.js$/, ''));
   if (!f) fail(`dist/cdn/chunks/${language.replace(/\.js$/, '')}-<hash>.js was not written`);
@@ -100,23 +101,44 @@ const files = [
   'paydesk.js',
   'paydesk.iife.js',
   ...chunks.map((f) => `chunks/${f}`),
-  ...classicShared.map((f) => `classic/${f}`),
   ...classicChunks.map((f) => `classic/chunks/${f}`),
 ];
 const integrity = Object.fromEntries(files.map((f) => [f, sri(join(cdn, f))]));
-// Code integrity: paydesk.js carries the digest of every chunk as written, and nothing else.
-const es = readFileSync(join(cdn, 'paydesk.js'), 'utf8');
-const esManifest = /\/\*paydesk:integrity\*\/function \w+\(\)\{return\{base:import\.meta\.url,files:(\{.*\})\}\}\n$/.exec(es);
-if (!esManifest) fail('dist/cdn/paydesk.js does not end with the digests of its chunks');
-const esDigests = JSON.parse(esManifest[1]);
-for (const f of chunks) if (esDigests[`chunks/${f}`]?.[0] !== integrity[`chunks/${f}`]) fail(`dist/cdn/paydesk.js does not carry the digest of chunks/${f} as written`);
-if (Object.keys(esDigests).length !== chunks.length) fail('dist/cdn/paydesk.js carries digests of files that were not written');
-// paydesk.iife.js: of what it loads instead of the ES chunks that import anything (copies in classic/).
-const iifeText = iife.toString('latin1');
-const classicLoads = [...classicShared.map((f) => `classic/${f}`), ...classicChunks.map((f) => `classic/chunks/${f}`)];
-for (const f of [...classicLoads, ...chunks.filter((f) => staticImports(readFileSync(join(cdn, 'chunks', f), 'utf8')).length === 0).map((f) => `chunks/${f}`)]) {
-  if (!iifeText.includes(integrity[f])) fail(`dist/cdn/paydesk.iife.js does not carry the digest of ${f} as written`);
+// Code integrity: every file an entry loads has its digest, as written, in the entry or in a file that
+// carries digests (the chain); no digest of a file that was not written.
+/**
+ * The digests a file carries (its `__paydeskIntegrity()`, scripts/vite/integrity.ts; in the classic
+ * script, minified inside it), or null.
+ */
+function carried(file) {
+  const text = readFileSync(join(cdn, file), 'latin1');
+  const m = file === 'paydesk.iife.js'
+    ? /document\.currentScript\.src\|\|(?:""|``),files:(\{.*?\})(?:,urls:(\{.*?\}))?\}/.exec(text.replace(/`([^`"]*)`/g, '"$1"'))
+    : /\/\*paydesk:integrity\*\/function __paydeskIntegrity\(\)\{return\{(?:base:import\.meta\.url,)?files:(\{.*?\})(?:,urls:(\{.*?\}))?\}\}\n$/.exec(text);
+  return m ? { files: JSON.parse(m[1]), urls: m[2] ? JSON.parse(m[2]) : {} } : null;
 }
+/** Checks the chain of an entry: every file it may load (`written`) has its digest, as written, in the entry or in one of them. */
+function checkChain(entry, written) {
+  if (!carried(entry)) fail(`dist/cdn/${entry} does not carry the digests of its chunks`);
+  const digests = {};
+  for (const file of [entry, ...written]) {
+    const table = carried(file);
+    for (const [name, [digest]] of Object.entries(table?.files ?? {})) {
+      const target = table.urls[name] ?? name;
+      if (!written.includes(target)) fail(`dist/cdn/${file} carries the digest of ${target}, which ${entry} does not load or was not written`);
+      if (digests[target] && digests[target] !== digest) fail(`dist/cdn/${file} carries another digest of ${target} than another file of ${entry}'s chain`);
+      digests[target] = digest;
+    }
+  }
+  for (const f of written) if (digests[f] !== integrity[f]) fail(`no file of ${entry}'s chain carries the digest of dist/cdn/${f} as written`);
+}
+checkChain('paydesk.js', chunks.map((f) => `chunks/${f}`));
+// paydesk.iife.js loads the copies in classic/chunks/ and the ES chunks that have none.
+const copied = new Set(classicChunks.map((f) => f.replace(/-[0-9a-f]{8}\.js$/, '')));
+checkChain('paydesk.iife.js', [
+  ...classicChunks.map((f) => `classic/chunks/${f}`),
+  ...chunks.filter((f) => !copied.has(f.replace(/-[0-9a-f]{8}\.js$/, ''))).map((f) => `chunks/${f}`),
+]);
 writeFileSync(join(cdn, 'paydesk.sri.json'), `${JSON.stringify(integrity, null, 2)}\n`);
 if (!quiet) console.log(`✓ dist/cdn/paydesk.sri.json (sha384 of ${files.length} files)`);
 

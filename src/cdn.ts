@@ -18,7 +18,7 @@
 import { emit } from './element/events.js';
 import { startFirst, type Started } from './element/first.js';
 import { loadFirstLanguage } from './element/i18n/first.js';
-import { loadLanguage, messagesFor, nearestLang } from './element/i18n/index.js';
+import { messagesFor, nearestLang } from './element/i18n/index.js';
 import { IntegrityError } from './element/integrity.js';
 
 /** The element's tag. */
@@ -88,10 +88,13 @@ else {
   // Each checkout's first-paint messages, in parallel with its request and the paint's code; without
   // them (not loaded) the element shows the checkout.
   const painted = firsts.map((f) => Promise.all([painter!, loadFirstLanguage(f.tag)]).then(([p, speaks]) => (speaks ? p.paintFirst(f) : undefined)));
-  // After the paint: the element, and the whole language tables it speaks with.
+  // After the paint (or a second after the paint's code while an answer is still awaited), once: the
+  // element's own code, which loads the whole language table it speaks with (i18n/load.ts, whose
+  // digests the element's chunk carries) while the painted requisites stay (paydesk-checkout.ts).
+  let rested = false;
   const rest = () => {
-    for (const f of firsts) void loadLanguage(f.tag);
-    return element();
+    if (!rested) void element();
+    rested = true;
   };
   void Promise.all(painted).then(rest, rest);
   void painter.then(() => setTimeout(rest, ELEMENT_WAIT_MS), rest);

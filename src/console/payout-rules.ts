@@ -11,12 +11,14 @@
  *     for SBP, international for the cross-border TransSBP), a 20-digit account; and masked for lists
  *     and logs;
  *   - the idempotency key of a payout form and the `client_order_id` it becomes, so a form submitted
- *     twice makes one provider order.
+ *     twice makes one provider order;
+ *   - the method a refund goes by: a phone refund names the shopper's bank (an SBP payout goes to
+ *     one bank) whenever several banks pay out by SBP, and a method named pays out to the account's kind.
  *
  * No Node and no browser APIs here: both sides import it.
  */
 import { applyFee, compareAmounts, numberToDecimal } from '../money/index.js';
-import { requisitesKindOf } from '../provider/index.js';
+import { AGGREGATE_METHOD_IDS, bankByCustomerBank, bankByNspkCode, requisitesKindOf } from '../provider/facts.js';
 
 /** What a payout method pays out to. */
 export type DestinationKind = 'card' | 'phone' | 'account';
@@ -99,16 +101,106 @@ export function quotePayout(
   return { ok: true, quote: { amount, fee, total, currency: method.currency, range } };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Refunds: which method, and which bank
+
 /**
- * The payout method a refund to `account` uses when none is named: a phone (`+…`, or 11 digits from
- * 7 or 8) goes by SBP (else another phone method), a card number of 16 to 19 digits by a card method.
- * Shared by the refund route and its confirm step, so the fee shown is the fee taken.
+ * What an account typed for a refund is, by its shape: a phone (`+…`, or 11 digits from 7 or 8), a
+ * card number (16 to 19 digits), a bank account (20 digits); null for anything else.
  */
-export function refundMethodFor(methods: readonly PayoutMethod[], account: string): { kind: 'phone' | 'card'; method: PayoutMethod | null } | null {
-  const compact = account.replace(/[\s\-().\u00a0]/g, '');
-  const kind = /^\+/.test(compact) || /^[78]\d{10}$/.test(compact) ? 'phone' : /^\d{16,19}$/.test(compact) ? 'card' : null;
-  if (!kind) return null;
-  return { kind, method: methods.find((x) => x.kind === kind && (kind !== 'phone' || x.type === 'SBP')) ?? methods.find((x) => x.kind === kind) ?? null };
+export function accountKindOf(account: string): DestinationKind | null {
+  const compact = account.trim().replace(/[\s\-().\u00a0]/g, '');
+  if (/^\+/.test(compact) || /^[78]\d{10}$/.test(compact)) return 'phone';
+  if (/^\d{16,19}$/.test(compact)) return 'card';
+  if (/^\d{20}$/.test(compact)) return 'account';
+  return null;
+}
+
+/** The aggregate SBP method routes a payment to some bank; it pays out to none (provider-api.md: Buy only). */
+const toNoBank = (m: PayoutMethod) => m.id === AGGREGATE_METHOD_IDS.SBP;
+
+/**
+ * The methods a refund to a phone may go by, one per bank: an SBP payout goes to one bank, the one
+ * the shopper's phone is registered at, so the merchant names it. With `account`, only the methods
+ * that take that number (SBP: Russian numbers); the banks' SBP methods when any pays out, else the
+ * other phone methods (the cross-border TransSBP).
+ */
+export function phoneRefundChoices(methods: readonly PayoutMethod[], account?: string): PayoutMethod[] {
+  const phone = methods.filter((m) => m.kind === 'phone' && !toNoBank(m) && (account === undefined || normalizeDestination('phone', account, m.type).ok));
+  const sbp = phone.filter((m) => m.type === 'SBP');
+  return sbp.length > 0 ? sbp : phone;
+}
+
+/**
+ * The phone payout method of the bank a payment order names as the shopper's (`customer_bank`:
+ * sberbank, vtb, tinkoff, alfabank), matched by the bank's NSPK identity; undefined when the order
+ * names none or no choice is of that bank.
+ */
+export function choiceOfCustomerBank(choices: readonly PayoutMethod[], customerBank: string | null | undefined): PayoutMethod | undefined {
+  const bank = customerBank ? bankByCustomerBank(customerBank) : undefined;
+  return bank && choices.find((m) => bankByNspkCode(m.nspk_code) === bank);
+}
+
+/** The bank of a payout method by its NSPK identity, in `lang`, else the method's name. */
+export function payoutBankName(m: Pick<PayoutMethod, 'name' | 'nspk_code'>, lang: 'en' | 'ru'): string {
+  return bankByNspkCode(m.nspk_code)?.name[lang] ?? m.name;
+}
+
+export type RefundMethodProblem =
+  /** The account is neither a phone nor a card number. */
+  | 'account_shape'
+  /** No active method pays out to this kind of account. */
+  | 'no_method'
+  /** A phone refund that does not name its bank while several banks pay out by SBP (`choices`). */
+  | 'choose_bank'
+  /** The method named pays out to another kind of account (a card method with a phone, or the reverse). */
+  | 'wrong_kind'
+  | 'unknown_method'
+  | 'unknown_type';
+
+export type RefundMethodPick =
+  | { ok: true; kind: DestinationKind | null; method: PayoutMethod }
+  | { ok: false; kind: DestinationKind | null; field: 'account' | 'method_type' | 'payment_method_id'; problem: RefundMethodProblem; method?: PayoutMethod; choices: PayoutMethod[] };
+
+/**
+ * The payout method a refund to `account` goes by, or why there is none. A method named
+ * (`payment_method_id`, or `method_type` with a single match) must pay out to the account's kind. A
+ * phone refund names its bank whenever more than one bank pays out by SBP: never a guessed one. A
+ * card refund without a method takes the first card method, as the card number names its bank.
+ * Shared by the refund route and the Refund form, so the fee shown is the fee taken. The account's
+ * own format is checked after (`normalizeDestination` with the method).
+ */
+export function refundMethodFor(methods: readonly PayoutMethod[], account: string, named: { method_type?: string | undefined; payment_method_id?: string | undefined } = {}): RefundMethodPick {
+  const kind = accountKindOf(account);
+  const fail = (field: 'account' | 'method_type' | 'payment_method_id', problem: RefundMethodProblem, extra: { method?: PayoutMethod; choices?: PayoutMethod[] } = {}): RefundMethodPick => ({ ok: false, kind, field, problem, choices: [], ...extra });
+  const ok = (method: PayoutMethod): RefundMethodPick => ({ ok: true, kind, method });
+  if (named.payment_method_id !== undefined) {
+    const m = methods.find((x) => x.id === named.payment_method_id);
+    if (!m) return fail('payment_method_id', 'unknown_method');
+    if (kind !== null && m.kind !== kind) return fail('payment_method_id', 'wrong_kind', { method: m });
+    if (toNoBank(m)) return fail('payment_method_id', 'choose_bank', { choices: phoneRefundChoices(methods) });
+    return ok(m);
+  }
+  if (named.method_type !== undefined) {
+    const ofType = methods.filter((x) => x.type === named.method_type);
+    if (ofType.length === 0) return fail('method_type', 'unknown_type');
+    if (kind !== null && ofType[0]!.kind !== kind) return fail('method_type', 'wrong_kind', { method: ofType[0]! });
+    if (ofType[0]!.kind !== 'phone') return ok(ofType[0]!);
+    const banks = ofType.filter((x) => !toNoBank(x));
+    const taking = banks.filter((x) => normalizeDestination('phone', account, x.type).ok);
+    if (taking.length > 1) return fail('payment_method_id', 'choose_bank', { choices: taking });
+    // One method takes the number; none: the account check says why (`normalizeDestination`).
+    return taking.length === 1 ? ok(taking[0]!) : banks.length > 0 ? ok(banks[0]!) : fail('payment_method_id', 'choose_bank', { choices: phoneRefundChoices(methods) });
+  }
+  if (kind === null || kind === 'account') return fail('account', 'account_shape');
+  if (kind === 'card') {
+    const m = methods.find((x) => x.kind === 'card');
+    return m ? ok(m) : fail('account', 'no_method');
+  }
+  if (phoneRefundChoices(methods).length === 0) return fail('account', 'no_method');
+  const choices = phoneRefundChoices(methods, account);
+  if (choices.length === 0) return fail('account', 'account_shape');
+  return choices.length === 1 ? ok(choices[0]!) : fail('payment_method_id', 'choose_bank', { choices });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,7 +12,10 @@
  * Checked before anything is sent, each a 400 naming its field: the order (a paid payment), the amount
  * (a decimal with two places, more than zero, at most what is left: paid less the refunds that have
  * not failed), the account (a phone for a phone method such as SBP, a Luhn-valid card number for a
- * card method), the method (one that makes payouts). The refund is recorded (status `sending`) before
+ * card method), the method (one that makes payouts, to the account's kind: a card method never takes a
+ * phone, nor the reverse). A refund to a phone names the shopper's bank (`payment_method_id` of that
+ * bank's SBP method, or a `method_type` only one method has) whenever several banks pay out by SBP: an
+ * SBP payout goes to one bank, and a guessed one may not be the shopper's. The refund is recorded (status `sending`) before
  * its payout is asked for, so a second refund of the order counts it while it may still land; a
  * refusal that proves nothing was made (the provider's 402 and the like) removes it again.
  *
@@ -29,7 +32,7 @@ import { readJson } from './checks.js';
 import type { RefundDue, RefundResponse, RefundsDueResponse, RefundStatus, RefundView, ShopView } from './contract.js';
 import { ConsoleHttpError, invalid } from './errors.js';
 import { createError, DESTINATION_PROBLEMS, payoutMaker, payoutMethods, type PayoutContext } from './payouts.js';
-import { destinationKindOf, maskDestination, normalizeDestination, quotePayout, refundMethodFor, type PayoutMethod } from './payout-rules.js';
+import { destinationKindOf, maskDestination, normalizeDestination, quotePayout, refundMethodFor, type DestinationKind, type PayoutMethod } from './payout-rules.js';
 import { refundClientOrderId, refundId, REFUNDABLE_ORDER_ID } from './refund-ids.js';
 import type { ShopRecords } from './shop.js';
 import { minorUnits } from './views.js';
@@ -46,6 +49,8 @@ const NOTHING_MADE = new Set(['insufficient_funds', 'validation_failed', 'custom
 interface StoredRefund extends RefundView {
   /** The account as the provider takes it (never shown: the view masks it). */
   destination: string;
+  /** The payout method the refund asked for (`method` becomes the payout's own once it is made); absent in records of before. */
+  asked_method_id?: string;
 }
 
 export interface RefundContext extends Pick<PayoutContext, 'client' | 'store' | 'now' | 'logError' | 'payoutLeaseMs' | 'payoutWaitMs'> {
@@ -119,7 +124,7 @@ function withPayout(r: StoredRefund, payout: Order): StoredRefund {
   return { ...r, payout_id: payout.id, status: statusOf(payout), method: { id: payout.method_id, name: payout.method_name, type: payout.method_type } };
 }
 
-export const refundView = ({ destination: _destination, ...view }: StoredRefund): RefundView => view;
+export const refundView = ({ destination: _destination, asked_method_id: _asked, ...view }: StoredRefund): RefundView => view;
 
 /** What counts against what is left: every refund but a failed one. */
 export const refundedSum = (list: readonly RefundView[], digits: number) => sumAmounts(list.filter((r) => r.status !== 'failed').map((r) => r.amount), digits);
@@ -155,22 +160,33 @@ export async function paidAmount(shops: ShopRecords, order: Order): Promise<stri
   return paid ? minorUnits(order.amount, order.currency) : null;
 }
 
-/** The payout method a refund uses: the one named, the first of the type named, or the one the account's kind calls for. */
+const KIND_TEXT: Record<DestinationKind, string> = { phone: 'a phone number', card: 'a card number', account: 'a bank account number' };
+/** A payout method as a refusal lists it: its id and what it is. */
+const choiceText = (m: PayoutMethod) => `${m.id} (${m.name})`;
+
+/** The payout method a refund uses (payout-rules.ts `refundMethodFor`), or a 400 naming its field and what to send. */
 function methodFor(methods: PayoutMethod[], body: { account: string; method_type?: string; payment_method_id?: string }): PayoutMethod {
-  if (body.payment_method_id !== undefined) {
-    const m = methods.find((x) => x.id === body.payment_method_id);
-    if (!m) throw invalid('payment_method_id', 'is not a method that makes payouts now');
-    return m;
+  const pick = refundMethodFor(methods, body.account, body);
+  if (pick.ok) return pick.method;
+  switch (pick.problem) {
+    case 'unknown_method':
+      throw invalid('payment_method_id', 'is not a method that makes payouts now');
+    case 'unknown_type':
+      throw invalid('method_type', `no active method of this type makes payouts (there are: ${[...new Set(methods.map((x) => x.type))].join(', ') || 'none'})`);
+    case 'wrong_kind':
+      throw invalid(pick.field, `${pick.method!.name} pays out to ${KIND_TEXT[pick.method!.kind]}, and the account is ${KIND_TEXT[pick.kind!]}: name a method that pays out to ${KIND_TEXT[pick.kind!]}, or leave the method out`);
+    case 'choose_bank':
+      throw pick.choices.length === 0
+        ? invalid(pick.field, 'no bank’s SBP method makes payouts now')
+        : invalid(
+            pick.field,
+            `a refund to a phone goes by SBP to one bank, the one the shopper’s phone is registered at, and ${pick.choices.length} banks pay out by SBP: name the shopper’s bank with payment_method_id, one of ${pick.choices.map(choiceText).join(', ')}`,
+          );
+    case 'no_method':
+      throw invalid('account', `no active method pays out to a ${pick.kind} now`);
+    case 'account_shape':
+      throw invalid('account', 'must be a phone number such as +79991234567 (SBP) or a card number of 16 to 19 digits');
   }
-  if (body.method_type !== undefined) {
-    const m = methods.find((x) => x.type === body.method_type);
-    if (!m) throw invalid('method_type', `no active method of this type makes payouts (there are: ${[...new Set(methods.map((x) => x.type))].join(', ') || 'none'})`);
-    return m;
-  }
-  const chosen = refundMethodFor(methods, body.account);
-  if (!chosen) throw invalid('account', 'must be a phone number such as +79991234567 (SBP) or a card number of 16 to 19 digits');
-  if (!chosen.method) throw invalid('account', `no active method pays out to a ${chosen.kind} now`);
-  return chosen.method;
 }
 
 interface RefundBody {
@@ -267,6 +283,9 @@ export function registerRefunds(app: Hono, ctx: RefundContext): RefundBook {
       if (earlier) {
         if (compareAmounts(earlier.amount, amount) !== 0 && body.amount !== undefined) throw new ConsoleHttpError(409, 'idempotency_key_reused', 'this Idempotency-Key made a refund of another amount; use a new key for another refund');
         if (earlier.destination !== destination.value) throw new ConsoleHttpError(409, 'idempotency_key_reused', 'this Idempotency-Key made a refund to another account; use a new key for another refund');
+        if (earlier.asked_method_id !== undefined && earlier.asked_method_id !== method.id) {
+          throw new ConsoleHttpError(409, 'idempotency_key_reused', `this Idempotency-Key made a refund by another payout method (${earlier.method.name}); use a new key for another refund`);
+        }
         return { refund: earlier, replayed: true };
       }
       if (compareAmounts(left, '0') <= 0) throw invalid('amount', `nothing is left to refund: ${paid} ${order.currency} paid, all of it refunded or on its way`);
@@ -291,6 +310,7 @@ export function registerRefunds(app: Hono, ctx: RefundContext): RefundBook {
         method: { id: method.id, name: method.name, type: method.type },
         created_at: new Date(now()).toISOString(),
         destination: destination.value,
+        asked_method_id: method.id,
       };
       await book.put(fresh);
       return { refund: fresh, replayed: false };

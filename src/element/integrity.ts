@@ -3,10 +3,14 @@
  * or `paydesk.iife.js` loads after itself is checked against the sha384 digest the entry carries.
  *
  * Only the CDN build uses this module: its Vite plugin (scripts/vite/integrity.ts) turns every
- * `import('./x.js')` of the element into `chunk((load) => import('./x.js'))` and then, once the chunks
- * are named, into `chunk((load) => load("chunks/x-<hash>.js"))`, and appends to the entry a function
- * `__paydeskIntegrity()` that returns the digests of every chunk and what each imports. The npm
- * build never imports it: there the merchant's bundler loads the chunks.
+ * `import('./x.js')` of the element into `chunk((load) => import('./x.js'), __paydeskIntegrity)` and
+ * then, once the chunks are named, into `chunk((load) => load("chunks/x-<hash>.js"), __paydeskIntegrity)`,
+ * and appends to each file that loads chunks its own function `__paydeskIntegrity()`, which returns
+ * the digests of the chunks it loads and of what they import (a chain: the entry carries those of
+ * what it loads itself, the element's chunk those of the views, tables and the rest it loads; each
+ * chunk's digest covers the digests it carries; scripts/vite/chain.ts). The loader keeps every digest
+ * it was handed by checked code: the entry's as it starts, a chunk's when it loads. The npm build
+ * never imports it: there the merchant's bundler loads the chunks.
  *
  * How a chunk is loaded: a `<script type="module" integrity="sha384-…">` for the chunk, inserted only
  * once each chunk it imports has run from such a script of its own; then `import()` of the chunk, which
@@ -29,28 +33,41 @@ import { FINAL_CODES } from './machine.js';
 // paying). Added here, in the one build that checks chunks: the npm build's element carries no byte of it.
 (FINAL_CODES as string[]).push('integrity');
 
-/** What the CDN entry appends (scripts/vite/integrity.ts): where the chunks are and their digests. */
-export interface ChunkManifest {
-  /** The URL the chunk names are relative to (the entry's own). */
-  base: string;
+/** What a file that loads chunks carries (scripts/vite/integrity.ts): the digests of the chunks it loads. */
+export interface ChunkTable {
   /** Chunk name → `[sha384-…, …names of the chunks it imports statically]`. */
   files: Record<string, string[]>;
-  /** The classic script: chunk name → the file it loads instead (a copy in classic/). */
+  /** The classic script and its copies: chunk name → the file it loads instead (a copy in classic/). */
   urls?: Record<string, string>;
+}
+
+/** What the CDN entry carries: its table, and where the chunks are. */
+export interface ChunkManifest extends ChunkTable {
+  /** The URL the chunk names are relative to (the entry's own). */
+  base: string;
 }
 
 declare function __paydeskIntegrity(): ChunkManifest;
 
-/** A chunk whose bytes are not those of its digest. `code` is `"integrity"`. */
+/** A chunk whose bytes are not those of its digest (carried by the entry or the chunk that loads it), or that has none. `code` is `"integrity"`. */
 export class IntegrityError extends Error {
   readonly code = 'integrity';
   constructor(readonly url: string) {
-    super(`paydesk: ${url} does not match the digest paydesk.js carries; it was not run`);
+    super(`paydesk: ${url} does not match its digest; it was not run`);
   }
 }
 
 // Read as the entry starts (the classic script's URL is known only then).
 const manifest: ChunkManifest | null = typeof __paydeskIntegrity === 'function' ? __paydeskIntegrity() : null;
+/** Every digest handed over so far, by chunk name: the entry's, then those of each chunk that loads chunks. */
+const digests: Record<string, string[]> = {};
+const urls: Record<string, string> = {};
+/** Keeps a table's digests (checked code hands them: the entry, or a chunk that matched its own digest). */
+function keep(table: ChunkTable | null): void {
+  for (const [k, v] of Object.entries(table?.files ?? {})) digests[k] ??= v;
+  for (const [k, v] of Object.entries(table?.urls ?? {})) urls[k] ??= v;
+}
+keep(manifest);
 /** The script of each chunk: under way, run, or refused for good (an integrity failure). */
 const preloads = new Map<string, Promise<void>>();
 let listener: ((error: IntegrityError) => void) | undefined;
@@ -69,16 +86,18 @@ export function onIntegrityFailure(f: (error: IntegrityError) => void): void {
 
 /**
  * `f(load)`: the CDN build writes each `import('./x.js')` of the element as
- * `chunk((load) => load("chunks/x-<hash>.js"))`; `load` imports the chunk once it and every module it
- * needs have matched their digests.
+ * `chunk((load) => load("chunks/x-<hash>.js"), __paydeskIntegrity)`; `load` imports the chunk once it
+ * and every module it needs have matched their digests, which `table` (the calling file's) carries
+ * unless the entry or the chunks loaded before did.
  */
-export function chunk<T>(f: (load: (name: string) => Promise<unknown>) => T): T {
+export function chunk<T>(f: (load: (name: string) => Promise<unknown>) => T, table?: () => ChunkTable): T {
+  keep(table?.() ?? null);
   return f(load);
 }
 
 function load(key: string): Promise<unknown> {
   const m = manifest;
-  if (!m?.files[key]) return Promise.reject(new IntegrityError(key));
+  if (!m) return Promise.reject(new IntegrityError(key));
   // The classic script's text inlined or eval'ed: no URL to load from (the element says it has no connection).
   let base: URL;
   try {
@@ -86,15 +105,22 @@ function load(key: string): Promise<unknown> {
   } catch {
     return Promise.reject(new Error(`paydesk: the script's URL is unknown; cannot load ${key}`));
   }
-  const url = (k: string) => new URL(m.urls?.[k] ?? k, base).href;
+  const url = (k: string) => new URL(urls[k] ?? k, base).href;
   const ensure = (k: string): Promise<void> => {
     let p = preloads.get(k);
+    // A chunk without a digest (none of the checked files handed one over) is never run.
+    if (!p && !digests[k]) {
+      const e = new IntegrityError(k);
+      failed(e);
+      preloads.set(k, (p = Promise.reject(e)));
+      p.catch(() => {});
+    }
     if (!p) {
-      const [integrity, ...deps] = m.files[k]!;
+      const [integrity, ...deps] = digests[k]!;
       const href = url(k);
       if (deps.length > 0) hint(href, integrity!);
       // The build has no cycle among chunks (scripts/vite/integrity.ts): every chunk's imports are run before it.
-      p = Promise.all(deps.filter((d) => m.files[d]).map(ensure)).then(() =>
+      p = Promise.all(deps.map(ensure)).then(() =>
         run(href, integrity!).catch((e: unknown) => {
           // Said once, by the chunk that failed (not again by each chunk that imports it).
           if (e instanceof IntegrityError) failed(e);

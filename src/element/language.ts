@@ -9,7 +9,8 @@
  */
 import type { LanguageHost } from './hosts.js';
 import type { MessageOverrides } from './i18n/index.js';
-import { loadLanguage, messagesFor, missingTables, nearestLang, resolveLanguage, type Messages } from './i18n/index.js';
+import { messagesFor, missingTables, nearestLang, resolveLanguage, type Messages } from './i18n/index.js';
+import { loadLanguage } from './i18n/load.js';
 
 /** How long the text waits for the shopper's language table before showing the fallback. */
 export const LANGUAGE_WAIT_MS = 3000;

@@ -6,7 +6,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { byText, mount, norm } from './helpers/mount.js';
 import { FakeClock } from './helpers/fake-clock.js';
-import { LAZY, loadLanguage } from '../../src/element/i18n/index.js';
+import { LAZY, loadLanguage } from '../../src/element/i18n/load.js';
 import type { PaydeskCheckout } from '../../src/element/index.js';
 
 type Loader = () => Promise<{ default: object }>;

@@ -6,14 +6,14 @@ import { expect } from '@open-wc/testing';
 import { mount } from './helpers/mount.js';
 import { FakeEndpoint } from './helpers/fake-endpoint.js';
 import { PROTOCOL_ERROR_CODES } from '../../src/protocol/index.js';
-import { LAZY, messagesFor, loadLanguage } from '../../src/element/i18n/index.js';
+import { LANGUAGES, messagesFor } from '../../src/element/i18n/index.js';
+import { loadLanguage } from '../../src/element/i18n/load.js';
 import type { PaydeskLocale } from '../../src/element/index.js';
 
-const LANGUAGES = Object.keys(LAZY);
 const SERVER_MESSAGE = 'Server-side detail for developers';
 
 describe('every error code in every language', () => {
-  it('ten languages', () => expect(LANGUAGES.sort()).to.deep.equal(['az', 'be', 'en', 'hy', 'kk', 'ky', 'ru', 'tg', 'uk', 'uz']));
+  it('ten languages', () => expect([...LANGUAGES].sort()).to.deep.equal(['az', 'be', 'en', 'hy', 'kk', 'ky', 'ru', 'tg', 'uk', 'uz']));
 
   for (const lang of LANGUAGES) {
     it(`${lang}: every code has its sentence on the error screen`, async () => {

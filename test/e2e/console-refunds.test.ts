@@ -1,7 +1,9 @@
 /**
  * Refunds in the demo's console (issue 31, point 2), in Chromium: a cart paid by two orders appears
- * in "To refund"; its order's page refunds it — the shopper's phone, the amount, a confirm step — and
- * exactly one payout is made, shown on the order and naming the order in the payouts; with a slow
+ * in "To refund"; its order's page refunds it — the shopper's phone, the shopper's bank (refused on
+ * screen until chosen; the payout goes by that bank's SBP method, read back from the sandbox), the
+ * amount, a confirm step — and exactly one payout is made, shown on the order and naming the order in
+ * the payouts; an order that names the shopper's bank preselects it; with a slow
  * provider, the Refund form confirmed twice (and once more after the first create landed) still
  * makes one payout. PAYDESK_DOCS_SCREENSHOTS=1 copies the screenshots (desktop and phone, light and
  * dark) to docs/console-refunds-due.png and docs/console-refund.png.
@@ -12,11 +14,15 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newShopper, ROOT, sandboxCall, SCREENSHOTS, screenshot, startTestDemo, waitUntil, type Shopper, type TestDemo } from './helpers.js';
 import { logIn } from './console-page.js';
+import { axeViolations } from './page-checks.js';
 
 interface ProviderOrder {
   id: string;
   client_order_id: string;
   order_side: string;
+  method_id: string;
+  method_name: string;
+  customer_account: string | null;
 }
 
 describe('refunds in the console', () => {
@@ -85,8 +91,17 @@ describe('refunds in the console', () => {
   const refundSells = async (orderId: string) =>
     (await sandboxCall<{ orders: { items: ProviderOrder[] } }>(demo, '/api/v1/order/?order_side=Sell&size=100')).orders.items.filter((o) => o.client_order_id.startsWith(`refund-${orderId}-`));
 
-  async function fillRefund(account: string): Promise<void> {
+  /** The sandbox's payment method of a type and bank (`nspk_code`). */
+  const sandboxMethod = async (type: string, nspk: string) => {
+    const { payment_methods } = await sandboxCall<{ payment_methods: Array<{ method_id: string; method_name: string; method_type: string; nspk_code: string | null }> }>(demo, '/api/v1/finance/payment_methods');
+    const m = payment_methods.find((x) => x.method_type === type && x.nspk_code === nspk);
+    assert.ok(m, `${type} ${nspk} at the sandbox`);
+    return m;
+  };
+
+  async function fillRefund(account: string, bank?: string): Promise<void> {
     await page.locator('#refund-account').fill(account);
+    if (bank) await page.locator('#refund-bank').selectOption({ label: bank });
     await page.locator('#refund-continue').click();
     await page.locator('#refund-confirm').waitFor();
   }
@@ -111,8 +126,25 @@ describe('refunds in the console', () => {
     await page.locator('#refund-account').fill('12345');
     await page.locator('#refund-continue').click();
     await page.locator('#refund-account-error').filter({ hasText: 'phone number' }).waitFor();
-    await fillRefund('+7 999 123-45-67');
+    // A phone without the shopper's bank is refused on screen, before anything is sent.
+    await page.locator('#refund-account').fill('+7 999 123-45-67');
+    const bank = page.locator('#refund-bank');
+    await bank.waitFor();
+    assert.deepEqual(await bank.locator('option').allInnerTexts(), ['Choose the bank…', 'Sber', 'T-Bank', 'VTB', 'Alfa-Bank'], 'the banks that pay out by SBP');
+    assert.equal(await bank.inputValue(), '', 'nothing preselected: the order does not name the shopper’s bank');
+    await page.locator('#refund-continue').click();
+    const bankError = page.locator('#refund-bank-error');
+    await bankError.filter({ hasText: 'Choose the shopper’s bank' }).waitFor();
+    assert.equal(await bank.getAttribute('aria-invalid'), 'true');
+    assert.match((await bank.getAttribute('aria-describedby')) ?? '', /refund-bank-error/, 'the message is tied to the select');
+    assert.ok(await bank.evaluate((e) => e === document.activeElement), 'focus on the bank to choose');
+    assert.ok(await page.locator('#refund-confirm').isHidden(), 'no confirm step without a bank');
+    assert.equal(creates, 0, 'nothing sent');
+    await screenshot(page, 'console-refund-bank-required-desktop-light', { fullPage: true });
+    await fillRefund('+7 999 123-45-67', 'VTB');
     assert.match(await page.locator('#refund-summary').innerText(), /phone, by SBP/);
+    assert.equal(await page.locator('#refund-bank-chosen').innerText(), 'VTB', 'the confirm step shows the bank');
+    assert.match(await page.locator('#refund-method').innerText(), /СБП — ВТБ/);
     // The cost before confirming: the payout method, its fee and the total taken from the balance (the payout form's quote).
     assert.match(await page.locator('#refund-summary').innerText(), /Fee[\s\S]*Taken from the balance/);
     assert.notEqual(await page.locator('#refund-total').innerText(), await page.locator('#refund-fee').innerText());
@@ -121,6 +153,8 @@ describe('refunds in the console', () => {
     await page.locator('#refunds-table tbody tr').waitFor();
     const sells = await refundSells(second);
     assert.equal(sells.length, 1, 'one payout for the refund');
+    const vtb = await sandboxMethod('SBP', 'bank100000000005');
+    assert.deepEqual([sells[0]!.method_id, sells[0]!.method_name, sells[0]!.customer_account], [vtb.method_id, 'СБП — ВТБ', '+79991234567'], 'the payout goes by VTB’s SBP method');
     await page.locator(`#refunds-table a[href$="/console/orders/${sells[0]!.id}"]`).waitFor();
     assert.match(await page.locator('#refund-left').innerText(), /all of it is refunded/);
     assert.equal(await page.locator('#refund-form').count(), 0, 'nothing left: no form');
@@ -137,6 +171,26 @@ describe('refunds in the console', () => {
     await page.goto(`${demo.merchantUrl}/console/orders?lang=en&theme=light`);
     await page.locator(`#list-table a[href$="/console/orders/${second}"]`, { hasText: 'Refund of order' }).waitFor();
     assert.deepEqual(merchant.errors, []);
+  });
+
+  test('an order that names the shopper’s bank (customer_bank vtb) preselects VTB in the Refund form', async () => {
+    // An order made at the provider with the shopper's bank (as an order_with_form integration sends it), then paid.
+    const made = await sandboxCall<{ id: string; customer_bank: string | null }>(demo, '/api/v1/order/', {
+      body: { client_order_id: `refund-bank-${Date.now()}`, order_side: 'Buy', amount: 2500, method_type: 'SBP', customer_bank: 'vtb' },
+    });
+    assert.equal(made.customer_bank, 'vtb', 'the provider order names the shopper’s bank');
+    const id = made.id;
+    await sandboxCall(demo, `/sandbox/orders/${id}/complete`, { method: 'POST' });
+    await page.goto(`${demo.merchantUrl}/console/orders/${id}?lang=en&theme=dark`);
+    await page.locator('#refund-form').waitFor();
+    await page.locator('#refund-account').fill('+7 999 222-33-44');
+    await waitUntil(async () => (await page.locator('#refund-bank').inputValue()) !== '', 'the bank preselected');
+    assert.equal(await page.locator('#refund-bank option:checked').innerText(), 'VTB');
+    assert.match(await page.locator('#refund-bank-hint').innerText(), /The order says the shopper paid from VTB/);
+    await page.locator('#refund-continue').click();
+    await page.locator('#refund-confirm').waitFor();
+    assert.equal(await page.locator('#refund-bank-chosen').innerText(), 'VTB');
+    await screenshot(page, 'console-refund-bank-preselected-desktop-dark', { fullPage: true });
   });
 
   test('a slow provider: the Refund form confirmed twice, and again once the first create landed, makes one payout', async () => {
@@ -165,11 +219,11 @@ describe('refunds in the console', () => {
     await page.locator(`#refunds-table a[href$="/console/orders/${sells[0]!.id}"]`).waitFor();
   });
 
-  test('phone and dark: "To refund" and the Refund form fit 390 px, in Russian and English', async () => {
+  test('phone and dark: "To refund" and the Refund form (the bank refused, then chosen) fit 320 and 390 px, in Russian and English; axe finds nothing', async () => {
     const { second } = await cartPaidTwice();
-    const phone = await newShopper(browser, { width: 390, height: 844, mobile: true });
-    try {
-      for (const [lang, theme] of [['ru', 'dark'], ['en', 'light']] as const) {
+    for (const [lang, theme, width] of [['ru', 'dark', 320], ['en', 'light', 390]] as const) {
+      const phone = await newShopper(browser, { width, height: 844, mobile: true });
+      try {
         await logIn(phone.page, demo, '/console/refunds', `lang=${lang}&theme=${theme}`);
         await phone.page.locator('.refunds-due tbody tr', { hasText: second.slice(0, 8) }).waitFor();
         const fits = async () => phone.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -179,16 +233,27 @@ describe('refunds in the console', () => {
         await phone.page.locator('#refund-form').waitFor();
         await phone.page.locator('#refund-account').fill('+7 999 765-43-21');
         await phone.page.locator('#refund-continue').click();
+        await phone.page.locator('#refund-bank-error:not([hidden])').waitFor();
+        if (lang === 'ru') assert.equal(await phone.page.locator('#refund-bank-error').innerText(), 'Выберите банк покупателя: возврат придёт по СБП на его телефон в этом банке.');
+        assert.ok(await fits(), `${lang}/${theme}, ${width} px: the Refund form with the bank refused fits`);
+        const bankBox = await phone.page.locator('#refund-bank').boundingBox();
+        assert.ok(bankBox && bankBox.x >= 0 && bankBox.x + bankBox.width <= width, `the bank's select is on screen: ${JSON.stringify(bankBox)}`);
+        assert.deepEqual(await axeViolations(phone.page), [], `${lang}/${theme}: the form with its bank error`);
+        await phone.page.locator('#order-refunds').scrollIntoViewIfNeeded();
+        await screenshot(phone.page, `console-refund-bank-phone-${theme}`);
+        await phone.page.locator('#refund-bank').selectOption({ label: lang === 'ru' ? 'ВТБ' : 'VTB' });
+        await phone.page.locator('#refund-continue').click();
         await phone.page.locator('#refund-confirm').waitFor();
-        assert.ok(await fits(), `${lang}/${theme}: the Refund form fits`);
+        assert.equal(await phone.page.locator('#refund-bank-chosen').innerText(), lang === 'ru' ? 'ВТБ' : 'VTB');
+        assert.ok(await fits(), `${lang}/${theme}, ${width} px: the Refund form fits`);
+        assert.deepEqual(await axeViolations(phone.page), [], `${lang}/${theme}: the confirm step`);
         await phone.page.locator('#order-refunds').scrollIntoViewIfNeeded();
         await screenshot(phone.page, `console-refund-phone-${theme}`);
-        if (lang === 'ru') assert.match(await phone.page.locator('#refund-confirm').innerText(), /Подтвердить возврат/);
-        await phone.page.context().clearCookies();
+        if (lang === 'ru') assert.match(await phone.page.locator('#refund-confirm').innerText(), /Банк покупателя\s+ВТБ[\s\S]*Подтвердить возврат/);
+        assert.deepEqual(phone.errors, []);
+      } finally {
+        await phone.context.close();
       }
-      assert.deepEqual(phone.errors, []);
-    } finally {
-      await phone.context.close();
     }
     await page.goto(`${demo.merchantUrl}/console/refunds?lang=en&theme=dark`);
     await page.locator('.refunds-due tbody tr').first().waitFor();

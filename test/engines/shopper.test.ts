@@ -10,7 +10,9 @@
  *     second order;
  *   - code integrity (the CDN build, src/element/integrity.ts): a changed chunk served to the ES
  *     module (the storefront) and to the classic script (/cdn-demo) never runs — `paydesk-error`
- *     `code: "integrity"`, not retryable, the error step; an untouched page raises no alarm;
+ *     `code: "integrity"`, not retryable, the error step; an untouched page raises no alarm. Both
+ *     ends of the digest chain: the first paint's chunk (its digest in the entry) and the pay step
+ *     (its digest in the element's chunk, loaded after the paint);
  *   - paint first with a slow provider: the element's own code arrives while POST /sessions is still
  *     out; it keeps the spinner and takes the late answer (one request, one order);
  *   - at 390 px (an iPhone's width and user agent): the requisites fit, and a screenshot
@@ -143,7 +145,15 @@ for (const name of enginesToRun()) {
 
     for (const build of ['es', 'classic'] as const) {
       const where = build === 'es' ? 'the storefront (ES module /paydesk.js)' : '/cdn-demo (classic script /cdn/paydesk.iife.js)';
-      const chunk = () => (build === 'es' ? `/${chunkPath('chunks', 'pay-view')}` : `/cdn/${chunkPath('classic/chunks', 'pay-view')}`);
+      /** The URL of a chunk as the page loads it: the classic script's copy where it has one. */
+      const chunk = (name: string) => {
+        if (build === 'es') return `/${chunkPath('chunks', name)}`;
+        try {
+          return `/cdn/${chunkPath('classic/chunks', name)}`;
+        } catch {
+          return `/cdn/${chunkPath('chunks', name)}`;
+        }
+      };
       const show = async (page: EnginePage) => {
         if (build === 'es') {
           await page.goto(store({ method: 'sbp' }));
@@ -160,31 +170,35 @@ for (const name of enginesToRun()) {
         assert.equal(shown.tampered, null);
       });
 
-      test(`${name}: ${build}: a changed pay-view chunk never runs: paydesk-error "integrity" (not retryable) and the error step`, async () => {
-        const path = chunk();
-        shop.tamper.add(path);
-        try {
-          const page = await open(DESKTOP);
-          await show(page);
-          const seen = await waitFor(async () => {
-            const w = await readWidget(page, sel);
-            return w.errors.length > 0 || w.requisites ? w : null;
-          }, 'an error or the requisites');
-          assert.ok(shop.tamperedServed.includes(path), `the changed ${path} was served`);
-          // Its script, had it run, would have counted itself by now; give a late one time to show.
-          await new Promise((r) => setTimeout(r, 500));
-          const after = await readWidget(page, sel);
-          assert.equal(after.tampered, null, 'the changed code never ran');
-          assert.equal(seen.requisites, false, 'no requisites from a changed chunk');
-          assert.equal(after.requisites, false);
-          assert.deepEqual(after.errors.map((e) => [e.code, e.retryable]), [['integrity', false]], 'one paydesk-error, code "integrity", not retryable');
-          assert.equal(after.state, 'error');
-          assert.ok(after.text.trim().length > 0, 'the error step says something');
-          assert.doesNotMatch(after.text, /1,500\.00/, 'no amount to pay');
-        } finally {
-          shop.tamper.delete(path);
-        }
-      });
+      // The first paint's chunk (the entry carries its digest: nothing is painted) and, down the chain, the
+      // pay step (the element's chunk carries its digest: the painted requisites give way to the error).
+      for (const changed of ['pay-view', 'pay-step'] as const) {
+        test(`${name}: ${build}: a changed ${changed} chunk never runs: paydesk-error "integrity" (not retryable) and the error step`, async () => {
+          const path = chunk(changed);
+          shop.tamper.add(path);
+          try {
+            const page = await open(DESKTOP);
+            await show(page);
+            const seen = await waitFor(async () => {
+              const w = await readWidget(page, sel);
+              return w.errors.length > 0 || (changed === 'pay-view' && w.requisites) ? w : null;
+            }, changed === 'pay-view' ? 'an error or the requisites' : 'an error');
+            assert.ok(shop.tamperedServed.includes(path), `the changed ${path} was served`);
+            // Its script, had it run, would have counted itself by now; give a late one time to show.
+            await new Promise((r) => setTimeout(r, 500));
+            const after = await readWidget(page, sel);
+            assert.equal(after.tampered, null, 'the changed code never ran');
+            if (changed === 'pay-view') assert.equal(seen.requisites, false, 'no requisites from a changed chunk');
+            assert.equal(after.requisites, false);
+            assert.deepEqual(after.errors.map((e) => [e.code, e.retryable]), [['integrity', false]], 'one paydesk-error, code "integrity", not retryable');
+            assert.equal(after.state, 'error');
+            assert.ok(after.text.trim().length > 0, 'the error step says something');
+            assert.doesNotMatch(after.text, /1,500\.00/, 'no amount to pay');
+          } finally {
+            shop.tamper.delete(path);
+          }
+        });
+      }
     }
 
     for (const build of ['es', 'classic'] as const) {

@@ -138,7 +138,6 @@ describe('examples/express-script-tag: Express 5 middleware, the classic script 
       /^POST \/.*\/sessions$/,
       /^GET \/assets\/paydesk\/classic\/chunks\/pay-view-[0-9a-f]{8}\.js$/,
       /^GET \/assets\/paydesk\/(classic\/)?chunks\/lit-[0-9a-f]{8}\.js$/,
-      /^GET \/assets\/paydesk\/classic\/paydesk-[0-9a-f]{8}\.js$/,
       /^GET \/assets\/paydesk\/chunks\/kk-first-[0-9a-f]{8}\.js$/,
     ]);
     await elementPaid(page);

@@ -156,6 +156,19 @@ function renderNav(view: View, extra: ConsolePage | null): void {
     if (name === active) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
+  revealCurrent();
+}
+
+/**
+ * On a phone the sections are one row that scrolls sideways (console.css): the current one is
+ * brought into that row's view, without moving the page itself.
+ */
+function revealCurrent(): void {
+  const nav = $<HTMLElement>('#console-nav');
+  const current = nav?.querySelector<HTMLElement>('[aria-current="page"]');
+  if (!nav || !current || nav.scrollWidth <= nav.clientWidth) return;
+  const left = current.getBoundingClientRect().left - nav.getBoundingClientRect().left + nav.scrollLeft;
+  if (left < nav.scrollLeft || left + current.offsetWidth > nav.scrollLeft + nav.clientWidth) nav.scrollLeft = left - (nav.clientWidth - current.offsetWidth) / 2;
 }
 
 /** Links marked `data-nav` change the view without reloading the page. */

@@ -265,6 +265,11 @@ const en = {
   'r.err.noMethod': 'No active method pays out to this kind of account now.',
   'r.err.amount': 'Enter an amount such as 1500.00, at most {left}.',
   'r.err.order': 'This order is not paid: only a paid order can be refunded.',
+  'r.bank': 'Shopper’s bank',
+  'r.bankPick': 'Choose the bank…',
+  'r.bankHint': 'An SBP payout goes to one bank: the one where the shopper’s phone is registered for SBP. Ask the shopper when the order does not say.',
+  'r.bankFromOrder': 'The order says the shopper paid from {bank}; check it with the shopper if in doubt.',
+  'r.err.bank': 'Choose the shopper’s bank: the refund goes by SBP to their phone at that bank.',
   'r.refundOf': 'Refund of order {id}',
 } as const;
 
@@ -313,6 +318,11 @@ const ru: Record<ConsoleKey, string> = {
   'r.err.noMethod': 'Сейчас ни один способ не выплачивает на такой счёт.',
   'r.err.amount': 'Введите сумму, например 1500.00, не больше {left}.',
   'r.err.order': 'Этот заказ не оплачен: вернуть можно только оплаченный заказ.',
+  'r.bank': 'Банк покупателя',
+  'r.bankPick': 'Выберите банк…',
+  'r.bankHint': 'Выплата по СБП приходит в один банк — тот, где телефон покупателя подключён к СБП. Если заказ этого не говорит, спросите покупателя.',
+  'r.bankFromOrder': 'По заказу покупатель платил из банка «{bank}»; если сомневаетесь, уточните у покупателя.',
+  'r.err.bank': 'Выберите банк покупателя: возврат придёт по СБП на его телефон в этом банке.',
   'r.refundOf': 'Возврат по заказу {id}',
   'c.brand': 'кабинет мерчанта',
   'c.logout': 'Выйти',

@@ -1,11 +1,12 @@
 /**
- * Language machinery: which table to use, loading them, plurals and placeholders.
+ * Language machinery: which table to use, the tables at hand, plurals and placeholders.
  *
  * Every language table, English and Russian included, is a module of its own, loaded with `import()`
- * when a page asks for it: the element starts loading it as soon as it knows the language, in
+ * when a page asks for it (load.ts: `loadLanguage`, which only the element's own code imports, so that
+ * the CDN entry, which uses this module for its first paint, carries neither the loaders nor the
+ * tables' digests): the element starts loading it as soon as it knows the language, in
  * parallel with its first request, and holds its text until it arrives (see `paydesk-checkout.ts`).
  * Only the few English messages needed when nothing can be loaded (en-offline.ts) are always at hand.
- * The CDN files load them the same way (`src/cdn.ts`).
  * Resolution: the full tag (`ru-KZ`), then its language (`ru`), then English; tables are merged key
  * by key in that order, so a partial table still renders, and the merchant's overrides go on top.
  */
@@ -19,26 +20,17 @@ export { errorText, fill } from './text.js';
 export type Table = Partial<Omit<Messages, 'errors'>> & { errors?: Partial<Messages['errors']> };
 
 /**
- * Languages loaded on demand, one module each, with a default export of type `Messages`.
- * Keys are lower-case BCP 47 tags: a language (`kk`) or a language with region (`ru-kz`).
+ * The languages that have a table, loaded on demand (load.ts `LAZY`, one module each). Lower-case
+ * BCP 47 tags: a language (`kk`) or a language with region (`ru-kz`).
  */
-export const LAZY: Readonly<Record<string, () => Promise<{ default: Table }>>> = {
-  en: () => import('./en.js'),
-  ru: () => import('./ru.js'),
-  kk: () => import('./kk.js'),
-  uz: () => import('./uz.js'),
-  hy: () => import('./hy.js'),
-  az: () => import('./az.js'),
-  ky: () => import('./ky.js'),
-  be: () => import('./be.js'),
-  uk: () => import('./uk.js'),
-  tg: () => import('./tg.js'),
-};
+export const LANGUAGES = ['en', 'ru', 'kk', 'uz', 'hy', 'az', 'ky', 'be', 'uk', 'tg'] as const;
+export type Language = (typeof LANGUAGES)[number];
+const lazy: ReadonlySet<string> = new Set(LANGUAGES);
 
-/** The tables at hand, by tag: every one loaded so far. */
+/** The tables at hand, by tag: every one loaded so far (load.ts adds them with `addTables`). */
 const tables = new Map<string, Table>();
 
-/** Puts tables at hand without loading them (paydesk/ssr, which renders on the server with every table imported). */
+/** Puts tables at hand: those load.ts loaded, or every one at once (paydesk/ssr, which renders on the server with every table imported). */
 export function addTables(add: Readonly<Record<string, Table>>): void {
   for (const [tag, table] of Object.entries(add)) tables.set(tag, table);
 }
@@ -51,7 +43,7 @@ export function localeChain(tag: string): string[] {
 
 /** The first tag of the chain that has a table (bundled, loaded or loadable); English if none. */
 export function resolveLanguage(tag: string): string {
-  return localeChain(tag).find((t) => tables.has(t) || t in LAZY) ?? 'en';
+  return localeChain(tag).find((t) => tables.has(t) || lazy.has(t)) ?? 'en';
 }
 
 /**
@@ -60,21 +52,12 @@ export function resolveLanguage(tag: string): string {
  */
 export function missingTables(tag: string): string[] {
   const chain = localeChain(tag);
-  return (chain.some((t) => tables.has(t) || t in LAZY) ? chain : ['en']).filter((t) => !tables.has(t) && t in LAZY);
-}
-
-/** Loads the lazy tables a tag needs; resolves to true when something new arrived. Never rejects. */
-export async function loadLanguage(tag: string): Promise<boolean> {
-  const arrived = await Promise.all(
-    // A missing or broken table falls back to the next in the chain.
-    missingTables(tag).map((t) => LAZY[t]!().then((mod) => tables.set(t, mod.default), () => false)),
-  );
-  return arrived.some(Boolean);
+  return (chain.some((t) => tables.has(t) || lazy.has(t)) ? chain : ['en']).filter((t) => !tables.has(t) && lazy.has(t));
 }
 
 /**
  * The merged table for a tag: English, then language, then region, then the merchant's overrides.
- * Until {@link missingTables} is empty, only the offline messages are sure to be there.
+ * Until {@link missingTables} is empty (load.ts `loadLanguage`), only the offline messages are sure to be there.
  */
 export function messagesFor(tag: string, overrides?: MessageOverrides | null): Messages {
   const out = { ...offline, errors: { ...offline.errors } } as Messages & Record<string, unknown>;

@@ -3,15 +3,21 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { addAmounts, compareAmounts, fromMinor } from '../../../src/money/index.js';
+import { AGGREGATE_METHOD_IDS } from '../../../src/provider/facts.js';
 import {
+  accountKindOf,
+  choiceOfCustomerBank,
   formatDestination,
   luhnValid,
   maskDestination,
   normalizeDestination,
   payoutClientOrderId,
   payoutLimits,
+  payoutBankName,
   payoutMethodOf,
+  phoneRefundChoices,
   quotePayout,
+  refundMethodFor,
   type PayoutMethod,
 } from '../../../src/console/payout-rules.js';
 
@@ -117,5 +123,82 @@ describe('payout idempotency keys', () => {
     assert.equal(payoutClientOrderId('dcZeeSo9VjwDuTl-Sj3JbQ'), 'payout-dcZeeSo9VjwDuTl-Sj3JbQ');
     assert.ok(payoutClientOrderId('x'.repeat(48)).length <= 64, 'within the provider’s 64 characters');
     for (const bad of ['short', 'x'.repeat(49), 'has space in it 123', 'ключ-ключ-ключ-ключ']) assert.throws(() => payoutClientOrderId(bad), RangeError, bad);
+  });
+});
+
+describe('the method a refund goes by', () => {
+  const sell = [{ min: '500', max: '150000', fee: '2', fixed_fee: '30' }];
+  const method = (id: string, type: string, kind: PayoutMethod['kind'], nspk_code: string | null = null): PayoutMethod => ({ id, name: id, type, kind, currency: 'RUB', nspk_code, ranges: sell });
+  // The sandbox's RUB payout methods: the card aggregate, four banks' SBP and card methods, cross-border cards, a bank account.
+  const sber = method('sbp-sber', 'SBP', 'phone', 'bank100000000111');
+  const tbank = method('sbp-tbank', 'SBP', 'phone', 'bank100000000004');
+  const vtb = method('sbp-vtb', 'SBP', 'phone', 'bank100000000005');
+  const alfa = method('sbp-alfa', 'SBP', 'phone', 'bank100000000008');
+  const cardAggregate = method('card', 'BankCard', 'card');
+  const cardVtb = method('card-vtb', 'BankCard', 'card', 'bank100000000005');
+  const transSbp = method('trans-sbp', 'TransSBP', 'phone');
+  const account = method('account', 'BankAccount', 'account');
+  const all = [cardAggregate, cardVtb, sber, tbank, vtb, alfa, account];
+  const PHONE = '+7 999 123-45-67';
+  const CARD = '4111 1111 1111 1111';
+
+  test('an account by its shape: a phone, a card number, a 20-digit bank account, or nothing known', () => {
+    for (const p of [PHONE, '89991234567', '7 999 123 45 67', '+998 90 123 45 67']) assert.equal(accountKindOf(p), 'phone', p);
+    assert.equal(accountKindOf(CARD), 'card');
+    assert.equal(accountKindOf('40817 810 0 0000 0000001'), 'account');
+    for (const x of ['12345', '', 'abc', '123456789012']) assert.equal(accountKindOf(x), null, x);
+  });
+
+  test('a phone refund never goes to a guessed bank: with several banks paying out by SBP it must name one, and the choices are those banks', () => {
+    const pick = refundMethodFor(all, PHONE);
+    assert.equal(pick.ok, false);
+    assert.deepEqual(pick.ok ? null : [pick.field, pick.problem, pick.choices.map((m) => m.id)], ['payment_method_id', 'choose_bank', ['sbp-sber', 'sbp-tbank', 'sbp-vtb', 'sbp-alfa']]);
+    assert.deepEqual(refundMethodFor(all, PHONE, { method_type: 'SBP' }), { ok: false, kind: 'phone', field: 'payment_method_id', problem: 'choose_bank', choices: [sber, tbank, vtb, alfa] }, 'SBP names four methods: not one');
+    assert.deepEqual(refundMethodFor(all, PHONE, { payment_method_id: 'sbp-vtb' }), { ok: true, kind: 'phone', method: vtb });
+    // One bank paying out by SBP: that one, as the only choice there is.
+    assert.deepEqual(refundMethodFor([cardAggregate, alfa], PHONE), { ok: true, kind: 'phone', method: alfa });
+    assert.deepEqual(refundMethodFor([cardAggregate, alfa], PHONE, { method_type: 'SBP' }), { ok: true, kind: 'phone', method: alfa });
+  });
+
+  test('the aggregate SBP method pays out to no bank: named, it is refused with the banks to choose from', () => {
+    const aggregate = method(AGGREGATE_METHOD_IDS.SBP, 'SBP', 'phone');
+    const pick = refundMethodFor([aggregate, ...all], PHONE, { payment_method_id: AGGREGATE_METHOD_IDS.SBP });
+    assert.deepEqual(pick.ok ? null : [pick.field, pick.problem, pick.choices.length], ['payment_method_id', 'choose_bank', 4]);
+    assert.deepEqual(phoneRefundChoices([aggregate, vtb]), [vtb]);
+  });
+
+  test('a method named pays out to the account’s kind: a card method with a phone, an SBP method with a card, are refused', () => {
+    assert.deepEqual(refundMethodFor(all, PHONE, { payment_method_id: 'card-vtb' }), { ok: false, kind: 'phone', field: 'payment_method_id', problem: 'wrong_kind', method: cardVtb, choices: [] });
+    assert.deepEqual(refundMethodFor(all, CARD, { payment_method_id: 'sbp-vtb' }), { ok: false, kind: 'card', field: 'payment_method_id', problem: 'wrong_kind', method: vtb, choices: [] });
+    assert.deepEqual(refundMethodFor(all, CARD, { method_type: 'SBP' }), { ok: false, kind: 'card', field: 'method_type', problem: 'wrong_kind', method: sber, choices: [] });
+    assert.deepEqual(refundMethodFor(all, '40817810000000000001', { payment_method_id: 'card' }), { ok: false, kind: 'account', field: 'payment_method_id', problem: 'wrong_kind', method: cardAggregate, choices: [] });
+    assert.deepEqual(refundMethodFor(all, '40817810000000000001', { payment_method_id: 'account' }), { ok: true, kind: 'account', method: account });
+    assert.deepEqual(refundMethodFor(all, PHONE, { payment_method_id: 'nope' }), { ok: false, kind: 'phone', field: 'payment_method_id', problem: 'unknown_method', choices: [] });
+    assert.deepEqual(refundMethodFor(all, PHONE, { method_type: 'Nope' }), { ok: false, kind: 'phone', field: 'method_type', problem: 'unknown_type', choices: [] });
+  });
+
+  test('a card refund works as before: the first card method, or the named one', () => {
+    assert.deepEqual(refundMethodFor(all, CARD), { ok: true, kind: 'card', method: cardAggregate });
+    assert.deepEqual(refundMethodFor(all, CARD, { method_type: 'BankCard' }), { ok: true, kind: 'card', method: cardAggregate });
+    assert.deepEqual(refundMethodFor(all, CARD, { payment_method_id: 'card-vtb' }), { ok: true, kind: 'card', method: cardVtb });
+    assert.deepEqual(refundMethodFor([sber], CARD), { ok: false, kind: 'card', field: 'account', problem: 'no_method', choices: [] });
+    assert.deepEqual(refundMethodFor(all, '12345'), { ok: false, kind: null, field: 'account', problem: 'account_shape', choices: [] });
+  });
+
+  test('a phone SBP does not take (an international number) goes by the cross-border TransSBP when it pays out', () => {
+    assert.deepEqual(refundMethodFor([...all, transSbp], '+998 90 123 45 67'), { ok: true, kind: 'phone', method: transSbp });
+    assert.deepEqual(refundMethodFor(all, '+998 90 123 45 67'), { ok: false, kind: 'phone', field: 'account', problem: 'account_shape', choices: [] });
+    assert.deepEqual(refundMethodFor([cardAggregate], PHONE), { ok: false, kind: 'phone', field: 'account', problem: 'no_method', choices: [] });
+    assert.deepEqual(phoneRefundChoices([...all, transSbp], PHONE), [sber, tbank, vtb, alfa], 'a Russian number: the banks’ SBP methods');
+  });
+
+  test('the bank the order names (customer_bank) is found among the choices by its NSPK identity, and named in both languages', () => {
+    const choices = phoneRefundChoices(all);
+    assert.equal(choiceOfCustomerBank(choices, 'vtb'), vtb);
+    assert.equal(choiceOfCustomerBank(choices, 'tinkoff'), tbank);
+    assert.equal(choiceOfCustomerBank(choices, null), undefined);
+    assert.equal(choiceOfCustomerBank(choices, 'raiffeisen'), undefined);
+    assert.equal(choiceOfCustomerBank([sber], 'vtb'), undefined, 'a bank that does not pay out now is not preselected');
+    assert.deepEqual([payoutBankName(vtb, 'ru'), payoutBankName(vtb, 'en'), payoutBankName(transSbp, 'en')], ['ВТБ', 'VTB', 'trans-sbp']);
   });
 });

@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { OrderDetailResponse, OrdersPage, PayoutView, RefundResponse, RefundsDueResponse } from '../../../src/console/contract.js';
+import type { PayoutMethod } from '../../../src/console/payout-rules.js';
 import { createConsole } from '../../../src/console/index.js';
 import { shopStateLabel } from '../../../src/console/ui/labels.js';
 import { createProviderClient, type ProviderClient } from '../../../src/provider/index.js';
@@ -133,6 +134,13 @@ describe('refunds: "To refund" and one payout per refund', () => {
     assert.equal(res.status, 200, path);
     return (await res.json()) as T;
   };
+  /** The payout method of a bank's SBP (`СБП — ВТБ`, …) or card, as the console lists them. */
+  const payoutMethod = async (type: 'SBP' | 'BankCard', nspk: string) => {
+    const m = (await get<{ methods: PayoutMethod[] }>('/payout-methods')).methods.find((x) => x.type === type && x.nspk_code === nspk);
+    assert.ok(m, `${type} ${nspk} makes payouts`);
+    return m;
+  };
+  const VTB = 'bank100000000005';
 
   test('a cart paid by two orders: the handler lists the second as a double payment, "To refund" shows it, a refund takes it off', async () => {
     const cart = 'cart_doublepaid0000001';
@@ -150,7 +158,7 @@ describe('refunds: "To refund" and one payout per refund', () => {
     assert.deepEqual([item.reason, item.amount, item.paid, item.refunded, item.first_order_id], ['double_payment', '3000.00', '3000.00', '0.00', first.id]);
     assert.ok(!due.items.some((i) => i.order_id === first.id), 'the order fulfilled is not');
 
-    const made = await refund({ order_id: second.id, account: '+7 999 123-45-67' }, 'refund-double-1');
+    const made = await refund({ order_id: second.id, account: '+7 999 123-45-67', payment_method_id: (await payoutMethod('SBP', VTB)).id }, 'refund-double-1');
     assert.equal(made.status, 201, JSON.stringify(made.body));
     const r = (made.body as RefundResponse).refund;
     assert.deepEqual([r.order_id, r.amount, r.currency, r.account_kind], [second.id, '3000.00', 'RUB', 'phone']);
@@ -185,7 +193,7 @@ describe('refunds: "To refund" and one payout per refund', () => {
     assert.deepEqual(await stateOf(second.id), { double: { first_order_id: first.id, refund: 'due' }, fulfilment: 'done' });
     assert.equal(shopStateLabel('en', (await get<OrderDetailResponse>(`/orders/${second.id}`)).order.shop!).text, 'Paid twice — refund due');
 
-    const made = await refund({ order_id: second.id, account: '+7 999 123-45-68' }, 'refund-double-state');
+    const made = await refund({ order_id: second.id, account: '+7 999 123-45-68', payment_method_id: (await payoutMethod('SBP', VTB)).id }, 'refund-double-state');
     assert.equal(made.status, 201, JSON.stringify(made.body));
     const payout = (made.body as RefundResponse).refund.payout_id!;
     const now = await stateOf(second.id);
@@ -236,7 +244,15 @@ describe('refunds: "To refund" and one payout per refund', () => {
       [{ order_id: paid.id, account: '12345' }, 'account'],
       [{ order_id: paid.id, account: '4111 1111 1111 1112' }, 'account'],
       [{ order_id: paid.id, account: '4111 1111 1111 1112', method_type: 'BankCard' }, 'account'],
-      [{ order_id: paid.id, account: '4111 1111 1111 1111', method_type: 'SBP' }, 'account'],
+      // A method named that pays out to another kind of account: the method is at fault.
+      [{ order_id: paid.id, account: '4111 1111 1111 1111', method_type: 'SBP' }, 'method_type'],
+      [{ order_id: paid.id, account: '4111 1111 1111 1111', payment_method_id: (await payoutMethod('SBP', VTB)).id }, 'payment_method_id'],
+      [{ order_id: paid.id, account: '+7 999 123-45-67', payment_method_id: (await payoutMethod('BankCard', VTB)).id }, 'payment_method_id'],
+      [{ order_id: paid.id, account: '+7 999 123-45-67', method_type: 'BankCard' }, 'method_type'],
+      // A phone without its bank, while four banks pay out by SBP.
+      [{ order_id: paid.id, account: '+7 999 123-45-67' }, 'payment_method_id'],
+      [{ order_id: paid.id, account: '+7 999 123-45-67', method_type: 'SBP' }, 'payment_method_id'],
+      [{ order_id: paid.id, account: '+998 90 123 45 67', payment_method_id: (await payoutMethod('SBP', VTB)).id }, 'account'],
       [{ order_id: paid.id, account: CARD, amount: '100' }, 'amount'],
       [{ order_id: paid.id, account: CARD, amount: '100.5' }, 'amount'],
       [{ order_id: paid.id, account: CARD, amount: 100 }, 'amount'],
@@ -257,6 +273,42 @@ describe('refunds: "To refund" and one payout per refund', () => {
     assert.equal(badKey.body.error.field, 'Idempotency-Key');
     assert.equal(creates, 0, 'no payout was asked for');
     assert.deepEqual(await sellsOf(paid.id), []);
+  });
+
+  test('a phone refund without its bank is refused, naming the banks that pay out by SBP; nothing is sent', async () => {
+    const paid = await paidOrder();
+    const methods = (await get<{ methods: PayoutMethod[] }>('/payout-methods')).methods.filter((m) => m.type === 'SBP');
+    assert.deepEqual(methods.map((m) => m.name).sort(), ['СБП — ВТБ', 'СБП — Альфа-Банк', 'СБП — Сбербанк', 'СБП — Т-Банк'].sort(), 'the sandbox: four banks pay out by SBP');
+    for (const body of [{ order_id: paid.id, account: '+7 999 123-45-67' }, { order_id: paid.id, account: '8 999 123 45 67', method_type: 'SBP' }]) {
+      const res = await refund(body, `no-bank-${body.account.length}`);
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.deepEqual([res.body.error.code, res.body.error.field], ['validation_failed', 'payment_method_id']);
+      assert.match(res.body.error.message, /shopper’s bank/);
+      for (const m of methods) assert.ok(res.body.error.message.includes(`${m.id} (${m.name})`), `the message lists ${m.name}`);
+    }
+    const wrong = await refund({ order_id: paid.id, account: '+7 999 123-45-67', payment_method_id: (await payoutMethod('BankCard', VTB)).id });
+    assert.match(wrong.body.error.message, /Карта — ВТБ pays out to a card number, and the account is a phone number/);
+    assert.equal(creates, 0, 'no payout was asked for');
+    assert.deepEqual(await sellsOf(paid.id), []);
+    assert.deepEqual((await get<OrderDetailResponse>(`/orders/${paid.id}`)).order.refunds, [], 'no refund recorded');
+  });
+
+  test('a phone refund to the bank named (VTB) makes one Sell order with VTB’s SBP method, whatever the double submits', async () => {
+    const paid = await paidOrder();
+    const vtb = await payoutMethod('SBP', VTB);
+    const body = { order_id: paid.id, account: '+7 999 555-44-33', amount: '1000.00', payment_method_id: vtb.id };
+    const [a, b] = await Promise.all([refund(body, 'phone-vtb-1'), refund(body, 'phone-vtb-1')]);
+    assert.deepEqual([a.status, b.status].sort(), [200, 201], JSON.stringify([a.body, b.body]));
+    assert.deepEqual(a.body.refund.method, { id: vtb.id, name: 'СБП — ВТБ', type: 'SBP' });
+    const sells = await sellsOf(paid.id);
+    assert.equal(sells.length, 1, 'one payout');
+    assert.equal(creates, 1);
+    const payout = await client.getOrder(sells[0]!.id);
+    assert.deepEqual([payout.order_side, payout.method_id, payout.method_name, payout.customer_account], ['Sell', vtb.id, 'СБП — ВТБ', '+79995554433']);
+    // The same phone and amount with another bank is another payout: a new key, never the same one.
+    const again = await refund({ ...body, payment_method_id: (await payoutMethod('SBP', 'bank100000000111')).id }, 'phone-vtb-1');
+    assert.equal(again.status, 409, JSON.stringify(again.body));
+    assert.equal((await sellsOf(paid.id)).length, 1);
   });
 
   test('a partial refund, then the rest; more than is left is refused', async () => {

@@ -3,7 +3,7 @@
  * src/element/i18n/first.ts keep their own lists so the entry does not carry the element's code):
  *   - the attributes `startFirst` reads are the element's own (`PaydeskCheckout.properties`), each
  *     read into the property it sets on the element;
- *   - every language the element loads (`LAZY`) has its own first-paint table (`FIRST`), so a first
+ *   - every language the element loads (`LAZY`, i18n/load.ts) has its own first-paint table (`FIRST`), so a first
  *     paint in Kazakh is in Kazakh, not the English fallback.
  */
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { startFirst } from '../../../src/element/first.js';
 import { FIRST_KEYS, firstMessages, loadFirstLanguage } from '../../../src/element/i18n/first.js';
-import { LAZY } from '../../../src/element/i18n/index.js';
+import { LAZY } from '../../../src/element/i18n/load.js';
 import { PaydeskCheckout } from '../../../src/element/paydesk-checkout.js';
 
 /** The attribute Lit gives a property: its `attribute` option, else the property's name in lower case; null for none. */
@@ -90,10 +90,10 @@ test('every language the element loads has a first-paint table of its own, and t
     // en-offline.ts: the offline messages every build carries, not a language.
     .filter((t): t is string => t !== undefined && t !== 'index' && t !== 'first' && t !== 'en-offline');
   assert.deepEqual(Object.keys(LAZY).sort(), onDisk.sort(), 'LAZY lists every language table');
-  const english = await LAZY.en!();
+  const english = await LAZY.en();
   for (const tag of Object.keys(LAZY)) {
     assert.equal(await loadFirstLanguage(tag), true, `${tag}: its first-paint messages load`);
-    const own = (await LAZY[tag]!()).default as Record<string, unknown>;
+    const own = (await LAZY[tag as keyof typeof LAZY]()).default as Record<string, unknown>;
     const first = firstMessages(tag) as Record<string, unknown>;
     for (const key of FIRST_KEYS) {
       if (key in own) assert.equal(first[key], own[key], `${tag}: "${key}" in the first paint is the ${tag} table's, not the fallback`);

@@ -15,11 +15,12 @@ import ky from '../../../src/element/i18n/ky.js';
 import be from '../../../src/element/i18n/be.js';
 import uk from '../../../src/element/i18n/uk.js';
 import tg from '../../../src/element/i18n/tg.js';
-import { LAZY, loadLanguage, messagesFor } from '../../../src/element/i18n/index.js';
+import { LANGUAGES, messagesFor } from '../../../src/element/i18n/index.js';
+import { LAZY, loadLanguage } from '../../../src/element/i18n/load.js';
 import { plural } from '../../../src/element/i18n/plural.js';
 import type { Messages } from '../../../src/element/i18n/types.js';
 
-/** The languages loaded on demand (`LAZY` in `index.ts`). */
+/** The languages loaded on demand (`LAZY` in `load.ts`). */
 const LAZY_TABLES: Readonly<Record<string, Messages>> = { kk, uz, hy, az, ky, be, uk, tg };
 /** Every table checked against English: the lazy ones and the bundled Russian one. */
 const ALL_TABLES: Readonly<Record<string, Messages>> = { ...LAZY_TABLES, ru };
@@ -206,6 +207,7 @@ describe('tableProblems (the checker itself)', () => {
 describe('the lazy loader', () => {
   test('offers English, Russian and the eight languages checked here', () => {
     assert.deepEqual(Object.keys(LAZY).sort(), ['en', 'ru', ...Object.keys(LAZY_TABLES)].sort());
+    assert.deepEqual(Object.keys(LAZY).sort(), [...LANGUAGES].sort(), 'a loader for every language index.ts resolves to, and no other');
   });
 });
 

@@ -1,6 +1,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fill, localeChain, messagesFor, missingTables, resolveLanguage, loadLanguage } from '../../../src/element/i18n/index.js';
+import { fill, localeChain, messagesFor, missingTables, resolveLanguage } from '../../../src/element/i18n/index.js';
+import { loadLanguage } from '../../../src/element/i18n/load.js';
 import { plural } from '../../../src/element/i18n/plural.js';
 import en from '../../../src/element/i18n/en.js';
 import offline from '../../../src/element/i18n/en-offline.js';

@@ -2,10 +2,12 @@
  * Code integrity of the CDN files (issue 23, DESIGN.md "Code integrity"), in Chromium: a page with a
  * strict CSP (`script-src 'self'`, as examples/express-script-tag) loads `dist/cdn/paydesk.js` or
  * `paydesk.iife.js` from a static server of dist/cdn, with the real token endpoint and the sandbox.
- * The server hands out a changed copy of one chunk on the first paint's path at a time (the pay view,
- * what it imports, the Russian table; for the classic script also classic/paydesk-<hash>.js): the
- * changed code never runs (it would count itself in `window.__tampered`), the element fires
- * `paydesk-error` with `code: "integrity"` and shows its error step instead of the requisites.
+ * The server hands out a changed copy of one chunk at a time, on the first paint's path (the pay view,
+ * what it imports, the Russian first-paint table, whose digests the entry carries) and after it along
+ * the chain (the element's chunk; what it loads and carries the digests of: the whole Russian table,
+ * the pay step; the QR encoder, whose digest the pay view carries): the changed code never runs (it
+ * would count itself in `window.__tampered`), the element fires `paydesk-error` with
+ * `code: "integrity"` and shows its error step instead of the requisites.
  * Untouched, the same pages paint the requisites with no CSP violation.
  *
  * Needs `dist/` (npm test builds it first; alone: `node scripts/build.mjs --quiet`).
@@ -45,9 +47,19 @@ function firstPaintPath(kind: 'es' | 'classic'): string[] {
   return [pay, ...deps.filter((d) => d !== 'paydesk.js'), chunkFile('chunks', 'ru-first')];
 }
 
-/** What a page loads after its first paint: the element's own code and the whole Russian table. */
+/** The file the page loads for a chunk: the classic script's copy where it has one. */
+function loaded(kind: 'es' | 'classic', name: string): string {
+  const copied = kind === 'classic' && readdirSync(join(cdn, 'classic', 'chunks')).some((f) => new RegExp(`^${name}-[0-9a-f]{8}\\.js$`).test(f));
+  return chunkFile(copied ? 'classic/chunks' : 'chunks', name);
+}
+
+/**
+ * What a page loads after its first paint, down the chain: the element's own code (its digest in the
+ * entry), the whole Russian table and the pay step (theirs in the element's chunk), the QR encoder
+ * (its digest in the pay view's chunk: the paint draws the QR on a desktop).
+ */
 function afterPaint(kind: 'es' | 'classic'): string[] {
-  return [kind === 'es' ? chunkFile('chunks', 'cdn-element') : chunkFile('classic/chunks', 'cdn-element'), chunkFile('chunks', 'ru')];
+  return ['cdn-element', 'ru', 'pay-step', 'qr'].map((name) => loaded(kind, name));
 }
 
 const LISTEN = `window.__errors = [];

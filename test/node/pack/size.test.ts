@@ -57,20 +57,36 @@ async function chunkFile(dir: string, name: string): Promise<string> {
   return found;
 }
 
-/** The digests paydesk.js carries (`integrityLoads`, scripts/vite/integrity.ts): chunk → [sha384, …what it imports]. */
-function esManifest(es: string): Record<string, string[]> {
-  const m = /\/\*paydesk:integrity\*\/function \w+\(\)\{return\{base:import\.meta\.url,files:(\{.*\})\}\}\n$/.exec(es);
-  assert.ok(m, 'paydesk.js ends with the digests of its chunks');
-  return JSON.parse(m[1]!) as Record<string, string[]>;
+/**
+ * The digests an ES file carries (`integrityLoads`, scripts/vite/integrity.ts: the entry those of what
+ * it loads itself, a chunk those of what it loads): chunk → [sha384, …what it imports]; {} for none.
+ */
+function carried(code: string): Record<string, string[]> {
+  const m = /\/\*paydesk:integrity\*\/function __paydeskIntegrity\(\)\{return\{(?:base:import\.meta\.url,)?files:(\{.*\})\}\}\n$/.exec(code);
+  return m ? (JSON.parse(m[1]!) as Record<string, string[]>) : {};
 }
 
-/** A module's text without its import specifiers and source map comment (a classic copy differs from its chunk only there). */
-const withoutSpecifiers = (code: string) => code.replace(/(from\s*)"[^"]*"/g, '$1""').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '');
+/**
+ * A module's text without its import specifiers, its digests and its source map comment, its imports
+ * from the entry as the classic copies write them (`const{a:b}=<the script's modules>`): a classic copy
+ * differs from its chunk only there.
+ */
+const withoutSpecifiers = (code: string) =>
+  code
+    .replace(/\n\/\*paydesk:integrity\*\/function __paydeskIntegrity\(\).*\n$/, '\n')
+    .replace(/\n\/\/# sourceMappingURL=.*\n?$/, '')
+    .replace(/import\{([^}]*)\}from"\.\.\/paydesk\.js";/g, (_, names: string) => `const{${names.replace(/ as /g, ':')}}=S;`)
+    .replace(/globalThis\[Symbol\.for\("paydesk\.classic\.[0-9a-f]+"\)\]/g, 'S')
+    .replace(/(from\s*)"[^"]*"/g, '$1""');
 
-test('the language tables stay out of both CDN files, which load them from chunks/', async () => {
+test('the language tables stay out of both CDN files; the element\'s chunk loads them from chunks/ and carries their digests', async () => {
   assert.equal(sizes.languageChunks.length, LANGUAGE_CHUNKS.length, `one chunk per lazy language (${LANGUAGE_CHUNKS.join(', ')})`);
   const cdn = join(root, 'dist', 'cdn');
   const main = { es: await readFile(join(cdn, 'paydesk.js'), 'utf8'), iife: await readFile(join(cdn, 'paydesk.iife.js'), 'utf8') };
+  const element = {
+    es: await readFile(join(cdn, 'chunks', await chunkFile('chunks', 'cdn-element')), 'utf8'),
+    iife: await readFile(join(cdn, 'classic', 'chunks', await chunkFile('classic/chunks', 'cdn-element')), 'utf8'),
+  };
   const escaped = (text: string) => text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
   for (const language of LANGUAGE_CHUNKS) {
     const file = await chunkFile('chunks', language);
@@ -79,8 +95,9 @@ test('the language tables stay out of both CDN files, which load them from chunk
     assert.ok(sample, `${language}.ts has a non-English message`);
     for (const [name, code] of Object.entries(main)) {
       assert.ok(!code.includes(sample) && !code.toUpperCase().includes(escaped(sample).toUpperCase()), `${file}'s text is not inlined in the ${name} file`);
-      // Both name the chunk (the classic script's digests map it to its copy when it has one).
-      assert.ok(code.includes(`chunks/${file}`), `the ${name} file loads chunks/${file}`);
+      // Neither names the chunk (nor carries its digest): the element's chunk does (its classic copy too).
+      assert.ok(!code.includes(`chunks/${file}`), `the ${name} file leaves chunks/${file} to the element`);
+      assert.ok(element[name as keyof typeof element].includes(`chunks/${file}`), `the element's chunk of the ${name} file loads chunks/${file}`);
     }
   }
 });
@@ -112,22 +129,56 @@ test('paydesk.js imports nothing statically; the requisites are one chunk, and e
   assert.ok(pay.includes(payRule) && !es.includes(payRule), 'the pay view is in its chunk, not in paydesk.js');
   // The loader (src/element/integrity.ts) preloads a chunk with every chunk its digests say it imports,
   // all at once: those must be exactly the chunks it imports statically, for every chunk.
-  const manifest = esManifest(es);
-  const chunks = (await readdir(join(cdn, 'chunks'))).filter((f) => f.endsWith('.js'));
-  assert.deepEqual(Object.keys(manifest).sort(), chunks.map((f) => `chunks/${f}`).sort(), 'paydesk.js has the digest of every chunk');
-  for (const [file, [, ...deps]] of Object.entries(manifest)) {
-    const code = await readFile(join(cdn, file), 'utf8');
-    const imports = staticImports(code).filter((s) => s !== '../paydesk.js').map((s) => `chunks/${s.replace(/^\.\//, '')}`);
+  const chunks = (await readdir(join(cdn, 'chunks'))).filter((f) => f.endsWith('.js')).map((f) => `chunks/${f}`);
+  const text = Object.fromEntries(await Promise.all(['paydesk.js', ...chunks].map(async (f) => [f, await readFile(join(cdn, f), 'utf8')] as const)));
+  const all: Record<string, string[]> = {};
+  for (const f of ['paydesk.js', ...chunks]) for (const [name, entry] of Object.entries(carried(text[f]!))) assert.deepEqual((all[name] ??= entry), entry, `${name}: one digest`);
+  assert.deepEqual(Object.keys(all).sort(), chunks.sort(), 'the entry and its chunks carry the digest of every chunk');
+  for (const [file, [, ...deps]] of Object.entries(all)) {
+    const imports = staticImports(text[file]!).filter((s) => s !== '../paydesk.js').map((s) => `chunks/${s.replace(/^\.\//, '')}`);
     assert.deepEqual([...deps].sort(), imports.sort(), `${file} is asked for with what it imports`);
   }
-  // Every chunk paydesk.js or a chunk loads goes through the loader, by a name it has a digest for.
-  for (const file of ['paydesk.js', ...Object.keys(manifest)]) {
-    const code = await readFile(join(cdn, file), 'utf8');
+  // Every chunk a file loads goes through the loader, by a name whose digest the loader holds by then,
+  // and so does every chunk that one imports: the entry carries it, or the file, or the file was
+  // loaded with it (itself and what it imports, which were checked before it ran).
+  const manifest = carried(es);
+  const importedBy = (f: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(f)) return seen;
+    seen.add(f);
+    for (const dep of all[f]?.slice(1) ?? []) importedBy(dep, seen);
+    return seen;
+  };
+  for (const file of ['paydesk.js', ...chunks]) {
+    const code = text[file]!;
     assert.doesNotMatch(code, /\bimport\s*\(\s*["'`]/, `${file} has no import() the loader does not check`);
-    for (const [, name] of code.matchAll(/\(\s*[`"](chunks\/[\w-]+\.js)[`"]\s*\)/g)) assert.ok(manifest[name!], `${file} loads ${name}, which has a digest`);
+    const held = new Set([...Object.keys(manifest), ...Object.keys(carried(code)), ...(file === 'paydesk.js' ? [] : importedBy(file))]);
+    for (const [, name] of code.matchAll(/\(\s*[`"](chunks\/[\w-]+\.js)[`"]\s*\)/g)) {
+      for (const needed of importedBy(name!)) assert.ok(held.has(needed), `${file} loads ${name}: the loader holds the digest of ${needed} by then`);
+    }
   }
   // No chunk on the requisites path imports another chunk that is not asked for at the same time.
   for (const dep of manifest[payFile]!.slice(1)) assert.deepEqual(manifest[dep]!.slice(1), [], `${dep} imports no further chunk`);
+});
+
+test('the chain: the entry carries the digests of the first paint and the element; the element\'s chunk those of what it loads', async () => {
+  const cdn = join(root, 'dist', 'cdn');
+  const entry = carried(await readFile(join(cdn, 'paydesk.js'), 'utf8'));
+  const elementFile = `chunks/${await chunkFile('chunks', 'cdn-element')}`;
+  const element = carried(await readFile(join(cdn, elementFile), 'utf8'));
+  const name = (f: string) => f.replace(/^chunks\//, '').replace(/-[0-9a-f]{8}\.js$/, '');
+  const firstTables = LANGUAGE_CHUNKS.map((l) => `${l}-first`);
+  assert.deepEqual(Object.keys(entry).map(name).sort(), ['cdn-element', 'lit', 'pay-view', 'rolldown-runtime', ...firstTables].sort(), 'the entry: what it loads itself (and what they import)');
+  for (const chunk of [...LANGUAGE_CHUNKS, 'choose-view', 'pay-step', 'closed-view', 'live', 'banks', 'receipt', 'frame', 'copy', 'qr']) {
+    assert.ok(Object.keys(element).map(name).includes(chunk), `${elementFile} carries the digest of ${chunk}`);
+    assert.ok(!Object.keys(entry).map(name).includes(chunk), `paydesk.js leaves the digest of ${chunk} to the element's chunk`);
+  }
+  const pay = carried(await readFile(join(cdn, `chunks/${await chunkFile('chunks', 'pay-view')}`), 'utf8'));
+  assert.deepEqual(Object.keys(pay).map(name), ['qr'], 'the first paint carries the QR encoder\'s digest (it draws the QR on a desktop)');
+  const banks = carried(await readFile(join(cdn, `chunks/${await chunkFile('chunks', 'banks')}`), 'utf8'));
+  assert.deepEqual(Object.keys(banks).map(name), ['bank-table'], 'the bank sheet carries its table\'s');
+  // A chunk's digest covers the digests it carries: they are in its text, which its carrier's digest is of.
+  const sri = JSON.parse(await readFile(join(cdn, 'paydesk.sri.json'), 'utf8')) as Record<string, string>;
+  assert.equal(entry[elementFile]![0], sri[elementFile], 'the entry carries the digest of the element\'s chunk, its digests included');
 });
 
 test('the rare steps stay out of both CDN files: the bank sheet, the receipt upload, the QR encoder and the SBP bank table are chunks', async () => {
@@ -135,36 +186,38 @@ test('the rare steps stay out of both CDN files: the bank sheet, the receipt upl
   const es = await readFile(join(cdn, 'paydesk.js'), 'utf8');
   const iife = await readFile(join(cdn, 'paydesk.iife.js'), 'utf8');
   const banks = await readFile(join(cdn, 'chunks', await chunkFile('chunks', 'banks')), 'utf8');
+  const element = await readFile(join(cdn, 'chunks', await chunkFile('chunks', 'cdn-element')), 'utf8');
   const bankTemplate = 'sberbankonline://payments/p2p';
   assert.ok(banks.includes(bankTemplate), 'the bank sheet chunk holds the bank links');
   for (const [name, code] of Object.entries({ es, iife })) {
     assert.ok(!code.includes(bankTemplate), `the ${name} file leaves the bank links out`);
-    for (const chunk of ['banks', 'receipt', 'qr', 'pay-view']) assert.match(code, new RegExp(`chunks/${chunk}-[0-9a-f]{8}\\.js`), `the ${name} file loads ${chunk}`);
+    for (const chunk of ['pay-view', 'cdn-element']) assert.match(code, new RegExp(`chunks/${chunk}-[0-9a-f]{8}\\.js`), `the ${name} file loads ${chunk}`);
+    for (const chunk of ['banks', 'receipt']) assert.doesNotMatch(code, new RegExp(`chunks/${chunk}-[0-9a-f]{8}\\.js`), `the ${name} file leaves ${chunk} to the element's chunk`);
   }
+  for (const chunk of ['banks', 'receipt', 'qr']) assert.match(element, new RegExp(`chunks/${chunk}-[0-9a-f]{8}\\.js`), `the element's chunk loads ${chunk}`);
   assert.match(banks, /from\s*"\.\.\/paydesk\.js"/, 'a chunk takes Lit and the shared code from paydesk.js (no second copy)');
 });
 
-test('the classic script loads its chunks from classic/, whose paydesk-<hash>.js hands out the script\'s own modules (one Lit, one element)', async () => {
+test('the classic script loads its chunks from classic/chunks/, copies that take the script\'s own modules from it (one Lit, one element), or as they are', async () => {
   const cdn = join(root, 'dist', 'cdn');
   const iife = await readFile(join(cdn, 'paydesk.iife.js'), 'utf8');
-  const sharedFile = await chunkFile('classic', 'paydesk');
-  const shared = await readFile(join(cdn, 'classic', sharedFile), 'utf8');
-  assert.deepEqual(staticImports(shared), [], 'classic/paydesk-<hash>.js imports nothing');
-  const key = /Symbol\.for\("(paydesk\.classic\.[0-9a-f]+)"\)/.exec(shared)?.[1];
-  assert.ok(key, 'classic/paydesk-<hash>.js reads a key of its build');
-  assert.ok(iife.includes(key), 'the classic script leaves its modules under the same key');
+  assert.deepEqual((await readdir(join(cdn, 'classic'))).sort(), ['chunks'], 'no module of its own hands the script\'s modules out');
   const sri = JSON.parse(await readFile(join(cdn, 'paydesk.sri.json'), 'utf8')) as Record<string, string>;
-  assert.ok(iife.includes(sri[`classic/${sharedFile}`]!), 'the classic script carries the digest of classic/paydesk-<hash>.js');
   const copies = (await readdir(join(cdn, 'classic', 'chunks'))).filter((f) => f.endsWith('.js'));
   assert.ok(copies.length > 0);
+  /** Every digest the classic script and its copies carry. */
+  let digests = iife;
   for (const f of copies) {
     const copy = await readFile(join(cdn, 'classic', 'chunks', f), 'utf8');
+    digests += copy;
     const original = await readFile(join(cdn, 'chunks', await chunkFile('chunks', f.replace(/-[0-9a-f]{8}\.js$/, ''))), 'utf8');
-    assert.equal(withoutSpecifiers(copy), withoutSpecifiers(original), `classic/chunks/${f} is its chunk but for what it imports`);
+    assert.equal(withoutSpecifiers(copy), withoutSpecifiers(original), `classic/chunks/${f} is its chunk but for what it imports and the digests it carries`);
     for (const spec of staticImports(copy)) {
-      assert.ok(spec === `../${sharedFile}` || existsSync(join(cdn, 'classic', 'chunks', spec)), `classic/chunks/${f} imports ${spec}, which exists`);
+      assert.ok(spec !== '../paydesk.js' && existsSync(join(cdn, 'classic', 'chunks', spec)), `classic/chunks/${f} imports ${spec}, which exists`);
     }
-    assert.ok(iife.includes(sri[`classic/chunks/${f}`]!), `the classic script carries the digest of classic/chunks/${f}`);
+    const key = /Symbol\.for\("(paydesk\.classic\.[0-9a-f]+)"\)/.exec(copy)?.[1];
+    if (original.includes('"../paydesk.js"')) assert.ok(key && iife.includes(key), `classic/chunks/${f} reads the script's modules under the key it leaves them`);
   }
+  for (const f of copies) assert.ok(digests.includes(sri[`classic/chunks/${f}`]!), `the classic script or a copy carries the digest of classic/chunks/${f}`);
   assert.doesNotMatch(iife, /\bimport\.meta\b/, 'a classic script has no import.meta');
 });
