@@ -2,6 +2,8 @@
  * The storefront's sandbox bar: complete / expire / dispute the order of a session this browser
  * holds, and accept or reject its open dispute. "dispute" opens one per order: while one is open it
  * answers that one. After "accept" or "reject" the server sweeps at once (as its next sweep would).
+ * A hosted form's session without an order is read again for a moment before "no order yet" is said:
+ * the order may have just been made on the provider's page.
  *
  *   POST /demo/api/sandbox/{complete|expire|dispute|accept|reject} {"session", "endpoint"?}
  */
@@ -20,6 +22,12 @@ export interface SandboxBarOptions {
   sandbox: { url: string; keys: Record<string, string> } | null;
   merchantUrl: string;
 }
+
+/** What the bar reads of the token endpoint's answer for a session. */
+type SessionRead = { order?: { id?: string; form_url?: string | null }; error?: { code: string; message: string } };
+/** How long "no order yet" of a hosted form's session is read again for (past the handler's 2 s refresh interval), and how often. */
+const FORM_ORDER_WAIT_MS = 2500;
+const FORM_ORDER_POLL_MS = 700;
 
 type Checked = { ok: true; session: string; endpoint: string } | { ok: false; res: Response };
 
@@ -63,10 +71,21 @@ export function registerSandboxBar(app: Hono, options: SandboxBarOptions): void 
     const { session, endpoint } = input;
     // The order behind the session, as the token endpoint knows it (re-read from the provider), asked
     // for the shopper's address: the per-address limits count it (a request without one is said in the log).
-    const request = new Request(`${merchantUrl}${endpoint}/sessions/${encodeURIComponent(session)}?refresh=1`);
-    setClientAddress(request, remoteAddress(c));
-    const read = await handlers[endpoint]!(request);
-    const known = (await read.json().catch(() => null)) as { order?: { id?: string }; error?: { code: string; message: string } } | null;
+    const readSession = async () => {
+      const request = new Request(`${merchantUrl}${endpoint}/sessions/${encodeURIComponent(session)}?refresh=1`);
+      setClientAddress(request, remoteAddress(c));
+      const read = await handlers[endpoint]!(request);
+      return { read, known: (await read.json().catch(() => null)) as SessionRead | null };
+    };
+    let { read, known } = await readSession();
+    // A hosted form's order is made on the provider's page, and the handler reads the provider at most
+    // once per refresh interval (2 s) per session: a read just before the method was picked (the
+    // widget's own, when the shopper comes back to the tab) holds this one back. Read again until
+    // that interval has passed before answering that there is no order.
+    for (const started = Date.now(); read.ok && !known?.order?.id && known?.order?.form_url && Date.now() - started < FORM_ORDER_WAIT_MS; ) {
+      await new Promise((r) => setTimeout(r, FORM_ORDER_POLL_MS));
+      ({ read, known } = await readSession());
+    }
     if (!read.ok) {
       return errorJson(c, read.status, known?.error?.code ?? 'session_invalid', known?.error?.message ?? 'This payment session is not valid.');
     }

@@ -15,14 +15,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import { testWebhookDelivery } from '../provider/webhook-test.js';
+import { sendTestWebhook, type TestWebhookAnswer } from '../provider/webhook-test.js';
 import { check, invalidEndpoint, readJson } from './checks.js';
 import type { WebhookTestResult } from './webhook-test-result.js';
 import { ConsoleHttpError } from './errors.js';
 import type { ShopRecords } from './shop.js';
 
-/** Enough of the handler's answer to show. */
-const ANSWER_SHOWN = 300;
 const WebhookTestBody = z.strictObject({ endpoint: z.string().trim().min(1, 'must not be empty').max(200, 'is too long').optional() });
 
 export function registerWebhookTest(app: Hono, deps: { shops: ShopRecords; now: () => number; logError: (message: string, err: unknown) => void }): void {
@@ -37,26 +35,22 @@ export function registerWebhookTest(app: Hono, deps: { shops: ShopRecords; now: 
     }
     const requestId = randomUUID();
     const sentAt = deps.now();
-    const delivery = testWebhookDelivery({ requestId, nowMs: sentAt, ...(webhookTest.secret && { secret: webhookTest.secret }), ...(webhookTest.apiKey && { apiKey: webhookTest.apiKey }) });
     const url = new URL(`${endpoint.path.replace(/\/+$/, '')}/webhooks`, c.req.url).href;
     const base = { endpoint: endpoint.path, url, request_id: requestId, sent_at: new Date(sentAt).toISOString(), signed: Boolean(webhookTest.secret), api_key: Boolean(webhookTest.apiKey) };
-    let res: Response;
+    let reply: TestWebhookAnswer;
     try {
-      res = await deliver(new Request(url, { method: 'POST', headers: { ...delivery.headers, 'User-Agent': 'paydesk-console' }, body: delivery.body }));
+      reply = await sendTestWebhook((init) => deliver(new Request(url, init)), {
+        requestId,
+        nowMs: sentAt,
+        ...(webhookTest.secret && { secret: webhookTest.secret }),
+        ...(webhookTest.apiKey && { apiKey: webhookTest.apiKey }),
+        userAgent: 'paydesk-console',
+      });
     } catch (err) {
       deps.logError('console: the test webhook delivery failed', err);
       return c.json({ result: { ...base, status: 0, answer: err instanceof Error ? err.message : String(err), ok: false, problem: 'error' } satisfies WebhookTestResult });
     }
-    const text = (await res.text().catch(() => '')).slice(0, ANSWER_SHOWN);
-    let answer: unknown = null;
-    try {
-      answer = JSON.parse(text);
-    } catch {
-      /* not JSON: shown as text */
-    }
-    const recognised = res.ok && (answer as { test?: unknown } | null)?.test === true;
-    const problem: WebhookTestResult['problem'] = recognised ? null : res.status === 401 ? 'unverified' : res.ok ? 'not_a_test_answer' : 'error';
-    return c.json({ result: { ...base, status: res.status, answer: text, ok: recognised, problem } satisfies WebhookTestResult });
+    return c.json({ result: { ...base, status: reply.status, answer: reply.text, ok: reply.recognised, problem: reply.problem } satisfies WebhookTestResult });
   });
 }
 

@@ -47,3 +47,50 @@ export function testWebhookDelivery(options: { requestId: string; nowMs: number;
   if (options.apiKey) headers['X-API-Key'] = options.apiKey;
   return { body, headers };
 }
+
+/** How much of a handler's answer to a test delivery is kept (enough to show). */
+export const TEST_ANSWER_SHOWN = 300;
+
+/** A test delivery as `send` posts it: method, headers (with the sender's User-Agent) and body. */
+export interface TestWebhookRequest {
+  method: 'POST';
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What the receiving route answered to a test delivery. */
+export interface TestWebhookAnswer {
+  status: number;
+  /** The start of its body ({@link TEST_ANSWER_SHOWN} characters), as text. */
+  text: string;
+  /** That text parsed as JSON, or null. */
+  json: unknown;
+  /** 2xx with `{"test": true}`: a paydesk handler verified the delivery and fulfilled nothing. */
+  recognised: boolean;
+  /** Why not: `unverified` (401: the secret or key is not the handler's), `not_a_test_answer` (2xx without `test: true`), `error` (any other status). */
+  problem: 'unverified' | 'not_a_test_answer' | 'error' | null;
+}
+
+/**
+ * Sends one test delivery (`paydesk webhooks test`, the console's "Send test webhook") through
+ * `send`, which posts it to the route (over the network, or to a handler in process), and reads
+ * the answer. Rejects as `send` does when the route cannot be reached.
+ */
+export async function sendTestWebhook(
+  send: (request: TestWebhookRequest) => Promise<Response>,
+  options: { requestId: string; nowMs: number; secret?: string; apiKey?: string; userAgent: string },
+): Promise<TestWebhookAnswer> {
+  const { requestId, nowMs, secret, apiKey } = options;
+  const delivery = testWebhookDelivery({ requestId, nowMs, ...(secret && { secret }), ...(apiKey && { apiKey }) });
+  const res = await send({ method: 'POST', headers: { ...delivery.headers, 'User-Agent': options.userAgent }, body: delivery.body });
+  const text = (await res.text().catch(() => '')).slice(0, TEST_ANSWER_SHOWN);
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON: kept as text */
+  }
+  const recognised = res.ok && (json as { test?: unknown } | null)?.test === true;
+  const problem = recognised ? null : res.status === 401 ? 'unverified' : res.ok ? 'not_a_test_answer' : 'error';
+  return { status: res.status, text, json, recognised, problem };
+}

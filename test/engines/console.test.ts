@@ -7,13 +7,13 @@
  * payout" → "Payout created", one Sell order at the provider, and the payouts list showing it.
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { applyFee, formatMoney, numberToDecimal } from '../../src/money/index.js';
 import { CONSOLE_PASSWORD, sandboxCall } from '../e2e/helpers.js';
-import { enginesToRun, launchEngine, type Engine, type EnginePage } from './driver.js';
+import { enginesToRun, type EnginePage } from './driver.js';
 import { buy, startShop, waitFor, waitForRequisites, type Shop } from './shop.js';
+import { engineSpec } from './spec.js';
 
-const DESKTOP = { width: 1280, height: 900 };
 
 /** The console on the merchant's own origin (its login checks the request's Origin against its host), logged in at `path`. */
 async function logIn(page: EnginePage, path = '/console'): Promise<void> {
@@ -61,21 +61,10 @@ after(async () => {
 
 for (const name of enginesToRun()) {
   describe(name, () => {
-    let engine: Engine;
-    const pages: EnginePage[] = [];
-    before(async () => {
-      engine = await launchEngine(name);
-    });
-    afterEach(async () => {
-      for (const p of pages.splice(0)) await p.close().catch(() => undefined);
-    });
-    after(async () => {
-      await engine?.close();
-    });
+    const { open } = engineSpec(name);
 
     test(`${name}: the console: login → the orders list shows the shopper's order → its page opens`, async () => {
-      const page = await engine.newPage(DESKTOP);
-      pages.push(page);
+      const page = await open();
       await page.goto(`${shop.origin}/?lang=en&theme=light&method=sbp`);
       await buy(page, 'grinder');
       const order = (await waitForRequisites(page, '#inline-host paydesk-checkout')).order!;
@@ -115,8 +104,7 @@ for (const name of enginesToRun()) {
     });
 
     test(`${name}: the console's payouts: the form (method, amount, card number) → fee and total → "Confirm payout" → "Payout created", one Sell order at the provider → listed on the payouts page`, async () => {
-      const page = await engine.newPage(DESKTOP);
-      pages.push(page);
+      const page = await open();
       const { payment_methods } = await sandboxCall<{ payment_methods: SellMethod[] }>(shop.demo, '/api/v1/finance/payment_methods?active=true');
       const card = payment_methods.find((m) => m.method_type === 'BankCard' && m.ranges.some((r) => r.fee_side === 'Sell'));
       assert.ok(card, 'the sandbox has a card method that pays out');

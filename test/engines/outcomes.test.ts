@@ -23,15 +23,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import type { OrderView } from '../../src/protocol/index.js';
 import { makePng } from '../node/sandbox/receipt-files.js';
 import { sandboxCall } from '../e2e/helpers.js';
-import { enginesToRun, launchEngine, type Engine, type EnginePage } from './driver.js';
+import { enginesToRun, type EnginePage } from './driver.js';
 import { buy, press, readWidget, startShop, waitFor, waitForRequisites, waitForState, type Shop, type WidgetView } from './shop.js';
+import { engineSpec } from './spec.js';
 
 const INLINE = '#inline-host paydesk-checkout';
-const DESKTOP = { width: 1280, height: 900 };
 
 let shop: Shop;
 /** The demo whose merchant server keeps the sandbox's clock. */
@@ -83,22 +83,7 @@ async function sendReceipt(page: EnginePage, on = shop): Promise<{ order: OrderV
 
 for (const name of enginesToRun()) {
   describe(name, () => {
-    let engine: Engine;
-    const pages: EnginePage[] = [];
-    const open = async () => {
-      const page = await engine.newPage(DESKTOP);
-      pages.push(page);
-      return page;
-    };
-    before(async () => {
-      engine = await launchEngine(name);
-    });
-    afterEach(async () => {
-      for (const p of pages.splice(0)) await p.close().catch(() => undefined);
-    });
-    after(async () => {
-      await engine?.close();
-    });
+    const { open } = engineSpec(name);
 
     test(`${name}: the order expires (the sandbox clock passes its lifetime) → "Time is up" → "Get new payment details" → new requisites of a new order`, async () => {
       const page = await open();

@@ -30,8 +30,9 @@ import { BANKS, POPULAR_COUNT } from '../../src/banks/bank-table.js';
 import { parseBanks } from '../../src/banks/names.js';
 import { FALLBACK_MS } from '../../src/element/banks.js';
 import { sandboxCall } from '../e2e/helpers.js';
-import { enginesToRun, IPHONE_UA, launchEngine, type Engine, type EnginePage } from './driver.js';
+import { enginesToRun, IPHONE_UA, type EnginePage } from './driver.js';
 import { buy, press, readWidget, startShop, waitFor, waitForRequisites, waitForState, type Shop } from './shop.js';
+import { engineSpec } from './spec.js';
 
 const INLINE = '#inline-host paydesk-checkout';
 /** An iPhone's screen (WebKit's window stays at least 447 × 806). */
@@ -51,22 +52,9 @@ const store = () => `${shop.origin}/?${new URLSearchParams({ lang: 'en', theme: 
 
 for (const name of enginesToRun()) {
   describe(name, () => {
-    let engine: Engine;
-    const pages: EnginePage[] = [];
-    const open = async () => {
-      const page = await engine.newPage(PHONE);
-      pages.push(page);
-      return page;
-    };
-    before(async () => {
-      engine = await launchEngine(name, { networkSwitch: true });
-    });
-    afterEach(async () => {
+    const { open } = engineSpec(name, { page: PHONE, launch: { networkSwitch: true } });
+    afterEach(() => {
       shop.cut = null;
-      for (const p of pages.splice(0)) await p.close().catch(() => undefined);
-    });
-    after(async () => {
-      await engine?.close();
     });
 
     test(`${name}: the bank sheet on a phone: every SBP bank's link is its scheme + the payment link; a tap on VTB fires paydesk-bank-app and asks for bank110000000005://qr.nspk.ru/…`, async () => {

@@ -13,6 +13,8 @@
  *     `code: "integrity"`, not retryable, the error step; an untouched page raises no alarm. Both
  *     ends of the digest chain: the first paint's chunk (its digest in the entry) and the pay step
  *     (its digest in the element's chunk, loaded after the paint);
+ *   - paint first with a slow provider: the element's own code arrives while POST /sessions is still
+ *     out; it keeps the spinner and takes the late answer (one request, one order);
  *   - at 390 px (an iPhone's width and user agent): the requisites fit, and a screenshot
  *     (test-output/screenshots/engines/; docs/requisites-<engine>-390.png with PAYDESK_DOCS_SCREENSHOTS=1).
  *     WebKit's window is never narrower than 447 px: there the page runs in a 390 px iframe.
@@ -21,15 +23,15 @@
  */
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import type { OrderView } from '../../src/protocol/index.js';
 import { ROOT, sandboxCall } from '../e2e/helpers.js';
-import { enginesToRun, IPHONE_UA, launchEngine, type Engine, type EnginePage } from './driver.js';
+import { enginesToRun, IPHONE_UA, type EnginePage } from './driver.js';
 import { buy, chunkPath, crop, decodeWidgetQr, goNoWait, readWidget, startShop, waitFor, waitForRequisites, waitForState, type Shop } from './shop.js';
+import { DESKTOP, engineSpec } from './spec.js';
 
 const SHOTS = `${ROOT}test-output/screenshots/engines/`;
 const INLINE = '#inline-host paydesk-checkout';
-const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
 let shop: Shop;
@@ -63,27 +65,12 @@ function assertRequisites(text: string, order: OrderView): void {
 
 for (const name of enginesToRun()) {
   describe(name, () => {
-    let engine: Engine;
-    const pages: EnginePage[] = [];
-    const open = async (options: Parameters<Engine['newPage']>[0]) => {
-      const page = await engine.newPage(options);
-      pages.push(page);
-      return page;
-    };
-    before(async () => {
-      engine = await launchEngine(name);
-    });
-    // Each test's pages closed after it (WebKitWebDriver holds one session at a time).
-    afterEach(async () => {
-      for (const p of pages.splice(0)) await p.close().catch(() => undefined);
-    });
-    after(async () => {
-      await engine?.close();
-    });
+    const spec = engineSpec(name);
+    const { open } = spec;
 
     test(`${name}: "Buy" → requisites, countdown ticking, QR of the payment link → reload and a second window, same order → the sandbox pays → paid → back to the shop`, async (t) => {
       const page = await open(DESKTOP);
-      t.diagnostic(`${name}: ${engine.version}`);
+      t.diagnostic(`${name}: ${spec.engine.version}`);
       await page.goto(store({ method: 'sbp' }));
       await buy(page, 'coffee-beans');
       const shown = await waitForRequisites(page, INLINE);
@@ -262,6 +249,40 @@ for (const name of enginesToRun()) {
         assert.equal(shown.tampered, null);
       });
     }
+
+    // A slow provider during paint-first: the paint's code is there, and src/cdn.ts brings the element's
+    // own code 1 s after it at the latest, while POST /sessions is still out (held back at the proxy).
+    test(`${name}: paint first with a slow provider: the element's code arrives while POST /sessions is still out; it keeps the spinner, then takes the late answer: the requisites, one order`, async () => {
+      const create = '/api/paydesk/sessions';
+      const posts = shop.sessionPosts.length;
+      shop.hold(create);
+      const page = await open();
+      let waiting;
+      let spinner = false;
+      let held = 0;
+      try {
+        await page.goto(`${shop.origin}/__engines/cdn.html?build=es`);
+        await waitFor(() => shop.heldAsked.includes(create), 'the first POST /sessions, held back');
+        await waitFor(() => page.evaluate(() => customElements.get('paydesk-checkout') !== undefined), "the element's own code defined while the answer is awaited");
+        // The provider is slower still: another second with the element in charge and no answer.
+        await new Promise((r) => setTimeout(r, 1000));
+        waiting = await readWidget(page);
+        spinner = await page.evaluate(() => !!document.querySelector('paydesk-checkout')?.shadowRoot?.querySelector('.spinner'));
+      } finally {
+        held = shop.release(create);
+      }
+      assert.equal(held, 1, 'one POST /sessions was held: the element sent no second one');
+      assert.equal(waiting.state, 'searching', "the element waits for the first request's answer");
+      assert.equal(waiting.requisites, false);
+      assert.equal(spinner, true, 'the spinner');
+      assert.deepEqual(waiting.errors, [], 'no paydesk-error while it waits');
+      const shown = await waitForRequisites(page);
+      const order = shown.order!;
+      assertRequisites(shown.text, order);
+      assert.deepEqual(shop.sessionPosts.slice(posts), [create], 'one POST /sessions: the element took the late answer');
+      assert.equal(await providerOrders(order.client_order_id), 1, 'one order at the provider');
+      assert.deepEqual(shown.errors, []);
+    });
 
     test(`${name}: paint first on a phone (iPhone user agent, 390 px): the requisites and the bank-app button before the element's own code; then the element takes over, one order`, async () => {
       // WebKit's window is at least 447 px wide: the page runs in a 390 × 844 iframe of a page of ours.

@@ -4,7 +4,7 @@
  * pays it (GET /demo/api/carts/{id}, demo/carts.ts).
  */
 import { $, el } from '../../../src/ui-shared/dom.js';
-import { cartInfo, state, type CheckoutElement } from './store-state.js';
+import { cartInfo, state, type CheckoutElement, type ShownOrder } from './store-state.js';
 
 /** How often the page asks whether another order paid the cart on screen. */
 const CART_WATCH_MS = 5_000;
@@ -22,12 +22,25 @@ export function watchCart(cart: string, widget: CheckoutElement, onPaid: (orderN
     cartInfo(cart)
       .then((info) => {
         if (!info?.paid || state.widget !== widget || state.cart !== cart) return;
-        if (state.orderState === 'paid' || info.paid.order_id === state.order?.id) return;
+        // The widget's own order paid: the widget shows it, from its own status (a moment later, maybe).
+        if (state.orderState === 'paid' || paidByOwnOrder(info.paid, state.order)) return;
         clearInterval(timer);
         onPaid(info.paid.client_order_id);
       })
       .catch(() => undefined); // offline for a moment: the next tick asks again
   }, CART_WATCH_MS);
+}
+
+/**
+ * Whether the cart's payment is the widget's own order: by the provider's order id, or by the
+ * session's client order id, unique to it. The second matters in form mode: the order is made on
+ * the provider's page and the widget's order has no id (`''`) until the paid status brings it, so
+ * the cart found paid before that status arrived must not be taken for another order's payment
+ * (the page would take the widget away, and the shopper's payment would not reach it).
+ */
+export function paidByOwnOrder(paid: { order_id: string; client_order_id: string }, order: Pick<ShownOrder, 'id' | 'client_order_id'> | null): boolean {
+  if (!order) return false;
+  return (order.id !== '' && paid.order_id === order.id) || (order.client_order_id !== '' && paid.client_order_id === order.client_order_id);
 }
 
 /** The paid cart's thank-you in the checkout panel (again in the current language). */

@@ -39,7 +39,10 @@ export interface CheckoutElement extends HTMLElement {
 
 /** What the page reads of the widget's order (an `OrderView`). */
 export interface ShownOrder {
+  /** The provider's order id; '' while the hosted form's order is not made or not known yet (form mode). */
   id: string;
+  /** The shop's order number for this session (unique to it), known from the start. */
+  client_order_id: string;
   status: string;
   dispute: { id: string; status: string } | null;
 }

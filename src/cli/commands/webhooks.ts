@@ -8,13 +8,10 @@
  * (`POST /sandbox/orders/{id}/webhook`), with its current status.
  */
 import { randomUUID } from 'node:crypto';
-import { testWebhookDelivery } from '../../provider/webhook-test.js';
+import { sendTestWebhook, type TestWebhookAnswer } from '../../provider/webhook-test.js';
 import { Failure, UsageError, optionOrEnv, printJson } from '../core/io.js';
 import { providerTarget, requireSandbox, sandboxCaller, sandboxRefusal } from '../core/provider.js';
 import { JSON_OPTION, PROVIDER_OPTIONS, type CommandSpec } from '../core/spec.js';
-
-/** Enough of the handler's answer to show. */
-const ANSWER_SHOWN = 300;
 
 export const webhooksTest: CommandSpec = {
   name: 'webhooks test',
@@ -48,28 +45,25 @@ export const webhooksTest: CommandSpec = {
       throw new UsageError('nothing to authenticate the delivery with: set PAYDESK_WEBHOOK_SECRET (or --webhook-secret), or PAYDESK_API_KEY (or --api-key)');
     }
     const requestId = randomUUID();
-    const { body, headers } = testWebhookDelivery({ requestId, nowMs: io.now(), ...(secret && { secret }), ...(apiKey && { apiKey }) });
-    headers['User-Agent'] = 'paydesk-cli';
-    let res: Response;
+    let reply: TestWebhookAnswer;
     try {
-      res = await io.fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+      reply = await sendTestWebhook((init) => io.fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(10_000) }), {
+        requestId,
+        nowMs: io.now(),
+        ...(secret && { secret }),
+        ...(apiKey && { apiKey }),
+        userAgent: 'paydesk-cli',
+      });
     } catch (err) {
       throw new Failure(`cannot reach ${url} (${err instanceof Error ? err.message : String(err)}); is your server running there?`);
     }
-    const text = (await res.text().catch(() => '')).slice(0, ANSWER_SHOWN);
-    let answer: unknown = null;
-    try {
-      answer = JSON.parse(text);
-    } catch {
-      /* not JSON: shown as text */
-    }
-    const recognised = res.ok && (answer as { test?: unknown } | null)?.test === true;
-    const result = { url, request_id: requestId, signed: Boolean(secret), api_key: Boolean(apiKey), status: res.status, answer: answer ?? text, recognised };
+    const { status, text, json, recognised, problem } = reply;
+    const result = { url, request_id: requestId, signed: Boolean(secret), api_key: Boolean(apiKey), status, answer: json ?? text, recognised };
     if (input.options.json) printJson(io, result);
-    if (res.status === 401) throw new Failure(`${url} answered 401: the delivery was not verified; give the webhook secret (or API key) your handler is configured with`);
-    if (!res.ok) throw new Failure(`${url} answered ${res.status} ${text.replace(/\s+/g, ' ')}`.trim());
-    if (!recognised) throw new Failure(`${url} answered ${res.status} but not as a paydesk handler ({"test": true} missing): is this the route of createCheckoutHandler (paydesk 0.1+ with test deliveries)?`);
-    if (!input.options.json) io.out(`${url} answered ${res.status}: test delivery ${requestId} verified; nothing was fulfilled`);
+    if (problem === 'unverified') throw new Failure(`${url} answered 401: the delivery was not verified; give the webhook secret (or API key) your handler is configured with`);
+    if (problem === 'error') throw new Failure(`${url} answered ${status} ${text.replace(/\s+/g, ' ')}`.trim());
+    if (problem === 'not_a_test_answer') throw new Failure(`${url} answered ${status} but not as a paydesk handler ({"test": true} missing): is this the route of createCheckoutHandler (paydesk 0.1+ with test deliveries)?`);
+    if (!input.options.json) io.out(`${url} answered ${status}: test delivery ${requestId} verified; nothing was fulfilled`);
     return 0;
   },
 };

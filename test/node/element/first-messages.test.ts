@@ -19,35 +19,25 @@ import { transition } from '../../../src/element/transition.js';
 import { card, center, spinner, stepTitle } from '../../../src/element/parts.js';
 import type { Platform } from '../../../src/element/platform.js';
 import { openCard, staticHost } from '../../../src/element/static-view.js';
+import { orderView } from '../../browser/helpers/orders.js';
 
 addTables({ ru });
 const NOW = Date.parse('2026-11-27T10:00:00Z');
 const clock: Clock = { now: () => NOW, mono: () => 0, setTimeout: () => 0, clearTimeout: () => {} };
 
+/** The shared order fixture (test/browser/helpers/orders.ts) as a card transfer with a hosted form: the first paint's every part. */
 const order = (over: Partial<OrderView> = {}): OrderView =>
-  ({
-    id: 'ord_1',
-    client_order_id: 'shop-1',
-    status: 'pending',
-    provider_status: 'pending',
-    amount: '1500.00',
-    fee: '0.00',
-    currency: 'RUB',
-    created_at: '2026-11-27T10:00:00Z',
-    expires_at: '2026-11-27T10:15:00Z',
-    bank: 'vtb',
-    payment_link: null,
-    form_url: 'https://pay.example/form/1',
-    redirect_url: 'https://shop.example/thanks',
-    support_url: 'https://shop.example/help',
-    return_url: 'https://shop.example/cart',
-    requested_amount: null,
-    method: { id: 'm1', name: 'Card', type: 'BankCard' },
-    requisites: { kind: 'card', holder_name: 'Иван И.', holder_account: '2200700012345678', bank_name: 'Т-Банк' },
-    dispute: null,
-    late: false,
-    ...over,
-  }) as OrderView;
+  orderView(
+    {
+      bank: 'vtb',
+      form_url: 'https://pay.example/form/1',
+      payment_link: null,
+      method: { id: 'm1', name: 'Card', type: 'BankCard' },
+      requisites: { kind: 'card', holder_name: 'Иван И.', holder_account: '2200700012345678', bank_name: 'Т-Банк' },
+      ...over,
+    },
+    NOW,
+  );
 
 /** Messages that record every key read (the errors' too). */
 function recording(read: Set<string>): Messages {
