@@ -17,7 +17,7 @@
  */
 import { emit } from './element/events.js';
 import { startFirst, type Started } from './element/first.js';
-import { loadFirstLanguage } from './element/i18n/first.js';
+import { loadFirstLanguage, loadWholeLanguage } from './element/i18n/first.js';
 import { messagesFor, nearestLang } from './element/i18n/index.js';
 import { IntegrityError } from './element/integrity.js';
 
@@ -89,11 +89,15 @@ else {
   // them (not loaded) the element shows the checkout.
   const painted = firsts.map((f) => Promise.all([painter!, loadFirstLanguage(f.tag)]).then(([p, speaks]) => (speaks ? p.paintFirst(f) : undefined)));
   // After the paint (or a second after the paint's code while an answer is still awaited), once: the
-  // element's own code, which loads the whole language table it speaks with (i18n/load.ts, whose
-  // digests the element's chunk carries) while the painted requisites stay (paydesk-checkout.ts).
+  // element's own code and, in parallel with it, the whole language table it speaks with (each
+  // first-paint chunk carries its whole table's digest; the element's i18n/load.ts finds it under way),
+  // while the painted requisites stay (paydesk-checkout.ts).
   let rested = false;
   const rest = () => {
-    if (!rested) void element();
+    if (!rested) {
+      void element();
+      for (const f of firsts) loadWholeLanguage(f.tag);
+    }
     rested = true;
   };
   void Promise.all(painted).then(rest, rest);
