@@ -57,6 +57,7 @@ import { asciiTemplates } from './scripts/vite/ascii-templates.js';
 import { CLASSIC_ENTRY, classicScript } from './scripts/vite/classic.js';
 import { FIRST_TABLE, firstTables } from './scripts/vite/first-tables.js';
 import { integrityLoads } from './scripts/vite/integrity.js';
+import { emptyNamespaces } from './scripts/vite/empty-namespaces.js';
 import { litForPaint } from './scripts/vite/lit-for-paint.js';
 import { CHUNK_DIR } from './scripts/vite/shared.js';
 
@@ -70,7 +71,7 @@ const LIT_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|node_modules[\\/]@lit[\
 /** The token endpoint's client beyond the first request (src/element/api.ts; see the `api` group). */
 const API = /[\\/]src[\\/]element[\\/]api\.ts$/;
 /** The pay view: its chunk also carries what the views share (see the `pay-view` group). */
-const PAY_VIEW = /[\\/]src[\\/]element[\\/]pay-view\.ts$/;
+const PAY_VIEW = /[\\/]src[\\/]element[\\/](pay-view|paint|static-view)\.ts$/;
 
 /** What both builds share. */
 const common = { emptyOutDir: false, sourcemap: true, target: 'es2021', minify: true, reportCompressedSize: false, outDir: 'dist/cdn' } as const;
@@ -84,7 +85,7 @@ const server = { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000' } }
 
 const es = defineConfig({
   define,
-  plugins: [litForPaint(), firstTables(), asciiTemplates(), integrityLoads()],
+  plugins: [litForPaint(), firstTables(), asciiTemplates(), emptyNamespaces(), integrityLoads()],
   build: {
     ...common,
     lib: { entry: 'src/cdn.ts', formats: ['es'], fileName: () => 'paydesk.js' },

@@ -338,9 +338,9 @@ describe('Chromium', () => {
   });
 
   for (const [name, path, together] of [
-    ['the CDN ES module', '/pages/importmap-ru.html', [['chunks', 'paint'], ['chunks', 'pay-view'], ['chunks', 'ru-first']]],
+    ['the CDN ES module', '/pages/importmap-ru.html', [['chunks', 'pay-view'], ['chunks', 'ru-first']]],
     // The classic copies take the script's modules from it: no module of its own on the path (issue 33).
-    ['the classic script', '/pages/iife-ru.html', [['classic/chunks', 'paint'], ['classic/chunks', 'pay-view'], ['classic/chunks', 'ru-first']]],
+    ['the classic script', '/pages/iife-ru.html', [['classic/chunks', 'pay-view'], ['classic/chunks', 'ru-first']]],
   ] as const) {
     test(`no waterfall, ${name}: the create, the requisites' code and the Russian first-paint messages are asked for in one round trip`, async () => {
       const held = [...(await Promise.all(together.map(async ([dir, file]) => `GET ${await chunk(dir, file)}`))), 'POST /api/paydesk/sessions'];
