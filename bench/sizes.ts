@@ -120,8 +120,9 @@ async function measureFirstPaint(root: string, kind: 'es' | 'classic'): Promise<
       if (dep !== 'paydesk.js') todo.push(dep);
     }
   }
-  // The Russian messages of the first paint (src/element/i18n/first.ts); the whole table follows with the element.
-  files.push(await chunk('chunks', 'ru-first'));
+  // The Russian messages of the first paint (src/element/i18n/first.ts; the classic script's copy, which takes
+  // the loader from it: the chunk carries its whole table's digest); the whole table follows after the paint.
+  files.push(await chunk(kind === 'es' ? 'chunks' : 'classic/chunks', 'ru-first'));
   const figures = await Promise.all(files.map((f) => measureFile(root, f, `dist/cdn/${f}`)));
   const sum = (k: 'raw' | 'gzip' | 'brotli') => figures.reduce((total, f) => total + f[k], 0);
   return {
