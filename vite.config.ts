@@ -5,8 +5,8 @@
  * 1. `PAYDESK_CDN_FORMAT=es`, from src/cdn.ts:
  *      dist/cdn/paydesk.js                   ES module that registers <paydesk-checkout>: the first request,
  *                                            the offline English messages, the digests of what it loads
- *      dist/cdn/chunks/paint-<hash>.js       the first paint (src/element/paint.ts), which imports:
- *      dist/cdn/chunks/pay-view-<hash>.js    the requisites and what the views share, and
+ *      dist/cdn/chunks/pay-view-<hash>.js    the first paint (src/element/paint.ts), the requisites and what
+ *                                            the views share, which imports:
  *      dist/cdn/chunks/lit-<hash>.js         Lit's renderer, the card and the element's styles
  *      dist/cdn/chunks/<name>-<hash>.js      the other steps (method choice, closed order, live status), what
  *                                            few shoppers need (bank sheet and its table, receipt upload, form
@@ -47,7 +47,7 @@
  * proxied to `npm start`.
  *
  * The plugins, one a file in scripts/vite/ (each with its doc comment): integrity.ts (`integrityLoads`,
- * ES build), lit-for-paint.ts (`litForPaint`, ES), first-tables.ts (`firstTables`, ES), ascii-templates.ts
+ * ES build), empty-namespaces.ts (`emptyNamespaces`, ES), lit-for-paint.ts (`litForPaint`, ES), first-tables.ts (`firstTables`, ES), ascii-templates.ts
  * (`asciiTemplates`, ES), classic.ts (`classicScript`, the IIFE build, with classic-copies.ts, its
  * copies of the chunks, and source-map-edit.ts: edits of a built file that keep its map right);
  * chain.ts plans the digest chain; shared.ts holds the output paths.
@@ -57,6 +57,7 @@ import { asciiTemplates } from './scripts/vite/ascii-templates.js';
 import { CLASSIC_ENTRY, classicScript } from './scripts/vite/classic.js';
 import { FIRST_TABLE, firstTables } from './scripts/vite/first-tables.js';
 import { integrityLoads } from './scripts/vite/integrity.js';
+import { emptyNamespaces } from './scripts/vite/empty-namespaces.js';
 import { litForPaint } from './scripts/vite/lit-for-paint.js';
 import { CHUNK_DIR } from './scripts/vite/shared.js';
 
@@ -69,8 +70,8 @@ if (format !== 'es' && format !== 'iife') {
 const LIT_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|node_modules[\\/]@lit[\\/]reactive-element[\\/]css-tag|src[\\/]element[\\/](parts|paydesk-checkout\.styles|i18n[\\/]intl)\.ts$)/;
 /** The token endpoint's client beyond the first request (src/element/api.ts; see the `api` group). */
 const API = /[\\/]src[\\/]element[\\/]api\.ts$/;
-/** The pay view: its chunk also carries what the views share (see the `pay-view` group). */
-const PAY_VIEW = /[\\/]src[\\/]element[\\/]pay-view\.ts$/;
+/** The first paint and the pay view: their chunk also carries what the views share (see the `pay-view` group). */
+const PAY_VIEW = /[\\/]src[\\/]element[\\/](pay-view|paint|static-view)\.ts$/;
 
 /** What both builds share. */
 const common = { emptyOutDir: false, sourcemap: true, target: 'es2021', minify: true, reportCompressedSize: false, outDir: 'dist/cdn' } as const;
@@ -84,7 +85,7 @@ const server = { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000' } }
 
 const es = defineConfig({
   define,
-  plugins: [litForPaint(), firstTables(), asciiTemplates(), integrityLoads()],
+  plugins: [litForPaint(), firstTables(), asciiTemplates(), emptyNamespaces(), integrityLoads()],
   build: {
     ...common,
     lib: { entry: 'src/cdn.ts', formats: ['es'], fileName: () => 'paydesk.js' },
@@ -112,10 +113,10 @@ const es = defineConfig({
             // own code shares with the first paint. A chunk of their own, so that the element still loads (and
             // says "no connection", with "try again") when the requisites' chunk cannot be fetched.
             { name: 'lit', test: LIT_SHARED, priority: 2 },
-            // The requisites, with what the views share: one chunk, fetched with the first request (beside the `lit`
-            // one) by the first paint's own chunk (src/element/paint.ts and static-view.ts: chunks/paint), which
-            // stays out of every group: a module src/cdn.ts loads with import() from a group's chunk would need a
-            // namespace object, and so the bundler's runtime chunk, on the first paint's path (0.4 KB gzip more).
+            // The first paint (src/element/paint.ts, static-view.ts) and the requisites, with what the views share:
+            // one chunk, fetched with the first request (beside the `lit` one). src/cdn.ts loads it with
+            // import() of paint.ts, which exports nothing (it hands itself over as it runs): the namespace object
+            // Rolldown makes for it is written `{}` (empty-namespaces.ts), no runtime chunk on the path.
             { name: 'pay-view', test: PAY_VIEW, priority: 1 },
             // The methods' request and what the element's later chunks (live status, receipt) take of the client:
             // a chunk of its own, which the element's chunk loads (else the bundler leaves it in the element's chunk,

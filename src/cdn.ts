@@ -16,8 +16,8 @@
  * own code or `lit` is the changed chunk, the entry registers the tag as a checkout that can only say so).
  */
 import { emit } from './element/events.js';
-import { startFirst, type Started } from './element/first.js';
-import { loadFirstLanguage } from './element/i18n/first.js';
+import { loadPainter, startFirst, type Painter, type Started } from './element/first.js';
+import { loadFirstLanguage, loadWholeLanguage } from './element/i18n/first.js';
 import { messagesFor, nearestLang } from './element/i18n/index.js';
 import { IntegrityError } from './element/integrity.js';
 
@@ -80,20 +80,25 @@ async function refused(message: string): Promise<void> {
   );
 }
 
-let painter: Promise<typeof import('./element/paint.js')> | undefined;
+let painter: Promise<Painter> | undefined;
 const firsts = customElements.get(TAG) ? [] : [...document.querySelectorAll<HTMLElement>(TAG)].map(startFirst).filter((f): f is Started => f !== null);
 if (firsts.length === 0) void element();
 else {
-  painter = import('./element/paint.js');
+  // Its chunk (with the pay view's code) hands the paint over as it runs.
+  painter = loadPainter(() => import('./element/paint.js').then(() => {}));
   // Each checkout's first-paint messages, in parallel with its request and the paint's code; without
   // them (not loaded) the element shows the checkout.
   const painted = firsts.map((f) => Promise.all([painter!, loadFirstLanguage(f.tag)]).then(([p, speaks]) => (speaks ? p.paintFirst(f) : undefined)));
   // After the paint (or a second after the paint's code while an answer is still awaited), once: the
-  // element's own code, which loads the whole language table it speaks with (i18n/load.ts, whose
-  // digests the element's chunk carries) while the painted requisites stay (paydesk-checkout.ts).
+  // element's own code and, in parallel with it, the whole language table it speaks with (each
+  // first-paint chunk carries its whole table's digest; the element's i18n/load.ts finds it under way),
+  // while the painted requisites stay (paydesk-checkout.ts).
   let rested = false;
   const rest = () => {
-    if (!rested) void element();
+    if (!rested) {
+      void element();
+      for (const f of firsts) loadWholeLanguage(f.tag);
+    }
     rested = true;
   };
   void Promise.all(painted).then(rest, rest);

@@ -23,7 +23,7 @@ import { editWithMap } from './source-map-edit.js';
 /** What the copies need of the build: the ES chunks' texts and maps, a parser, the shared modules' expression. */
 export interface CopyInputs {
   /** An ES chunk (`chunks/x-<hash>.js`): its text, and its source map when asked for. */
-  chunk(name: string): { text: string; map(): string };
+  chunk(name: string): { text: string; map(): string | null };
   parse(text: string): unknown;
   /** The expression that gives the classic script's modules (`globalThis[Symbol.for(…)]`). */
   shared: string;
@@ -106,7 +106,9 @@ export function classicCopies(inputs: CopyInputs) {
       const own = carried ? table(Object.keys(JSON.parse(carried[1]!) as Record<string, unknown>)) : null;
       const comment = /\n\/\/# sourceMappingURL=[^\n]*\n?$/.exec(body);
       const code = comment ? body.slice(0, comment.index) : body;
-      const sourceMap = JSON.parse(map()) as { sources: string[] };
+      // A chunk without a map (a first-paint table) has a copy without one.
+      const original = map();
+      const sourceMap = JSON.parse(original ?? '{"version":3,"sources":[],"names":[],"mappings":""}') as { sources: string[] };
       // One directory deeper than the original.
       sourceMap.sources = sourceMap.sources.map((s) => (/^[a-z]+:/i.test(s) || s.startsWith('/') ? s : `../${s}`));
       const base = `${CLASSIC_DIR}/${name.replace(/-[0-9a-f]{8}\.js$/, '')}`;
@@ -118,12 +120,12 @@ export function classicCopies(inputs: CopyInputs) {
       });
       const edited = editWithMap(code, JSON.stringify(sourceMap), edits);
       const file = `${base}-${nameHash(`${edited.code}${own ?? ''}`)}.js`;
-      const withComment = `${edited.code}\n//# sourceMappingURL=${posix.basename(file)}.map\n`;
+      const withComment = original === null ? `${edited.code}\n` : `${edited.code}\n//# sourceMappingURL=${posix.basename(file)}.map\n`;
       const copy = own === null ? withComment : withTable(withComment, own);
       files.set(file, copy);
       const copyMap = JSON.parse(edited.map) as { file?: string };
       copyMap.file = posix.basename(file);
-      files.set(`${file}.map`, JSON.stringify(copyMap));
+      if (original !== null) files.set(`${file}.map`, JSON.stringify(copyMap));
       loaded = { file, digest: sri(copy), deps };
     }
     making.delete(name);

@@ -63,7 +63,9 @@ export function classicScript(): Plugin {
           chunk: (name) => {
             const full = join(CDN_DIR, name);
             if (!existsSync(full)) this.error(`paydesk: dist/cdn/${name} is missing`);
-            return { text: readFileSync(full, 'utf8'), map: () => readFileSync(`${full}.map`, 'utf8') };
+            // A first-paint table (scripts/vite/first-tables.ts, a module of no file) has no map.
+            const map = () => (existsSync(`${full}.map`) ? readFileSync(`${full}.map`, 'utf8') : null);
+            return { text: readFileSync(full, 'utf8'), map };
           },
           parse: (t) => this.parse(t),
           shared: `globalThis[Symbol.for(${JSON.stringify(key)})]`,

@@ -9,8 +9,9 @@ export const FIRST_TABLE = '\0paydesk-first:';
 /**
  * ES build: `import('./ru.js?first')` (src/element/i18n/first.ts) is a chunk of the table's
  * first-paint messages (`FIRST_KEYS`), cut from the table's own source: its properties of those keys,
- * as written. The first paint fetches that chunk with the first request; the whole table follows with
- * the element's own code. A key missing from a table is simply not there (English stands beneath).
+ * as written, and `whole()`, which loads the whole table (this chunk carries its digest). The first
+ * paint fetches that chunk with the first request; the whole table is asked for right after the
+ * paint, in parallel with the element's own code (no round trip after the element's chunk). A key missing from a table is simply not there (English stands beneath).
  */
 export function firstTables(): Plugin {
   const keysOf = () => {
@@ -45,7 +46,10 @@ export function firstTables(): Plugin {
       const props = (table.properties as Node[])
         .filter((p) => p.type === 'Property' && keys.has(((p.key as { name?: string; value?: string }).name ?? (p.key as { value?: string }).value) ?? ''))
         .map((p) => code.slice(p.start, p.end));
-      return `export default {${props.join(',')}};\n`;
+      // `whole`: the whole table, which the CDN entry starts loading right after the paint, beside the
+      // element's own code (src/cdn.ts): through the loader, so this chunk carries the whole table's
+      // digest (scripts/vite/integrity.ts), and the element's `import('./ru.js')` finds it under way.
+      return `export default {${props.join(',')}};\nexport const whole = () => import(${JSON.stringify(file)});\n`;
     },
   };
 }

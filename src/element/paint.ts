@@ -22,7 +22,7 @@ import { styles as payStyles } from './pay-view.js';
 import { platformOf } from './platform.js';
 import { paymentLinkOf } from './requisites.js';
 import { openCard, staticHost } from './static-view.js';
-import type { Started } from './first.js';
+import { registerPainter, type Started } from './first.js';
 
 /** Each painted checkout: its way to draw, its messages, and whether the element's code was refused (nothing else is drawn then). */
 interface Painted {
@@ -37,7 +37,7 @@ const painted = new WeakMap<Element, Painted>();
  * step instead of its requisites (nothing would follow the order or answer its buttons). False when
  * `el` was not painted here.
  */
-export function paintFailure(el: Element): boolean {
+function paintFailure(el: Element): boolean {
   const p = painted.get(el);
   if (!p) return false;
   // The countdown's tick and an answer still on its way draw nothing more.
@@ -54,7 +54,7 @@ const TICK_MS = 1000;
  * when the answer is an open order. Resolves once the requisites are painted, or when there is nothing
  * more to paint (the element will show it). Never rejects.
  */
-export async function paintFirst(first: Started): Promise<void> {
+async function paintFirst(first: Started): Promise<void> {
   const { el, env, attrs, tag } = first;
   // A shadow root already there (paydesk/ssr, or the element's own): painted already.
   if (el.shadowRoot || attrs.mode === 'form') return;
@@ -101,3 +101,6 @@ export async function paintFirst(first: Started): Promise<void> {
     );
   }
 }
+
+// Handed over to the CDN entry as the chunk runs (first.ts `loadPainter`).
+registerPainter({ paintFirst, paintFailure });

@@ -2,4 +2,6 @@
 declare module '*?first' {
   const table: import('./index.js').Table;
   export default table;
+  /** Loads the whole table (the CDN build; absent where the first-paint table is the whole one). */
+  export const whole: (() => Promise<unknown>) | undefined;
 }

@@ -49,7 +49,8 @@ export const FIRST_KEYS = [
 ] as const;
 
 /** Each language's first-paint messages: `./<lang>.js?first`, a chunk the CDN build cuts from the table. */
-const FIRST: Readonly<Record<string, () => Promise<{ default: Table }>>> = {
+type FirstTable = { default: Table; whole?: (() => Promise<unknown>) | undefined };
+const FIRST: Readonly<Record<string, () => Promise<FirstTable>>> = {
   en: () => import('./en.js?first'),
   ru: () => import('./ru.js?first'),
   kk: () => import('./kk.js?first'),
@@ -64,6 +65,8 @@ const FIRST: Readonly<Record<string, () => Promise<{ default: Table }>>> = {
 
 /** The first-paint tables loaded, by tag. */
 const loaded = new Map<string, Table>();
+/** Their modules' `whole()`, by tag. */
+const wholes = new Map<string, () => Promise<unknown>>();
 
 /** The tags whose first-paint tables `tag` reads: its own chain, English where it has none (as `missingTables`). */
 const chainOf = (tag: string) => {
@@ -73,11 +76,20 @@ const chainOf = (tag: string) => {
 
 /** Loads the first-paint messages of `tag`. True when every table it reads arrived (the paint can speak); never rejects. */
 export async function loadFirstLanguage(tag: string): Promise<boolean> {
-  const arrived = await Promise.all(chainOf(tag).map((t) => FIRST[t]!().then((mod) => (loaded.set(t, mod.default), true), () => false)));
+  const arrived = await Promise.all(chainOf(tag).map((t) => FIRST[t]!().then((mod) => (loaded.set(t, mod.default), mod.whole && wholes.set(t, mod.whole), true), () => false)));
   return arrived.every(Boolean);
 }
 
 /** The first-paint messages of `tag`, region over language, as overrides of `messagesFor(tag)` (a paint has no merchant's overrides). */
 export function firstMessages(tag: string): MessageOverrides {
   return Object.assign({}, ...chainOf(tag).reverse().map((t) => loaded.get(t))) as MessageOverrides;
+}
+
+/**
+ * Starts loading the whole tables of `tag` whose first-paint tables arrived (the CDN entry, right after
+ * the paint, beside the element's own code): the element's `loadLanguage` (load.ts) then finds them
+ * under way or run, with no round trip after its own chunk. Never rejects (the element tries again).
+ */
+export function loadWholeLanguage(tag: string): void {
+  for (const t of chainOf(tag)) wholes.get(t)?.().catch(() => {});
 }

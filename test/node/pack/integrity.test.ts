@@ -40,11 +40,11 @@ function chunkFile(dir: string, name: string): string {
 
 /** What a page loads before its requisites are painted (ES module or classic script, Russian page). */
 function firstPaintPath(kind: 'es' | 'classic'): string[] {
-  const paint = kind === 'es' ? chunkFile('chunks', 'paint') : chunkFile('classic/chunks', 'paint');
+  const paint = kind === 'es' ? chunkFile('chunks', 'pay-view') : chunkFile('classic/chunks', 'pay-view');
   const dir = paint.slice(0, paint.lastIndexOf('/'));
   const deps = staticImports(readFileSync(join(cdn, paint), 'utf8')).map((s) => join(dir, s).replace(/\\/g, '/'));
-  assert.ok(deps.length >= 2, `${paint} imports the entry, the pay view and what the views share`);
-  return [paint, ...deps.filter((d) => d !== 'paydesk.js'), chunkFile('chunks', 'ru-first')];
+  assert.ok(deps.some((d) => d.includes('/lit-')), `${paint} (the first paint and the pay view) imports Lit's chunk`);
+  return [paint, ...deps.filter((d) => d !== 'paydesk.js'), loaded(kind, 'ru-first')];
 }
 
 /** The file the page loads for a chunk: the classic script's copy where it has one. */
@@ -55,7 +55,8 @@ function loaded(kind: 'es' | 'classic', name: string): string {
 
 /**
  * What a page loads after its first paint, down the chain: the element's own code (its digest in the
- * entry), the whole Russian table and the pay step (theirs in the element's chunk), the QR encoder
+ * entry), the whole Russian table (its digest in the Russian first-paint table, which the entry loads
+ * it with, beside the element's chunk; and in the element's chunk), the pay step (in the element's chunk), the QR encoder
  * (its digest in the pay view's chunk: the paint draws the QR on a desktop).
  */
 function afterPaint(kind: 'es' | 'classic'): string[] {

@@ -338,9 +338,9 @@ describe('Chromium', () => {
   });
 
   for (const [name, path, together] of [
-    ['the CDN ES module', '/pages/importmap-ru.html', [['chunks', 'paint'], ['chunks', 'pay-view'], ['chunks', 'ru-first']]],
+    ['the CDN ES module', '/pages/importmap-ru.html', [['chunks', 'pay-view'], ['chunks', 'ru-first']]],
     // The classic copies take the script's modules from it: no module of its own on the path (issue 33).
-    ['the classic script', '/pages/iife-ru.html', [['classic/chunks', 'paint'], ['classic/chunks', 'pay-view'], ['chunks', 'ru-first']]],
+    ['the classic script', '/pages/iife-ru.html', [['classic/chunks', 'pay-view'], ['classic/chunks', 'ru-first']]],
   ] as const) {
     test(`no waterfall, ${name}: the create, the requisites' code and the Russian first-paint messages are asked for in one round trip`, async () => {
       const held = [...(await Promise.all(together.map(async ([dir, file]) => `GET ${await chunk(dir, file)}`))), 'POST /api/paydesk/sessions'];
@@ -351,6 +351,30 @@ describe('Chromium', () => {
       await page.goto(`${base}${path}`);
       await expectRequisites(page);
       assert.deepEqual([...asked()].sort(), [...held].sort(), 'each was asked for before any of them was answered');
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
+
+  for (const [name, path, dir] of [
+    ['the CDN ES module', '/pages/importmap-ru.html', 'chunks'],
+    ['the classic script', '/pages/iife-ru.html', 'classic/chunks'],
+  ] as const) {
+    test(`the take-over, ${name}: the whole Russian table is asked for with the element's code, not a round trip after it`, async () => {
+      const element = await chunk(dir, 'cdn-element');
+      const table = await chunk('chunks', 'ru');
+      const page = await browser!.newPage();
+      const errors: string[] = [];
+      const asks: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('request', (r) => asks.push(new URL(r.url()).pathname));
+      const asked = await holdTogether(page, [`GET ${element}`, `GET ${table}`]);
+      await page.goto(`${base}${path}`);
+      await expectRequisites(page);
+      // The element takes over (its `state` is its machine's; none before its code has run).
+      await page.waitForFunction(() => (document.querySelector('paydesk-checkout') as HTMLElement & { state?: string }).state === 'pay');
+      assert.deepEqual([...asked()].sort(), [`GET ${element}`, `GET ${table}`].sort(), 'the whole table was asked for before the element\'s chunk was answered');
+      assert.equal(asks.filter((a) => a === table).length, 1, 'the whole table is fetched once (the element finds it loaded)');
       assert.deepEqual(errors, []);
       await page.close();
     });
