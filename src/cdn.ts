@@ -81,11 +81,17 @@ async function refused(message: string): Promise<void> {
 }
 
 let painter: Promise<Painter> | undefined;
-const firsts = customElements.get(TAG) ? [] : [...document.querySelectorAll<HTMLElement>(TAG)].map(startFirst).filter((f): f is Started => f !== null);
-if (firsts.length === 0) void element();
-else {
-  // Its chunk (with the pay view's code) hands the paint over as it runs.
+const present = customElements.get(TAG) ? [] : [...document.querySelectorAll<HTMLElement>(TAG)];
+// The paint's code is asked for first, before the first requests are prepared: every millisecond
+// before its request is one more before the paint. Its chunk (with the pay view's code, which the
+// element needs too) hands the paint over as it runs.
+if (present.length > 0) {
   painter = loadPainter(() => import('./element/paint.js').then(() => {}));
+  painter.catch(() => {});
+}
+const firsts = present.map(startFirst).filter((f): f is Started => f !== null);
+if (firsts.length === 0 || !painter) void element();
+else {
   // Each checkout's first-paint messages, in parallel with its request and the paint's code; without
   // them (not loaded) the element shows the checkout.
   const painted = firsts.map((f) => Promise.all([painter!, loadFirstLanguage(f.tag)]).then(([p, speaks]) => (speaks ? p.paintFirst(f) : undefined)));
