@@ -90,11 +90,13 @@ if (present.length > 0) {
   painter.catch(() => {});
 }
 const firsts = present.map(startFirst).filter((f): f is Started => f !== null);
-if (firsts.length === 0 || !painter) void element();
+if (firsts.length === 0) void element();
 else {
+  // A checkout to paint is one of those present, whose paint's code is under way.
+  const paint = painter!;
   // Each checkout's first-paint messages, in parallel with its request and the paint's code; without
   // them (not loaded) the element shows the checkout.
-  const painted = firsts.map((f) => Promise.all([painter!, loadFirstLanguage(f.tag)]).then(([p, speaks]) => (speaks ? p.paintFirst(f) : undefined)));
+  const painted = firsts.map((f) => Promise.all([paint, loadFirstLanguage(f.tag)]).then(([p, speaks]) => (speaks ? p.paintFirst(f) : undefined)));
   // After the paint (or a second after the paint's code while an answer is still awaited), once: the
   // element's own code and, in parallel with it, the whole language table it speaks with (each
   // first-paint chunk carries its whole table's digest; the element's i18n/load.ts finds it under way),
@@ -108,6 +110,6 @@ else {
     rested = true;
   };
   void Promise.all(painted).then(rest, rest);
-  void painter.then(() => setTimeout(rest, ELEMENT_WAIT_MS), rest);
+  void paint.then(() => setTimeout(rest, ELEMENT_WAIT_MS), rest);
 }
 

@@ -95,7 +95,9 @@ let painter: ((p: Painter) => void) | undefined;
 export function loadPainter(load: () => Promise<unknown>): Promise<Painter> {
   return new Promise<Painter>((resolve, reject) => {
     painter = resolve;
-    load().catch(reject);
+    // Its chunk has run: the paint has handed itself over by now, or never will (another copy of
+    // this module took it), and the element comes without a paint rather than never.
+    load().then(() => reject(new Error('paydesk: the paint did not hand itself over')), reject);
   });
 }
 /** Called by paint.ts as its chunk runs. */
