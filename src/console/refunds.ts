@@ -189,6 +189,17 @@ function methodFor(methods: PayoutMethod[], body: { account: string; method_type
   }
 }
 
+/**
+ * A retry under the key of a refund already recorded takes that refund's method when it names none:
+ * it is the same refund (one recorded before banks were asked names no bank either), so it is
+ * replayed rather than refused for want of a bank. Otherwise {@link methodFor}.
+ */
+function methodOfRetry(methods: PayoutMethod[], body: RefundBody, keyed: StoredRefund | null): PayoutMethod {
+  const named = body.payment_method_id !== undefined || body.method_type !== undefined;
+  const recorded = keyed && !named ? methods.find((m) => m.id === (keyed.asked_method_id ?? keyed.method.id)) : undefined;
+  return recorded ?? methodFor(methods, body);
+}
+
 interface RefundBody {
   order_id: string;
   account: string;
@@ -269,13 +280,8 @@ export function registerRefunds(app: Hono, ctx: RefundContext): RefundBook {
     if (paid === null) throw invalid('order_id', order.order_side !== 'Buy' ? 'is a payout, not a payment' : `is not paid (${order.status}): only a paid order is refunded`);
     const digits = currencyDigits(order.currency);
 
-    // A retry under the key of a refund already recorded takes that refund's method when it names
-    // none: it is the same refund (a record from before banks were asked names no bank either), so
-    // it is replayed rather than refused for want of a bank.
-    const methods = await payoutMethods(client);
     const keyed = key !== undefined ? ((await book.stored(order.id)).find((r) => r.id === refundId(order.id, { key })) ?? null) : null;
-    const recorded = keyed && body.payment_method_id === undefined && body.method_type === undefined ? methods.find((m) => m.id === (keyed.asked_method_id ?? keyed.method.id)) : undefined;
-    const method = recorded ?? methodFor(methods, body);
+    const method = methodOfRetry(await payoutMethods(client), body, keyed);
     const destination = normalizeDestination(method.kind, body.account, method.type);
     if (!destination.ok) throw invalid('account', `${DESTINATION_PROBLEMS[destination.problem]} (${method.name} pays out to a ${method.kind})`);
 
