@@ -138,7 +138,7 @@ describe('examples/express-script-tag: Express 5 middleware, the classic script 
       /^POST \/.*\/sessions$/,
       /^GET \/assets\/paydesk\/classic\/chunks\/pay-view-[0-9a-f]{8}\.js$/,
       /^GET \/assets\/paydesk\/(classic\/)?chunks\/lit-[0-9a-f]{8}\.js$/,
-      /^GET \/assets\/paydesk\/chunks\/kk-first-[0-9a-f]{8}\.js$/,
+      /^GET \/assets\/paydesk\/(classic\/)?chunks\/kk-first-[0-9a-f]{8}\.js$/,
     ]);
     await elementPaid(page);
     assert.ok(requests.includes(kk), `kk.js was fetched: ${requests.join(' ')}`);
