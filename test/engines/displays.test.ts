@@ -66,17 +66,17 @@ async function formWithRequisites(page: EnginePage): Promise<{ lang: string; hei
   );
 }
 
-/** The storefront's sandbox bar: "complete" (the order on screen is paid at the provider). */
-const pressComplete = (page: EnginePage) =>
+/** A sandbox control's "complete" (the order on screen is paid at the provider): the bar's, or the modal dialog's own (`#modal`). */
+const pressComplete = (page: EnginePage, where = '#sandbox-bar') =>
   waitFor(
     () =>
-      page.evaluate(() => {
-        const b = document.querySelector<HTMLButtonElement>('#sandbox-bar [data-sandbox="complete"]');
+      page.evaluate((sel: string) => {
+        const b = document.querySelector<HTMLButtonElement>(`${sel} [data-sandbox="complete"]`);
         if (!b || b.disabled) return false;
         b.click();
         return true;
-      }),
-    'the sandbox bar\'s "complete"',
+      }, where),
+    `the "complete" control in ${where}`,
   );
 
 for (const name of enginesToRun()) {
@@ -99,16 +99,7 @@ for (const name of enginesToRun()) {
       assert.equal(dialog.modal, true, 'as a modal (the page behind is inert)');
       assert.ok(dialog.width > 0 && dialog.height > 0, `the dialog is painted (${dialog.width}×${dialog.height})`);
       // The sandbox controls are inside the dialog (the page behind a modal is inert).
-      await waitFor(
-        () =>
-          page.evaluate(() => {
-            const b = document.querySelector<HTMLButtonElement>('#modal [data-sandbox="complete"]');
-            if (!b || b.disabled) return false;
-            b.click();
-            return true;
-          }),
-        'the dialog\'s "complete" control',
-      );
+      await pressComplete(page, '#modal');
       const paid = await waitForState(page, 'paid', MODAL);
       assert.equal(paid.order?.id, shown.order?.id);
       assert.deepEqual(paid.errors, [], 'no paydesk-error');
