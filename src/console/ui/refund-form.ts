@@ -8,7 +8,7 @@
  * (`POST /refunds`, src/console/refunds.ts).
  */
 import type { OrderDetail, RefundResponse, RefundView } from '../contract.js';
-import { choiceOfCustomerBank, payoutBankName, phoneRefundChoices, quotePayout, refundMethodFor, type PayoutMethod, type PayoutQuote } from '../payout-rules.js';
+import { accountKindOf, choiceOfCustomerBank, payoutBankName, phoneRefundChoices, quotePayout, refundMethodFor, type PayoutMethod, type PayoutQuote } from '../payout-rules.js';
 import { ApiError, api, isUnauthorized } from './api.js';
 import type { ConsoleContext } from './context.js';
 import { el } from '../../ui-shared/dom.js';
@@ -27,7 +27,7 @@ function twoPlaces(text: string): string | null {
   return m ? `${m[1]}.${(m[2] ?? '').padEnd(2, '0')}` : null;
 }
 
-const isPhone = (account: string) => /^\+|^[78]\d{10}$/.test(account.replace(/[\s\-().\u00a0]/g, ''));
+const isPhone = (account: string) => accountKindOf(account) === 'phone';
 
 function newKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
