@@ -5,9 +5,11 @@
  * 1. `PAYDESK_CDN_FORMAT=es`, from src/cdn.ts:
  *      dist/cdn/paydesk.js                   ES module that registers <paydesk-checkout>: the first request,
  *                                            the offline English messages, the digests of what it loads
- *      dist/cdn/chunks/pay-view-<hash>.js    the first paint (src/element/paint.ts), the requisites and what
- *                                            the views share, which imports:
- *      dist/cdn/chunks/lit-<hash>.js         Lit's renderer, the card and the element's styles
+ *      dist/cdn/chunks/pay-view-<hash>.js    the first paint (src/element/paint.ts, which writes the templates
+ *                                            out as HTML: html-string.ts), the requisites and what the views
+ *                                            share, which imports:
+ *      dist/cdn/chunks/lit-<hash>.js         Lit's template tags and style helpers (not its renderer, which
+ *                                            the element's own chunk carries), the card and the element's styles
  *      dist/cdn/chunks/<name>-<hash>.js      the other steps (method choice, closed order, live status), what
  *                                            few shoppers need (bank sheet and its table, receipt upload, form
  *                                            frame, QR encoder) and the bundler's runtime helpers
@@ -66,8 +68,8 @@ if (format !== 'es' && format !== 'iife') {
   throw new Error(`PAYDESK_CDN_FORMAT must be "es" or "iife", not ${JSON.stringify(format)}`);
 }
 
-/** What the element's own code and the first paint share (see the `lit` group; `safeIntl`, i18n/intl.ts, too: plural forms in the element's chunk need it). */
-const LIT_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|node_modules[\\/]@lit[\\/]reactive-element[\\/]css-tag|src[\\/]element[\\/](parts|paydesk-checkout\.styles|i18n[\\/]intl)\.ts$)/;
+/** What the element's own code and the first paint share (see the `lit` group; `safeIntl`, i18n/intl.ts, too: plural forms in the element's chunk need it). Lit's renderer is not among them: the paint writes HTML (scripts/vite/lit-for-paint.ts). */
+const LIT_SHARED = /[\\/](node_modules[\\/]@lit[\\/]reactive-element[\\/]css-tag|src[\\/]element[\\/](parts|template-tags|paydesk-checkout\.styles|i18n[\\/]intl)\.ts$)/;
 /** The token endpoint's client beyond the first request (src/element/api.ts; see the `api` group). */
 const API = /[\\/]src[\\/]element[\\/]api\.ts$/;
 /** The first paint and the pay view: their chunk also carries what the views share (see the `pay-view` group). */
@@ -109,7 +111,7 @@ const es = defineConfig({
             // What paydesk.js imports statically stays in it (else rolldown may split shared modules into a
             // chunk it would import: one more round trip before the element runs).
             { name: 'initial', tags: ['$initial'], priority: 3 },
-            // Lit's renderer and style helpers, and the card every step draws with its styles: what the element's
+            // Lit's template tags and style helpers, and the card every step draws with its styles: what the element's
             // own code shares with the first paint. A chunk of their own, so that the element still loads (and
             // says "no connection", with "try again") when the requisites' chunk cannot be fetched.
             { name: 'lit', test: LIT_SHARED, priority: 2 },

@@ -148,26 +148,34 @@ function hint(href: string, integrity: string): void {
   document.head.append(link);
 }
 
-type ScriptUrlPolicy = { createScriptURL(url: string): string };
-let policy: ScriptUrlPolicy | null | undefined;
+type Policy = { createScriptURL(url: string): string; createHTML(html: string): string };
+let policy: Policy | null | undefined;
 
 /**
- * The chunk's URL as a script's `src` takes it: where the browser has Trusted Types, through a policy
- * named `paydesk` (a page that enforces them, `require-trusted-types-for 'script'`, takes no plain
- * string; the URL is checked against its digest all the same). A page whose `trusted-types` directive
- * does not allow the name gets the plain URL.
+ * The page's Trusted Types policy of paydesk, where the browser has them: a page that enforces them
+ * (`require-trusted-types-for 'script'`) takes no plain string as a script's URL or as HTML. Its rules
+ * pass the string on as it is: a chunk's URL is checked against its digest all the same, and the first
+ * paint's HTML is the element's own templates with every value escaped (html-string.ts). Null where
+ * there are none, or where the page's `trusted-types` directive does not allow the name `paydesk` (then
+ * the plain string, which such a page refuses: the chunk does not load, nothing is painted first).
  */
-function scriptUrl(href: string): string {
+function trusted(): Policy | null {
   if (policy === undefined) {
     try {
-      const tt = (globalThis as { trustedTypes?: { createPolicy(name: string, rules: ScriptUrlPolicy): ScriptUrlPolicy } }).trustedTypes;
-      policy = tt ? tt.createPolicy('paydesk', { createScriptURL: (u) => u }) : null;
+      const tt = (globalThis as { trustedTypes?: { createPolicy(name: string, rules: Policy): Policy } }).trustedTypes;
+      policy = tt ? tt.createPolicy('paydesk', { createScriptURL: (u) => u, createHTML: (h) => h }) : null;
     } catch {
       policy = null;
     }
   }
-  return policy ? policy.createScriptURL(href) : href;
+  return policy;
 }
+
+/** The chunk's URL as a script's `src` takes it (see {@link trusted}). */
+const scriptUrl = (href: string): string => trusted()?.createScriptURL(href) ?? href;
+
+/** The first paint's HTML as `innerHTML` takes it (see {@link trusted}). */
+export const trustedHtml = (html: string): string => trusted()?.createHTML(html) ?? html;
 
 /** A module script of the chunk: resolved once it has run, rejected if the browser refused it. */
 function run(href: string, integrity: string): Promise<void> {

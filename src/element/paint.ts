@@ -12,7 +12,8 @@
  * element has taken over (a few hundred milliseconds later on a slow network). Anything else (a closed
  * order, form mode, an error) is left to the element.
  */
-import { adoptStyles, html, nothing, render, type CSSResultOrNative } from 'lit';
+import { adoptStyles, html, nothing, type CSSResultOrNative } from 'lit';
+import { htmlWriter } from './html-string.js';
 import { firstMessages } from './i18n/first.js';
 import { errorText, messagesFor, resolveLanguage } from './i18n/index.js';
 import { answered, isOpen, type MachineEvent } from './machine.js';
@@ -60,9 +61,19 @@ async function paintFirst(first: Started): Promise<void> {
   if (el.shadowRoot || attrs.mode === 'form') return;
   const root = el.attachShadow({ mode: 'open' });
   adoptStyles(root, [elementStyles, ...payStyles].flat() as CSSResultOrNative[]);
-  // Lit keeps what it rendered on the node it renders before: the element's own render starts afresh.
+  // What is painted goes before `at`: the element's own render removes both (it takes them as a
+  // server-rendered paint), which ends the paint.
   const at = root.appendChild(document.createComment(''));
-  const shown: Painted = { render: (view) => at.isConnected && render(view, root, { renderBefore: at }), m: messagesFor(tag, firstMessages(tag)), refused: false };
+  const write = htmlWriter(root, at);
+  const render = (view: unknown) => {
+    try {
+      write(view);
+    } catch {
+      // A page whose Trusted Types refuse the HTML (integrity.ts `trusted`): the element paints.
+      shown.refused = true;
+    }
+  };
+  const shown: Painted = { render, m: messagesFor(tag, firstMessages(tag)), refused: false };
   const draw = (view: unknown) => !shown.refused && shown.render(view);
   const table = resolveLanguage(tag);
   const language = tag.toLowerCase().startsWith(table) ? tag : table;

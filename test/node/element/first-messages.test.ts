@@ -19,25 +19,11 @@ import { transition } from '../../../src/element/transition.js';
 import { card, center, spinner, stepTitle } from '../../../src/element/parts.js';
 import type { Platform } from '../../../src/element/platform.js';
 import { openCard, staticHost } from '../../../src/element/static-view.js';
-import { orderView } from '../../browser/helpers/orders.js';
+import { firstPaintOrders } from '../../browser/helpers/orders.js';
 
 addTables({ ru });
 const NOW = Date.parse('2026-11-27T10:00:00Z');
 const clock: Clock = { now: () => NOW, mono: () => 0, setTimeout: () => 0, clearTimeout: () => {} };
-
-/** The shared order fixture (test/browser/helpers/orders.ts) as a card transfer with a hosted form: the first paint's every part. */
-const order = (over: Partial<OrderView> = {}): OrderView =>
-  orderView(
-    {
-      bank: 'vtb',
-      form_url: 'https://pay.example/form/1',
-      payment_link: null,
-      method: { id: 'm1', name: 'Card', type: 'BankCard' },
-      requisites: { kind: 'card', holder_name: 'Иван И.', holder_account: '2200700012345678', bank_name: 'Т-Банк' },
-      ...over,
-    },
-    NOW,
-  );
 
 /** Messages that record every key read (the errors' too). */
 function recording(read: Set<string>): Messages {
@@ -62,19 +48,7 @@ function draw(o: OrderView, platform: Platform, said: boolean, read: Set<string>
 test('every message a first paint reads is in FIRST_KEYS or the offline English', () => {
   const allowed = new Set<string>([...FIRST_KEYS, ...Object.keys(offline)]);
   const read = new Set<string>();
-  const link = 'https://qr.nspk.ru/AS10003P3RH0LJ2A9ROO038L6NT5RU1M?type=02&bank=100000000111&sum=150000&cur=RUB&crc=AB12';
-  const sbp = { payment_link: link, method: { id: 'm2', name: 'SBP', type: 'SBP' }, requisites: { kind: 'phone' as const, holder_name: 'Иван И.', holder_account: '+79001234567', bank_name: 'Сбербанк' } };
-  const orders = [
-    order(),
-    order(sbp),
-    order({ ...sbp, requested_amount: '1499.00' }),
-    order({ method: { id: 'm3', name: 'Account', type: 'BankAccount' }, requisites: { kind: 'account', holder_name: 'ООО', holder_account: '40817810099910004312', bank_name: 'ВТБ' } }),
-    order({ method: { id: 'm4', name: 'Link', type: 'NSPKLink' }, payment_link: link, requisites: { kind: 'link', holder_name: '', holder_account: link, bank_name: '' } }),
-    order({ method: { id: 'm5', name: 'Link', type: 'NSPKLink' }, requisites: { kind: 'link', holder_name: '', holder_account: 'CODE-42', bank_name: '' } }),
-    order({ method: { id: 'm6', name: 'Abroad', type: 'TransSBP' }, requisites: { kind: 'phone', holder_name: 'Иван И.', holder_account: '+79001234567', bank_name: '' } }),
-    order({ method: { id: 'm7', name: 'Abroad card', type: 'TransBankCard' } }),
-    order({ method: { id: 'm8', name: 'Their own name', type: 'Other' }, requisites: null, payment_link: link }),
-  ];
+  const orders = firstPaintOrders(NOW);
   for (const o of orders) {
     for (const platform of ['desktop', 'ios', 'android'] as const) {
       for (const said of [false, true]) {

@@ -1,0 +1,118 @@
+/**
+ * Lit's templates written out as HTML in the browser, without Lit's renderer: what the CDN's first
+ * paint (paint.ts) draws the requisites with before the element's code, which carries Lit's renderer
+ * (about 3 KB gzip), has arrived. The element then takes the painted shadow root over as it takes a
+ * server-rendered one (paydesk-checkout.ts `createRenderRoot`), so what is written here only has to
+ * look the same as what Lit draws: the views' own templates, one source (static-view.ts).
+ *
+ * What it writes, as Lit renders it: text and nested templates in child positions (`nothing`, null
+ * and undefined write nothing; arrays, each item), attribute values (quoted or not, one binding or
+ * several; `nothing` leaves the attribute out), and boolean attributes (`?name`). Event listeners
+ * (`@click`) and properties (`.value`) are left out: nothing can act before the element runs. A
+ * directive is refused (the views use none; Lit's renderer would be needed). test/browser/html-string.test.ts
+ * compares the two renderings of every painted view.
+ */
+import { trustedHtml } from './integrity.js';
+
+const NOTHING = Symbol.for('lit-nothing');
+const NO_CHANGE = Symbol.for('lit-noChange');
+
+/** A template as `html`/`svg` make it (Lit's `TemplateResult`). */
+interface Written {
+  ['_$litType$']: number;
+  strings: readonly string[];
+  values: readonly unknown[];
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escape = (v: unknown) => String(v).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** A start tag (its attributes hold the attribute bindings) or a binding's marker (a child position). */
+const TAG_OR_CHILD = /<[a-zA-Z][^<>]*>|\x01(\d+)\x02/g;
+/** An attribute whose value holds a binding: its prefix (`.`, `?`, `@` or none), name and value. */
+const ATTRIBUTE = /\s([.?@]?)([^\s"'<>/=\x01]+)=(?:"([^"]*)"|'([^']*)'|(\x01\d+\x02))/g;
+const MARKER = /\x01(\d+)\x02/g;
+
+/** `value`, refused when it is a directive (Lit's renderer would be needed to draw it). */
+function plain<T>(value: T): T {
+  if (value && typeof value === 'object' && '_$litDirective$' in value) throw new Error('paydesk: a directive cannot be written out without Lit');
+  return value;
+}
+
+/** `value` as HTML, as it would be rendered in a child position. */
+export function htmlOf(value: unknown): string {
+  if (value == null || value === NOTHING || value === NO_CHANGE) return '';
+  if (typeof value !== 'object') return escape(value);
+  if ('_$litType$' in value) return templateHtml(value as Written);
+  if (Symbol.iterator in plain(value)) return [...(value as Iterable<unknown>)].map(htmlOf).join('');
+  return escape(value);
+}
+
+function templateHtml({ strings, values }: Written): string {
+  // The template's own text, each binding a marker its text cannot hold: the values are written in one
+  // pass, never read again as markers or tags.
+  const text = strings.reduce((all, s, i) => `${all}\x01${i - 1}\x02${s}`);
+  const inTag = (whole: string, prefix: string, name: string, ...quoted: (string | undefined)[]) => attribute(values, whole, prefix, name, quoted[0] ?? quoted[1] ?? quoted[2] ?? '');
+  return text.replace(TAG_OR_CHILD, (tag: string, child?: string) => {
+    if (child !== undefined) return htmlOf(values[+child]);
+    // A binding on the element itself takes only a directive.
+    if (tag.replace(ATTRIBUTE, '').includes('\x01')) throw new Error('paydesk: an element binding cannot be written out without Lit');
+    return tag.replace(ATTRIBUTE, inTag);
+  });
+}
+
+/** One attribute of a start tag (`whole`, its value `raw`), as Lit would set it: ` name="value"`, or nothing. */
+function attribute(values: readonly unknown[], whole: string, prefix: string, name: string, raw: string): string {
+  if (!raw.includes('\x01')) return whole;
+  // Listeners and properties: nothing to act on before the element runs.
+  if (prefix === '@' || prefix === '.') return '';
+  // The text around the bindings and, at odd places, the bound values.
+  const parts: unknown[] = raw.split(MARKER).map((p, i) => (i % 2 ? plain(values[+p]) : p.replace(/"/g, '&quot;')));
+  if (prefix === '?') return parts[1] && parts[1] !== NOTHING ? ` ${name}` : '';
+  return parts.includes(NOTHING) ? '' : ` ${name}="${parts.map((p, i) => (i % 2 ? escape(p ?? '') : p)).join('')}"`;
+}
+
+/**
+ * Draws templates into `parent`, before `at`, as HTML (`htmlOf`): nothing when a view writes out as the
+ * last one did, and what did not change kept in place — the countdown's tick changes one text node,
+ * and a shopper's selection in the requisites survives it. Stops once `at` has left the tree (the
+ * element's own render removes it). Throws where the page's Trusted Types refuse the HTML.
+ */
+export function htmlWriter(parent: Node, at: ChildNode): (view: unknown) => void {
+  let written = '';
+  let nodes: ChildNode[] = [];
+  return (view) => {
+    const next = htmlOf(view);
+    if (!at.isConnected || next === written) return;
+    const t = document.createElement('template');
+    t.innerHTML = trustedHtml(next);
+    written = next;
+    nodes = sameNodes(parent, nodes, [...t.content.childNodes], at);
+  };
+}
+
+/**
+ * `next` in place of `old` (the nodes painted before `at`), each node that has only changed its text or
+ * attributes kept and changed in place: the countdown's tick changes one text, and a shopper's selection
+ * in the requisites survives it. Returns the nodes now painted.
+ */
+function sameNodes(parent: Node, old: ChildNode[], next: ChildNode[], at: Node | null): ChildNode[] {
+  if (old.length !== next.length) {
+    for (const n of old) n.remove();
+    for (const n of next) parent.insertBefore(n, at);
+    return next;
+  }
+  return old.map((o, i) => {
+    const n = next[i]!;
+    if (o.nodeName !== n.nodeName) return (parent.replaceChild(n, o), n);
+    if (!(o instanceof Element)) {
+      if (o.nodeValue !== n.nodeValue) o.nodeValue = n.nodeValue;
+      return o;
+    }
+    const e = n as Element;
+    for (const a of [...o.attributes]) if (!e.hasAttribute(a.name)) o.removeAttribute(a.name);
+    for (const a of e.attributes) if (o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
+    sameNodes(o, [...o.childNodes], [...e.childNodes], null);
+    return o;
+  });
+}
