@@ -69,7 +69,7 @@ if (format !== 'es' && format !== 'iife') {
 }
 
 /** What the element's own code and the first paint share (see the `lit` group; `safeIntl`, i18n/intl.ts, too: plural forms in the element's chunk need it). Lit's renderer is not among them: the paint writes HTML (scripts/vite/lit-for-paint.ts). */
-const LIT_SHARED = /[\\/](node_modules[\\/]@lit[\\/]reactive-element[\\/]css-tag|src[\\/]element[\\/](parts|template-tags|paydesk-checkout\.styles|i18n[\\/]intl)\.ts$)/;
+const LIT_SHARED = /[\\/](src[\\/]element[\\/](parts|template-tags|paydesk-checkout\.styles|i18n[\\/]intl)\.ts$)/;
 /** The token endpoint's client beyond the first request (src/element/api.ts; see the `api` group). */
 const API = /[\\/]src[\\/]element[\\/]api\.ts$/;
 /** The first paint and the pay view: their chunk also carries what the views share (see the `pay-view` group). */

@@ -25,7 +25,7 @@ export function litForPaint(): Plugin {
     },
     load(id) {
       return id === LIT_LIGHT
-        ? `export { html, svg, nothing, noChange } from ${JSON.stringify(TAGS)};\nexport { css, unsafeCSS, adoptStyles } from '@lit/reactive-element/css-tag.js';\n`
+        ? `export { html, svg, nothing, noChange, css, unsafeCSS, adoptStyles } from ${JSON.stringify(TAGS)};\n`
         : null;
     },
   };

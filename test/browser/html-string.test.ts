@@ -5,9 +5,10 @@
  * browser tests run in, and the two trees compared node by node (Lit's own marker comments aside).
  */
 import { expect } from '@open-wc/testing';
-import { html, nothing, render } from 'lit';
+import { LitElement, html, nothing, render } from 'lit';
 import { syncFrom, type Clock } from '../../src/element/countdown.js';
 import { htmlOf, htmlWriter } from '../../src/element/html-string.js';
+import { adoptStyles, css } from '../../src/element/template-tags.js';
 import { addTables, errorText, messagesFor } from '../../src/element/i18n/index.js';
 import ru from '../../src/element/i18n/ru.js';
 import { initialState } from '../../src/element/machine.js';
@@ -114,5 +115,30 @@ describe('the first paint\'s HTML (html-string.ts) is what Lit draws', () => {
     expect(host.querySelector('[part="countdown"]')).to.equal(host.childNodes[1]);
     expect(host.querySelector('[part="countdown"]')!.textContent).to.equal('57');
     host.remove();
+  });
+});
+
+describe('the first paint\'s styles (template-tags.ts `css`, `adoptStyles`), as Lit\'s element takes them', () => {
+  it('a shadow root takes them, and so does a LitElement whose styles they are', async () => {
+    const inner = css`p { margin-left: ${7}px; }`;
+    const style = css`${inner} p { color: rgb(1, 2, 3); }`;
+    const host = document.body.appendChild(document.createElement('div'));
+    const root = host.attachShadow({ mode: 'open' });
+    adoptStyles(root, [style]);
+    const p = root.appendChild(document.createElement('p'));
+    expect(getComputedStyle(p).color).to.equal('rgb(1, 2, 3)');
+    expect(getComputedStyle(p).marginLeft).to.equal('7px');
+    class Styled extends LitElement {
+      static override styles = [style];
+      override render() {
+        return html`<p>x</p>`;
+      }
+    }
+    customElements.define('paydesk-light-styles', Styled);
+    const el = document.body.appendChild(document.createElement('paydesk-light-styles')) as Styled;
+    await el.updateComplete;
+    expect(getComputedStyle(el.shadowRoot!.querySelector('p')!).color).to.equal('rgb(1, 2, 3)');
+    host.remove();
+    el.remove();
   });
 });

@@ -63,3 +63,13 @@ test('a binding on the element itself is refused; the tags after it are still re
   const row = (i: number) => html`<span class="c${i}" title=${i}>${i}</span>`;
   assert.equal(htmlOf(html`${[1, 2, 3].map(row)}`), '<span class="c1" title="1">1</span><span class="c2" title="2">2</span><span class="c3" title="3">3</span>');
 });
+
+test('the light css tag: other styles and numbers go in, anything else is refused; Lit\'s css takes its styles', async () => {
+  const { css: lightCss, unsafeCSS } = await import('../../../src/element/template-tags.js');
+  const { css: litCss } = await import('lit');
+  const inner = lightCss`b { color: red; }`;
+  assert.equal(lightCss`a { margin: ${4}px; } ${inner}`.cssText, 'a { margin: 4px; } b { color: red; }');
+  assert.equal(String(unsafeCSS('c {}')), 'c {}');
+  assert.throws(() => lightCss`a { color: ${'red' as unknown as number}; }`, /only a css style or a number/);
+  assert.equal(litCss`${inner} i {}`.cssText, 'b { color: red; } i {}');
+});
