@@ -4,13 +4,12 @@
  *
  * 1. `PAYDESK_CDN_FORMAT=es`, from src/cdn.ts:
  *      dist/cdn/paydesk.js                   ES module that registers <paydesk-checkout>: the first request,
- *                                            the offline English messages, the digests of what it loads
- *      dist/cdn/chunks/pay-view-<hash>.js    the first paint (src/element/paint.ts, which writes the templates
- *                                            out as HTML: html-string.ts), the requisites and what the views
- *                                            share, which imports:
- *      dist/cdn/chunks/lit-<hash>.js         Lit's template tags and style helpers (not its renderer, which
- *                                            the element's own chunk carries), the card and the element's styles
- *      dist/cdn/chunks/<name>-<hash>.js      the other steps (method choice, closed order, live status), what
+ *                                            the first paint (src/element/paint.ts: the requisites' templates
+ *                                            and styles, written out as HTML by html-string.ts, with Lit's
+ *                                            template tags but not its renderer), the offline English
+ *                                            messages, the digests of what it loads
+ *      dist/cdn/chunks/cdn-element-<hash>.js the element's own code, with Lit's renderer and element class
+ *      dist/cdn/chunks/<name>-<hash>.js      the steps (pay step, method choice, closed order, live status), what
  *                                            few shoppers need (bank sheet and its table, receipt upload, form
  *                                            frame, QR encoder) and the bundler's runtime helpers
  *      dist/cdn/chunks/<lang>-<hash>.js      the language tables, English and Russian included, one each
@@ -26,14 +25,14 @@
  * it loads itself and the chunk that loads it for the others (a chain: scripts/vite/chain.ts); a
  * changed chunk never runs.
  *
- * No waterfall: what the first painted requisites need is fetched in the first round trip after the
- * script runs, in parallel with the session request. paydesk.js has no static import (the modules it
- * shares with chunks stay in it: `preserveEntrySignatures: 'allow-extension'` and the `initial`
- * group); the first paint is one chunk, the requisites and what the views share another (the `pay-view` group); and every
+ * No waterfall: what the first painted requisites need is the entry itself and its language's
+ * first-paint messages, fetched in the first round trip after the script runs, in parallel with the
+ * session request. paydesk.js has no static import (the modules it shares with chunks stay in it:
+ * `preserveEntrySignatures: 'allow-extension'` and the `initial` group); and every
  * chunk is asked for together with the chunks it imports statically (the entry's digests list them;
  * what Vite's modulepreload does in an app), so a chunk never reveals another one round trip later
  * (a chunk runs only after those it imports: src/element/integrity.ts).
- * The classic script loads the chunks that need nothing of it (Lit's, most language tables, the QR
+ * The classic script loads the chunks that need nothing of it (most language tables, the QR
  * encoder) from chunks/ like the ES module, and the others from their copies in classic/chunks/.
  *
  * The language tables: the element loads them with `import('./kk.js')` (src/element/i18n/load.ts), each a
@@ -49,7 +48,7 @@
  * proxied to `npm start`.
  *
  * The plugins, one a file in scripts/vite/ (each with its doc comment): integrity.ts (`integrityLoads`,
- * ES build), empty-namespaces.ts (`emptyNamespaces`, ES), lit-for-paint.ts (`litForPaint`, ES), first-tables.ts (`firstTables`, ES), ascii-templates.ts
+ * ES build), lit-for-paint.ts (`litForPaint`, ES), first-tables.ts (`firstTables`, ES), ascii-templates.ts
  * (`asciiTemplates`, ES), classic.ts (`classicScript`, the IIFE build, with classic-copies.ts, its
  * copies of the chunks, and source-map-edit.ts: edits of a built file that keep its map right);
  * chain.ts plans the digest chain; shared.ts holds the output paths.
@@ -59,7 +58,6 @@ import { asciiTemplates } from './scripts/vite/ascii-templates.js';
 import { CLASSIC_ENTRY, classicScript } from './scripts/vite/classic.js';
 import { FIRST_TABLE, firstTables } from './scripts/vite/first-tables.js';
 import { integrityLoads } from './scripts/vite/integrity.js';
-import { emptyNamespaces } from './scripts/vite/empty-namespaces.js';
 import { litForPaint } from './scripts/vite/lit-for-paint.js';
 import { CHUNK_DIR } from './scripts/vite/shared.js';
 
@@ -68,12 +66,8 @@ if (format !== 'es' && format !== 'iife') {
   throw new Error(`PAYDESK_CDN_FORMAT must be "es" or "iife", not ${JSON.stringify(format)}`);
 }
 
-/** What the element's own code and the first paint share (see the `lit` group; `safeIntl`, i18n/intl.ts, too: plural forms in the element's chunk need it). Lit's renderer is not among them: the paint writes HTML (scripts/vite/lit-for-paint.ts). */
-const LIT_SHARED = /[\\/](src[\\/]element[\\/](parts|template-tags|paydesk-checkout\.styles|i18n[\\/]intl)\.ts$)/;
 /** The token endpoint's client beyond the first request (src/element/api.ts; see the `api` group). */
 const API = /[\\/]src[\\/]element[\\/]api\.ts$/;
-/** The first paint and the pay view: their chunk also carries what the views share (see the `pay-view` group). */
-const PAY_VIEW = /[\\/]src[\\/]element[\\/](pay-view|paint|static-view)\.ts$/;
 
 /** What both builds share. */
 const common = { emptyOutDir: false, sourcemap: true, target: 'es2021', minify: true, reportCompressedSize: false, outDir: 'dist/cdn' } as const;
@@ -87,7 +81,7 @@ const server = { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000' } }
 
 const es = defineConfig({
   define,
-  plugins: [litForPaint(), firstTables(), asciiTemplates(), emptyNamespaces(), integrityLoads()],
+  plugins: [litForPaint(), firstTables(), asciiTemplates(), integrityLoads()],
   build: {
     ...common,
     lib: { entry: 'src/cdn.ts', formats: ['es'], fileName: () => 'paydesk.js' },
@@ -109,17 +103,10 @@ const es = defineConfig({
         codeSplitting: {
           groups: [
             // What paydesk.js imports statically stays in it (else rolldown may split shared modules into a
-            // chunk it would import: one more round trip before the element runs).
+            // chunk it would import: one more round trip before the element runs). The first paint is among
+            // them (src/element/paint.ts: the requisites' templates and styles, what the views share, Lit's
+            // template tags): one file and one gzip stream on the paint's path, no chunk fetched before it.
             { name: 'initial', tags: ['$initial'], priority: 3 },
-            // Lit's template tags and style helpers, and the card every step draws with its styles: what the element's
-            // own code shares with the first paint. A chunk of their own, so that the element still loads (and
-            // says "no connection", with "try again") when the requisites' chunk cannot be fetched.
-            { name: 'lit', test: LIT_SHARED, priority: 2 },
-            // The first paint (src/element/paint.ts, static-view.ts) and the requisites, with what the views share:
-            // one chunk, fetched with the first request (beside the `lit` one). src/cdn.ts loads it with
-            // import() of paint.ts, which exports nothing (it hands itself over as it runs): the namespace object
-            // Rolldown makes for it is written `{}` (empty-namespaces.ts), no runtime chunk on the path.
-            { name: 'pay-view', test: PAY_VIEW, priority: 1 },
             // The methods' request and what the element's later chunks (live status, receipt) take of the client:
             // a chunk of its own, which the element's chunk loads (else the bundler leaves it in the element's chunk,
             // and those chunks import the one that loads them: a cycle the digest chain hoists into the entry).

@@ -97,9 +97,9 @@ async function measureFile(root: string, name: string, rel: string): Promise<Siz
 }
 
 /**
- * What a Russian page with `method-type` set downloads before its requisites are painted: the entry,
- * the first paint's chunk (`pay-view`, with src/element/paint.ts; `chunks/` or the classic script's
- * `classic/chunks/`) and what it imports statically (Lit's chunk; the entry aside), the Russian first-paint messages. Raw, gzip and brotli are sums over the files.
+ * What a Russian page with `method-type` set downloads before its requisites are painted: the entry
+ * (which carries the first paint, src/element/paint.ts) and the Russian first-paint messages (`chunks/`
+ * or the classic script's `classic/chunks/`). Raw, gzip and brotli are sums over the files.
  */
 async function measureFirstPaint(root: string, kind: 'es' | 'classic'): Promise<SizeFigure> {
   const cdn = join(root, 'dist', 'cdn');
@@ -110,17 +110,7 @@ async function measureFirstPaint(root: string, kind: 'es' | 'classic'): Promise<
     return `${dir}/${found}`;
   };
   const files = [entry];
-  const todo = [await chunk(kind === 'es' ? 'chunks' : 'classic/chunks', 'pay-view')];
-  while (todo.length > 0) {
-    const file = todo.pop()!;
-    if (files.includes(file)) continue;
-    files.push(file);
-    const code = await readFile(join(cdn, file), 'utf8');
-    for (const spec of staticImports(code)) {
-      const dep = posix.join(posix.dirname(file), spec);
-      if (dep !== 'paydesk.js') todo.push(dep);
-    }
-  }
+  if (staticImports(await readFile(join(cdn, entry), 'utf8')).length > 0) throw new Error(`dist/cdn/${entry} imports a module statically`);
   // The Russian messages of the first paint (src/element/i18n/first.ts; the classic script's copy, which takes
   // the loader from it: the chunk carries its whole table's digest); the whole table follows after the paint.
   files.push(await chunk(kind === 'es' ? 'chunks' : 'classic/chunks', 'ru-first'));

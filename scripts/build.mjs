@@ -61,21 +61,24 @@ const fail = (message) => {
 };
 const chunks = readdirSync(join(cdn, 'chunks')).filter((f) => f.endsWith('.js')).sort();
 const classicChunks = readdirSync(join(cdn, 'classic', 'chunks')).filter((f) => f.endsWith('.js')).sort();
-/** The chunk file of a name: `pay-view` → `pay-view-<hash>.js` (chunk names carry a hash of their content). */
+/** The chunk file of a name: `cdn-element` → `cdn-element-<hash>.js` (chunk names carry a hash of their content). */
 const hashed = (list, name) => list.find((f) => new RegExp(`^${name}-[0-9a-f]{8}\\.js$`).test(f));
 const classicStray = readdirSync(join(cdn, 'classic')).filter((f) => f !== 'chunks');
 if (classicStray.length > 0) fail(`dist/cdn/classic/ should hold only chunks/, not ${classicStray.join(', ')}`);
 for (const [list, dir] of [[chunks, 'chunks'], [classicChunks, 'classic/chunks']]) {
-  for (const name of ['pay-view']) if (!hashed(list, name)) fail(`dist/cdn/${dir}/${name}-<hash>.js was not written`);
+  for (const name of ['cdn-element']) if (!hashed(list, name)) fail(`dist/cdn/${dir}/${name}-<hash>.js was not written`);
   const unhashed = list.filter((f) => !/-[0-9a-f]{8}\.js$/.test(f));
   if (unhashed.length > 0) fail(`dist/cdn/${dir}/${unhashed[0]} has no content hash in its name`);
 }
-for (const f of ['paydesk.js', 'paydesk.iife.js', `chunks/${hashed(chunks, 'pay-view')}`, `classic/chunks/${hashed(classicChunks, 'pay-view')}`]) {
+for (const f of ['paydesk.js', 'paydesk.iife.js', `chunks/${hashed(chunks, 'cdn-element')}`, `classic/chunks/${hashed(classicChunks, 'cdn-element')}`]) {
   for (const needed of [f, `${f}.map`]) if (!existsSync(join(cdn, needed))) fail(`dist/cdn/${needed} was not written`);
 }
 // A static import of paydesk.js would be one more round trip before the element runs (vite.config.ts).
-const esImports = staticImports(readFileSync(join(cdn, 'paydesk.js'), 'utf8'));
+const esEntry = readFileSync(join(cdn, 'paydesk.js'), 'utf8');
+const esImports = staticImports(esEntry);
 if (esImports.length > 0) fail(`dist/cdn/paydesk.js imports ${esImports.join(', ')} statically; it must stand alone`);
+// The first paint is the entry's own (src/cdn.ts imports src/element/paint.ts): the requisites' templates are in it.
+if (!esEntry.includes('part="requisites"')) fail('dist/cdn/paydesk.js does not carry the first paint (the requisites\' templates)');
 const languageLoader = readFileSync(join(root, 'src', 'element', 'i18n', 'load.ts'), 'utf8');
 // Every language table is a chunk (src/cdn.ts bundles none).
 const languages = new Set([...languageLoader.matchAll(/\bimport\(\s*['"]\.\/([a-z0-9-]+)\.js['"]\s*\)/g)].map((m) => `${m[1]}.js`));
@@ -113,7 +116,7 @@ const integrity = Object.fromEntries(files.map((f) => [f, sri(join(cdn, f))]));
 function carried(file) {
   const text = readFileSync(join(cdn, file), 'latin1');
   const m = file === 'paydesk.iife.js'
-    ? /document\.currentScript\.src\|\|(?:""|``),files:(\{.*?\})(?:,urls:(\{.*?\}))?\}/.exec(text.replace(/`([^`"]*)`/g, '"$1"'))
+    ? /document\.currentScript\.src\|\|(?:""|``),files:(\{.*?\})(?:,urls:(\{.*?\}))?\}/.exec(text.slice(text.lastIndexOf('document.currentScript.src||')).replace(/`([^`"]*)`/g, '"$1"'))
     : /\/\*paydesk:integrity\*\/function __paydeskIntegrity\(\)\{return\{(?:base:import\.meta\.url,)?files:(\{.*?\})(?:,urls:(\{.*?\}))?\}\}\n$/.exec(text);
   return m ? { files: JSON.parse(m[1]), urls: m[2] ? JSON.parse(m[2]) : {} } : null;
 }

@@ -3,23 +3,25 @@
  * the in-memory widget bundle: registers `<paydesk-checkout>`, painting first.
  *
  * On a slow phone network every kilobyte before the requisites costs about 5 ms, so this entry
- * carries only what starts the work (src/element/first.ts): for each checkout already in the page, the
- * request the element sends first goes out at once, and with it, in parallel, the code of the first
- * paint (src/element/paint.ts: Lit's renderer, the requisites' templates and styles) and the messages
- * of the shopper's language that the paint says (src/element/i18n/first.ts). The requisites are painted from the answer; then the element's own code (the machine's
- * later steps, the live status, storage, the bank sheet, the receipt) is loaded and defined, and it
- * takes the painted checkout over with that same answer: no second request, no blank frame.
+ * carries only what starts the work and paints (src/element/first.ts, paint.ts): for each checkout
+ * already in the page, the request the element sends first goes out at once, and with it, in
+ * parallel, the messages of the shopper's language that the paint says (src/element/i18n/first.ts).
+ * The requisites are painted from the answer with the element's own templates and styles, written out
+ * as HTML (html-string.ts: no Lit renderer here); then the element's own code (Lit, the machine's later
+ * steps, the live status, storage, the bank sheet, the receipt) is loaded and defined, and it takes the
+ * painted checkout over with that same answer: no second request, no blank frame.
  *
  * Code integrity (src/element/integrity.ts): every chunk is loaded through a check of its digest. A
  * chunk that does not match never runs, and every checkout of the page says so: the `paydesk-error`
  * event with `code: "integrity"` and the error step (src/element/cdn-element.ts; where the element's
- * own code or `lit` is the changed chunk, the entry registers the tag as a checkout that can only say so).
+ * own code or a chunk it imports is the changed one, the entry registers the tag as a checkout that can only say so).
  */
 import { emit } from './element/events.js';
-import { loadPainter, startFirst, type Painter, type Started } from './element/first.js';
+import { startFirst, type Started } from './element/first.js';
 import { loadFirstLanguage, loadWholeLanguage } from './element/i18n/first.js';
 import { messagesFor, nearestLang } from './element/i18n/index.js';
 import { IntegrityError } from './element/integrity.js';
+import { paintFailure, paintFirst } from './element/paint.js';
 
 /** The element's tag. */
 export const TAG = 'paydesk-checkout';
@@ -55,8 +57,7 @@ function element(): Promise<void> {
  * registered as a checkout that can only say so. Each one, in the page now or added later, fires
  * `paydesk-error` and shows the error instead of anything painted; its `state` is `error`.
  */
-async function refused(message: string): Promise<void> {
-  const paint = await painter?.catch(() => null);
+function refused(message: string): void {
   if (customElements.get(TAG)) return;
   customElements.define(
     TAG,
@@ -66,8 +67,8 @@ async function refused(message: string): Promise<void> {
       }
       connectedCallback(): void {
         emit(this, 'paydesk-error', { code: 'integrity', message, retryable: false });
-        if (paint?.paintFailure(this)) return;
-        // Not painted (or the paint's own code was refused): the error in words, without Lit.
+        if (paintFailure(this)) return;
+        // Not painted: the error in words, without Lit.
         const m = messagesFor(this.getAttribute('locale') || nearestLang(this) || navigator.language);
         const base = document.createElement('section');
         const p = base.appendChild(document.createElement('p'));
@@ -80,24 +81,14 @@ async function refused(message: string): Promise<void> {
   );
 }
 
-let painter: Promise<Painter> | undefined;
 const present = customElements.get(TAG) ? [] : [...document.querySelectorAll<HTMLElement>(TAG)];
-// The paint's code is asked for first, before the first requests are prepared: every millisecond
-// before its request is one more before the paint. Its chunk (with the pay view's code, which the
-// element needs too) hands the paint over as it runs.
-if (present.length > 0) {
-  painter = loadPainter(() => import('./element/paint.js').then(() => {}));
-  painter.catch(() => {});
-}
 const firsts = present.map(startFirst).filter((f): f is Started => f !== null);
 if (firsts.length === 0) void element();
 else {
-  // A checkout to paint is one of those present, whose paint's code is under way.
-  const paint = painter!;
-  // Each checkout's first-paint messages, in parallel with its request and the paint's code; without
-  // them (not loaded) the element shows the checkout.
-  const painted = firsts.map((f) => Promise.all([paint, loadFirstLanguage(f.tag)]).then(([p, speaks]) => (speaks ? p.paintFirst(f) : undefined)));
-  // After the paint (or a second after the paint's code while an answer is still awaited), once: the
+  // Each checkout's first-paint messages, in parallel with its request; without them (not loaded) the
+  // element shows the checkout.
+  const painted = firsts.map((f) => loadFirstLanguage(f.tag).then((speaks) => (speaks ? paintFirst(f) : undefined)));
+  // After the paint (or a second after it started while an answer is still awaited), once: the
   // element's own code and, in parallel with it, the whole language table it speaks with (each
   // first-paint chunk carries its whole table's digest; the element's i18n/load.ts finds it under way),
   // while the painted requisites stay (paydesk-checkout.ts).
@@ -110,6 +101,5 @@ else {
     rested = true;
   };
   void Promise.all(painted).then(rest, rest);
-  void paint.then(() => setTimeout(rest, ELEMENT_WAIT_MS), rest);
+  setTimeout(rest, ELEMENT_WAIT_MS);
 }
-

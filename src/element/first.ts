@@ -78,29 +78,3 @@ export function startFirst(el: HTMLElement): Started | null {
   const tag = el.getAttribute('locale') || nearestLang(el) || navigator.language || 'en';
   return { ...first, el, state, env, attrs, tag };
 }
-
-/** The first paint's code (paint.ts), as it hands itself over. */
-export interface Painter {
-  paintFirst(first: Started): Promise<void>;
-  paintFailure(el: Element): boolean;
-}
-let painter: ((p: Painter) => void) | undefined;
-/**
- * The CDN entry's way to the first paint's code: `load` imports its chunk (paint.ts), which hands
- * itself over with {@link registerPainter} as it runs. The paint's module shares its chunk with the
- * pay view (one file on the first paint's path, not two); an `import()` that read the module's exports
- * from a chunk of several modules would need the bundler's namespace object, and its runtime chunk on
- * the path.
- */
-export function loadPainter(load: () => Promise<unknown>): Promise<Painter> {
-  return new Promise<Painter>((resolve, reject) => {
-    painter = resolve;
-    // Its chunk has run: the paint has handed itself over by now, or never will (another copy of
-    // this module took it), and the element comes without a paint rather than never.
-    load().then(() => reject(new Error('paydesk: the paint did not hand itself over')), reject);
-  });
-}
-/** Called by paint.ts as its chunk runs. */
-export function registerPainter(p: Painter): void {
-  painter?.(p);
-}

@@ -28,10 +28,12 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 const escape = (v: unknown) => String(v).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** A start tag (its attributes hold the attribute bindings) or a binding's marker (a child position). */
-const TAG_OR_CHILD = /<[a-zA-Z][^<>]*>|\x01(\d+)\x02/g;
+const TAG_OR_CHILD = /<[a-zA-Z][^<>]*>|\uE000(\d+)\uE001/g;
 /** An attribute whose value holds a binding: its prefix (`.`, `?`, `@` or none), name and value. */
-const ATTRIBUTE = /\s([.?@]?)([^\s"'<>/=\x01]+)=(?:"([^"]*)"|'([^']*)'|(\x01\d+\x02))/g;
-const MARKER = /\x01(\d+)\x02/g;
+const ATTRIBUTE = /\s([.?@]?)([^\s"'<>/=\uE000]+)=(?:"([^"]*)"|'([^']*)'|(\uE000\d+\uE001))/g;
+const MARKER = /\uE000(\d+)\uE001/g;
+/** Whether a text holds a marker. */
+const MARKED = /\uE000/;
 
 /** `value`, refused when it is a directive (Lit's renderer would be needed to draw it). */
 function plain<T>(value: T): T {
@@ -51,19 +53,19 @@ export function htmlOf(value: unknown): string {
 function templateHtml({ strings, values }: Written): string {
   // The template's own text, each binding a marker its text cannot hold: the values are written in one
   // pass, never read again as markers or tags.
-  const text = strings.reduce((all, s, i) => `${all}\x01${i - 1}\x02${s}`);
+  const text = strings.reduce((all, s, i) => `${all}\uE000${i - 1}\uE001${s}`);
   const inTag = (whole: string, prefix: string, name: string, ...quoted: (string | undefined)[]) => attribute(values, whole, prefix, name, quoted[0] ?? quoted[1] ?? quoted[2] ?? '');
   return text.replace(TAG_OR_CHILD, (tag: string, child?: string) => {
     if (child !== undefined) return htmlOf(values[+child]);
     // A binding on the element itself takes only a directive.
-    if (tag.replace(ATTRIBUTE, '').includes('\x01')) throw new Error('paydesk: an element binding cannot be written out without Lit');
+    if (MARKED.test(tag.replace(ATTRIBUTE, ''))) throw new Error('paydesk: an element binding cannot be written out without Lit');
     return tag.replace(ATTRIBUTE, inTag);
   });
 }
 
 /** One attribute of a start tag (`whole`, its value `raw`), as Lit would set it: ` name="value"`, or nothing. */
 function attribute(values: readonly unknown[], whole: string, prefix: string, name: string, raw: string): string {
-  if (!raw.includes('\x01')) return whole;
+  if (!MARKED.test(raw)) return whole;
   // Listeners and properties: nothing to act on before the element runs.
   if (prefix === '@' || prefix === '.') return '';
   // The text around the bindings and, at odd places, the bound values.

@@ -1,7 +1,8 @@
 /**
- * The first paint of the CDN files: the requisites drawn from the answer of the request the entry
- * started (first.ts), before the element's own code has arrived, with the templates and styles the
- * element and paydesk/ssr draw them with (static-view.ts). The element, once defined, takes the shadow
+ * The first paint of the CDN files, part of their entry: the requisites drawn from the answer of the
+ * request the entry started (first.ts), before the element's own code has arrived, with the templates
+ * and styles the element and paydesk/ssr draw them with (static-view.ts), written out as HTML
+ * (html-string.ts: Lit's renderer comes with the element's code). The element, once defined, takes the shadow
  * root over as it takes a server-rendered one (paydesk-checkout.ts `createRenderRoot`): what is painted
  * stays until the element can show the same step itself, then the two are swapped in one render.
  *
@@ -23,7 +24,7 @@ import { styles as payStyles } from './pay-view.js';
 import { platformOf } from './platform.js';
 import { paymentLinkOf } from './requisites.js';
 import { openCard, staticHost } from './static-view.js';
-import { registerPainter, type Started } from './first.js';
+import type { Started } from './first.js';
 
 /** Each painted checkout: its way to draw, its messages, and whether the element's code was refused (nothing else is drawn then). */
 interface Painted {
@@ -38,7 +39,7 @@ const painted = new WeakMap<Element, Painted>();
  * step instead of its requisites (nothing would follow the order or answer its buttons). False when
  * `el` was not painted here.
  */
-function paintFailure(el: Element): boolean {
+export function paintFailure(el: Element): boolean {
   const p = painted.get(el);
   if (!p) return false;
   // The countdown's tick and an answer still on its way draw nothing more.
@@ -55,7 +56,7 @@ const TICK_MS = 1000;
  * when the answer is an open order. Resolves once the requisites are painted, or when there is nothing
  * more to paint (the element will show it). Never rejects.
  */
-async function paintFirst(first: Started): Promise<void> {
+export async function paintFirst(first: Started): Promise<void> {
   const { el, env, attrs, tag } = first;
   // A shadow root already there (paydesk/ssr, or the element's own): painted already.
   if (el.shadowRoot || attrs.mode === 'form') return;
@@ -113,5 +114,3 @@ async function paintFirst(first: Started): Promise<void> {
   }
 }
 
-// Handed over to the CDN entry as the chunk runs (first.ts `loadPainter`).
-registerPainter({ paintFirst, paintFailure });

@@ -5,7 +5,7 @@
  * browser tests run in, and the two trees compared node by node (Lit's own marker comments aside).
  */
 import { expect } from '@open-wc/testing';
-import { LitElement, html, nothing, render } from 'lit';
+import { LitElement, html, nothing, render, type CSSResultGroup } from 'lit';
 import { syncFrom, type Clock } from '../../src/element/countdown.js';
 import { htmlOf, htmlWriter } from '../../src/element/html-string.js';
 import { adoptStyles, css } from '../../src/element/template-tags.js';
@@ -129,7 +129,8 @@ describe('the first paint\'s styles (template-tags.ts `css`, `adoptStyles`), as 
     expect(getComputedStyle(p).color).to.equal('rgb(1, 2, 3)');
     expect(getComputedStyle(p).marginLeft).to.equal('7px');
     class Styled extends LitElement {
-      static override styles = [style];
+      // Lit's type names its own class; the element takes any object of its shape (what the CDN build gives it).
+      static override styles = [style] as unknown as CSSResultGroup;
       override render() {
         return html`<p>x</p>`;
       }

@@ -53,24 +53,25 @@ describe('checkout outcomes', () => {
     await retry.waitFor();
   });
 
-  test('requisites whose code cannot be fetched: the network error, then "try again" fetches it and shows them', async () => {
+  test('the pay step whose code cannot be fetched: the network error, then "try again" fetches it and shows the requisites', async () => {
     const widgetCode = await (await fetch(new URL('/paydesk.js', demo.storefrontUrl))).text();
-    // Chunk names carry a hash of their content.
-    const payView = /\/chunks\/pay-view-[0-9a-f]{8}\.js$/;
-    assert.match(widgetCode, /chunks\/pay-view-[0-9a-f]{8}\.js/, 'the demo serves the built widget (npm run build), whose pay view is a chunk');
+    // Chunk names carry a hash of their content. The requisites' templates are the entry's own (its first
+    // paint); the element's pay step (form mode, the QR, the bank apps' retries) is a chunk it loads.
+    const payStep = /\/chunks\/pay-step-[0-9a-f]{8}\.js$/;
+    assert.match(widgetCode, /chunks\/cdn-element-[0-9a-f]{8}\.js/, 'the demo serves the built widget (npm run build), whose element is a chunk');
     const { page } = await shopper();
     let refused = 0;
-    await page.route(payView, (route) => {
+    await page.route(payStep, (route) => {
       refused++;
       return route.abort('internetdisconnected');
     });
     await openCheckout(page, demo, 'coffee-beans', { method: 'sbp' });
     const widget = page.locator('#inline-host paydesk-checkout');
     await widget.getByText('No connection. Check your internet and try again.').waitFor();
-    assert.ok(refused >= 1, 'the pay view was asked for and refused');
+    assert.ok(refused >= 1, 'the pay step was asked for and refused');
     assert.equal(await widget.locator('[part="amount"]').count(), 0);
 
-    await page.unroute(payView);
+    await page.unroute(payStep);
     await widget.getByRole('button', { name: /try again/i }).click();
     await widget.locator('[part="amount"]').waitFor();
     await widget.locator('[part="requisites"]').waitFor();

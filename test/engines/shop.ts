@@ -36,7 +36,7 @@ export interface Shop {
   demo: TestDemo;
   /** The proxy's origin: every URL a browser opens. */
   origin: string;
-  /** Path (e.g. `/chunks/pay-view-1a2b3c4d.js`) → served changed while set. */
+  /** Path (e.g. `/chunks/cdn-element-1a2b3c4d.js`) → served changed while set. */
   tamper: Set<string>;
   /** Paths of the changed chunks actually served. */
   tamperedServed: string[];
@@ -195,7 +195,7 @@ export async function startShop(options: DemoOptions = {}): Promise<Shop> {
   };
 }
 
-/** The dist/cdn file of a chunk (`pay-view` → `chunks/pay-view-<hash>.js`; `classic/chunks` for the classic script's copy). */
+/** The dist/cdn file of a chunk (`cdn-element` → `chunks/cdn-element-<hash>.js`; `classic/chunks` for the classic script's copy). */
 export function chunkPath(dir: 'chunks' | 'classic/chunks', name: string): string {
   const file = readdirSync(join(ROOT, 'dist', 'cdn', dir)).find((f: string) => new RegExp(`^${name}-[0-9a-f]{8}\\.js$`).test(f));
   if (!file) throw new Error(`dist/cdn/${dir}/${name}-<hash>.js is missing: run \`node scripts/build.mjs --quiet\``);

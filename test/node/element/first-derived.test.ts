@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { loadPainter, registerPainter, startFirst, type Painter } from '../../../src/element/first.js';
+import { startFirst } from '../../../src/element/first.js';
 import { FIRST_KEYS, firstMessages, loadFirstLanguage } from '../../../src/element/i18n/first.js';
 import { LAZY } from '../../../src/element/i18n/load.js';
 import { PaydeskCheckout } from '../../../src/element/paydesk-checkout.js';
@@ -101,16 +101,4 @@ test('every language the element loads has a first-paint table of its own, and t
     // A language with a table of its own says at least one first-paint message its own way.
     if (tag !== 'en') assert.ok(FIRST_KEYS.some((k) => k in own && own[k] !== (english.default as Record<string, unknown>)[k]), `${tag}: not English`);
   }
-});
-
-test("the paint's code hands itself over as its chunk runs; a chunk that ran without doing so is a failure, never a wait for ever", async () => {
-  const painter = { paintFirst: () => undefined, paintFailure: () => false } as unknown as Painter;
-  // What paint.ts does as it runs: it registers before its chunk's import() settles.
-  const handed = loadPainter(async () => registerPainter(painter));
-  assert.equal(await handed, painter);
-  // A chunk that ran without handing the paint over (another copy of first.ts took it).
-  const never = new Promise((_, reject) => setTimeout(() => reject(new Error('never settled')), 2000));
-  await assert.rejects(Promise.race([loadPainter(async () => undefined), never]), /did not hand itself over/);
-  // A chunk that could not be loaded.
-  await assert.rejects(loadPainter(() => Promise.reject(new Error('offline'))), /offline/);
 });

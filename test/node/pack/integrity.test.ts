@@ -2,10 +2,10 @@
  * Code integrity of the CDN files (issue 23, DESIGN.md "Code integrity"), in Chromium: a page with a
  * strict CSP (`script-src 'self'`, as examples/express-script-tag) loads `dist/cdn/paydesk.js` or
  * `paydesk.iife.js` from a static server of dist/cdn, with the real token endpoint and the sandbox.
- * The server hands out a changed copy of one chunk at a time, on the first paint's path (the pay view,
- * what it imports, the Russian first-paint table, whose digests the entry carries) and after it along
- * the chain (the element's chunk; what it loads and carries the digests of: the whole Russian table,
- * the pay step; the QR encoder, whose digest the pay view carries): the changed code never runs (it
+ * The server hands out a changed copy of one chunk at a time, on the first paint's path (the Russian
+ * first-paint table, whose digest the entry carries; the paint is the entry's own code) and after it
+ * along the chain (the element's chunk; what it loads and carries the digests of: the whole Russian
+ * table, the pay step; the QR encoder, whose digest the entry carries): the changed code never runs (it
  * would count itself in `window.__tampered`), the element fires `paydesk-error` with
  * `code: "integrity"` and shows its error step instead of the requisites.
  * Untouched, the same pages paint the requisites with no CSP violation.
@@ -38,13 +38,15 @@ function chunkFile(dir: string, name: string): string {
   return `${dir}/${found}`;
 }
 
-/** What a page loads before its requisites are painted (ES module or classic script, Russian page). */
+/**
+ * What a page loads before its requisites are painted (ES module or classic script, Russian page),
+ * beside the entry, which carries the paint itself: the Russian first-paint table.
+ */
 function firstPaintPath(kind: 'es' | 'classic'): string[] {
-  const paint = kind === 'es' ? chunkFile('chunks', 'pay-view') : chunkFile('classic/chunks', 'pay-view');
-  const dir = paint.slice(0, paint.lastIndexOf('/'));
-  const deps = staticImports(readFileSync(join(cdn, paint), 'utf8')).map((s) => join(dir, s).replace(/\\/g, '/'));
-  assert.ok(deps.some((d) => d.includes('/lit-')), `${paint} (the first paint and the pay view) imports Lit's chunk`);
-  return [paint, ...deps.filter((d) => d !== 'paydesk.js'), loaded(kind, 'ru-first')];
+  const entry = readFileSync(join(cdn, kind === 'es' ? 'paydesk.js' : 'paydesk.iife.js'), 'utf8');
+  assert.ok(entry.includes('part="requisites"'), 'the entry carries the first paint');
+  assert.deepEqual(staticImports(entry), [], 'the entry imports nothing statically');
+  return [loaded(kind, 'ru-first')];
 }
 
 /** The file the page loads for a chunk: the classic script's copy where it has one. */
@@ -57,7 +59,7 @@ function loaded(kind: 'es' | 'classic', name: string): string {
  * What a page loads after its first paint, down the chain: the element's own code (its digest in the
  * entry), the whole Russian table (its digest in the Russian first-paint table, which the entry loads
  * it with, beside the element's chunk; and in the element's chunk), the pay step (in the element's chunk), the QR encoder
- * (its digest in the pay view's chunk: the paint draws the QR on a desktop).
+ * (its digest in the entry: the paint draws the QR on a desktop).
  */
 function afterPaint(kind: 'es' | 'classic'): string[] {
   return ['cdn-element', 'ru', 'pay-step', 'qr'].map((name) => loaded(kind, name));

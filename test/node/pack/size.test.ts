@@ -50,7 +50,7 @@ test(`the element's own module without Lit is at most ${kb(BUDGETS.elementWithou
   );
 });
 
-/** The file of a chunk in a folder of dist/cdn: `pay-view` → `pay-view-<hash>.js` (names carry a hash of their content). */
+/** The file of a chunk in a folder of dist/cdn: `cdn-element` → `cdn-element-<hash>.js` (names carry a hash of their content). */
 async function chunkFile(dir: string, name: string): Promise<string> {
   const found = (await readdir(join(root, 'dist', 'cdn', dir))).find((f) => new RegExp(`^${name}-[0-9a-f]{8}\\.js$`).test(f));
   assert.ok(found, `dist/cdn/${dir}/${name}-<hash>.js exists`);
@@ -119,14 +119,15 @@ test('both CDN files carry no language table inside, English and Russian include
   assert.equal(withoutSpecifiers(copy), withoutSpecifiers(enChunk), 'the classic script has its copy in classic/chunks/');
 });
 
-test('paydesk.js imports nothing statically; the requisites are one chunk, and every import() of a chunk asks for what that chunk imports in the same round trip', async () => {
+test('paydesk.js imports nothing statically and paints the requisites itself, without Lit\'s renderer; every import() of a chunk asks for what that chunk imports in the same round trip', async () => {
   const cdn = join(root, 'dist', 'cdn');
   const es = await readFile(join(cdn, 'paydesk.js'), 'utf8');
   assert.deepEqual(staticImports(es), [], 'no static import: the element runs as soon as paydesk.js arrives');
-  const payFile = `chunks/${await chunkFile('chunks', 'pay-view')}`;
-  const pay = await readFile(join(cdn, payFile), 'utf8');
-  const payRule = '.warn{display:flex';
-  assert.ok(pay.includes(payRule) && !es.includes(payRule), 'the pay view is in its chunk, not in paydesk.js');
+  // The first paint (src/element/paint.ts) is the entry's: the requisites' templates and styles are in it,
+  // written out as HTML (html-string.ts); Lit's renderer (its `$lit$` attribute suffix) is in the element's chunk.
+  const element = await readFile(join(cdn, 'chunks', await chunkFile('chunks', 'cdn-element')), 'utf8');
+  assert.ok(es.includes('.warn{display:flex') && es.includes('part="requisites"'), 'paydesk.js carries the requisites\' templates and styles');
+  assert.ok(!es.includes('$lit$') && element.includes('$lit$'), 'Lit\'s renderer is in the element\'s chunk, not in paydesk.js');
   // The loader (src/element/integrity.ts) preloads a chunk with every chunk its digests say it imports,
   // all at once: those must be exactly the chunks it imports statically, for every chunk.
   const chunks = (await readdir(join(cdn, 'chunks'))).filter((f) => f.endsWith('.js')).map((f) => `chunks/${f}`);
@@ -156,33 +157,21 @@ test('paydesk.js imports nothing statically; the requisites are one chunk, and e
       for (const needed of importedBy(name!)) assert.ok(held.has(needed), `${file} loads ${name}: the loader holds the digest of ${needed} by then`);
     }
   }
-  // No chunk on the requisites path imports another chunk that is not asked for at the same time.
-  // The first paint's chunk (the pay view's, with src/element/paint.ts: the chunk src/cdn.ts imports) is asked for with all of them,
-  // and none is the bundler's runtime chunk (scripts/vite/empty-namespaces.ts).
-  assert.ok(!chunks.some((f) => /^chunks\/paint-/.test(f)), 'the first paint shares the pay view\'s chunk (one file)');
-  const together = manifest[payFile]!.slice(1);
-  assert.ok(together.length > 0, 'the first paint is asked for with Lit\'s chunk');
-  for (const dep of together) assert.ok(!dep.startsWith('chunks/rolldown-runtime-'), `the first paint's chunk imports ${dep}, the runtime helpers`);
-  for (const dep of together) for (const further of manifest[dep]!.slice(1)) assert.ok(together.includes(further), `${dep} imports ${further}, asked for with the first paint`);
-  // The element's own code loads without the requisites' chunk (and says "no connection" when that cannot be fetched).
-  const elementFile = `chunks/${await chunkFile('chunks', 'cdn-element')}`;
-  for (const dep of manifest[elementFile]!.slice(1)) assert.ok(!dep.startsWith('chunks/pay-view-'), `${elementFile} imports ${dep}`);
 });
 
-test('the chain: the entry carries the digests of the first paint and the element; the element\'s chunk those of what it loads', async () => {
+test('the chain: the entry carries the digests of the first paint\'s messages, the QR encoder and the element; the element\'s chunk those of what it loads', async () => {
   const cdn = join(root, 'dist', 'cdn');
   const entry = carried(await readFile(join(cdn, 'paydesk.js'), 'utf8'));
   const elementFile = `chunks/${await chunkFile('chunks', 'cdn-element')}`;
   const element = carried(await readFile(join(cdn, elementFile), 'utf8'));
   const name = (f: string) => f.replace(/^chunks\//, '').replace(/-[0-9a-f]{8}\.js$/, '');
   const firstTables = LANGUAGE_CHUNKS.map((l) => `${l}-first`);
-  assert.deepEqual(Object.keys(entry).map(name).sort(), ['api', 'cdn-element', 'lit', 'pay-view', 'rolldown-runtime', ...firstTables].sort(), 'the entry: what it loads itself (and what they import)');
-  for (const chunk of [...LANGUAGE_CHUNKS, 'choose-view', 'pay-step', 'closed-view', 'live', 'banks', 'receipt', 'frame', 'copy', 'qr']) {
+  // The QR encoder's: the paint draws the QR on a desktop.
+  assert.deepEqual(Object.keys(entry).map(name).sort(), ['api', 'cdn-element', 'qr', 'rolldown-runtime', ...firstTables].sort(), 'the entry: what it loads itself (and what they import)');
+  for (const chunk of [...LANGUAGE_CHUNKS, 'choose-view', 'pay-step', 'closed-view', 'live', 'banks', 'receipt', 'frame', 'copy']) {
     assert.ok(Object.keys(element).map(name).includes(chunk), `${elementFile} carries the digest of ${chunk}`);
     assert.ok(!Object.keys(entry).map(name).includes(chunk), `paydesk.js leaves the digest of ${chunk} to the element's chunk`);
   }
-  const paint = carried(await readFile(join(cdn, `chunks/${await chunkFile('chunks', 'pay-view')}`), 'utf8'));
-  assert.deepEqual(Object.keys(paint).map(name), ['qr'], 'the first paint carries the QR encoder\'s digest (it draws the QR on a desktop)');
   const banks = carried(await readFile(join(cdn, `chunks/${await chunkFile('chunks', 'banks')}`), 'utf8'));
   assert.deepEqual(Object.keys(banks).map(name), ['bank-table'], 'the bank sheet carries its table\'s');
   // A chunk's digest covers the digests it carries: they are in its text, which its carrier's digest is of.
@@ -200,7 +189,7 @@ test('the rare steps stay out of both CDN files: the bank sheet, the receipt upl
   assert.ok(banks.includes(bankTemplate), 'the bank sheet chunk holds the bank links');
   for (const [name, code] of Object.entries({ es, iife })) {
     assert.ok(!code.includes(bankTemplate), `the ${name} file leaves the bank links out`);
-    for (const chunk of ['pay-view', 'cdn-element']) assert.match(code, new RegExp(`chunks/${chunk}-[0-9a-f]{8}\\.js`), `the ${name} file loads ${chunk}`);
+    for (const chunk of ['cdn-element', 'qr']) assert.match(code, new RegExp(`chunks/${chunk}-[0-9a-f]{8}\\.js`), `the ${name} file loads ${chunk}`);
     for (const chunk of ['banks', 'receipt']) assert.doesNotMatch(code, new RegExp(`chunks/${chunk}-[0-9a-f]{8}\\.js`), `the ${name} file leaves ${chunk} to the element's chunk`);
   }
   for (const chunk of ['banks', 'receipt', 'qr']) assert.match(element, new RegExp(`chunks/${chunk}-[0-9a-f]{8}\\.js`), `the element's chunk loads ${chunk}`);
