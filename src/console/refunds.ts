@@ -200,6 +200,19 @@ function methodOfRetry(methods: PayoutMethod[], body: RefundBody, keyed: StoredR
   return recorded ?? methodFor(methods, body);
 }
 
+/**
+ * The refund recorded under this request's id, when the request asks for that same refund; a 409
+ * when the key made a refund of another amount (one named), to another account or by another method.
+ */
+function replayOf(earlier: StoredRefund, asked: { amount: string; named: boolean; destination: string; method: PayoutMethod }): StoredRefund {
+  if (compareAmounts(earlier.amount, asked.amount) !== 0 && asked.named) throw new ConsoleHttpError(409, 'idempotency_key_reused', 'this Idempotency-Key made a refund of another amount; use a new key for another refund');
+  if (earlier.destination !== asked.destination) throw new ConsoleHttpError(409, 'idempotency_key_reused', 'this Idempotency-Key made a refund to another account; use a new key for another refund');
+  if (earlier.asked_method_id !== undefined && earlier.asked_method_id !== asked.method.id) {
+    throw new ConsoleHttpError(409, 'idempotency_key_reused', `this Idempotency-Key made a refund by another payout method (${earlier.method.name}); use a new key for another refund`);
+  }
+  return earlier;
+}
+
 interface RefundBody {
   order_id: string;
   account: string;
@@ -280,26 +293,22 @@ export function registerRefunds(app: Hono, ctx: RefundContext): RefundBook {
     if (paid === null) throw invalid('order_id', order.order_side !== 'Buy' ? 'is a payout, not a payment' : `is not paid (${order.status}): only a paid order is refunded`);
     const digits = currencyDigits(order.currency);
 
-    const keyed = key !== undefined ? ((await book.stored(order.id)).find((r) => r.id === refundId(order.id, { key })) ?? null) : null;
-    const method = methodOfRetry(await payoutMethods(client), body, keyed);
-    const destination = normalizeDestination(method.kind, body.account, method.type);
-    if (!destination.ok) throw invalid('account', `${DESTINATION_PROBLEMS[destination.problem]} (${method.name} pays out to a ${method.kind})`);
+    const methods = await payoutMethods(client);
 
-    // Record first (what is left counts it), then ask for the payout.
-    const { refund, replayed } = await perOrder(order.id, async () => {
+    // Record first (what is left counts it), then ask for the payout. One read of the order's
+    // refunds, inside the lock: what is left, the refund of this key, and the method a retry under
+    // that key takes when it names none, all come from it.
+    const { refund, replayed, method } = await perOrder(order.id, async () => {
       const others = await book.stored(order.id);
+      const keyed = key !== undefined ? (others.find((r) => r.id === refundId(order.id, { key })) ?? null) : null;
+      const method = methodOfRetry(methods, body, keyed);
+      const destination = normalizeDestination(method.kind, body.account, method.type);
+      if (!destination.ok) throw invalid('account', `${DESTINATION_PROBLEMS[destination.problem]} (${method.name} pays out to a ${method.kind})`);
       const left = subtractAmounts(paid, refundedSum(others, digits), digits);
       const amount = body.amount ?? left;
       const id = refundId(order.id, key !== undefined ? { key } : { amount, account: destination.value });
       const earlier = others.find((r) => r.id === id) ?? null;
-      if (earlier) {
-        if (compareAmounts(earlier.amount, amount) !== 0 && body.amount !== undefined) throw new ConsoleHttpError(409, 'idempotency_key_reused', 'this Idempotency-Key made a refund of another amount; use a new key for another refund');
-        if (earlier.destination !== destination.value) throw new ConsoleHttpError(409, 'idempotency_key_reused', 'this Idempotency-Key made a refund to another account; use a new key for another refund');
-        if (earlier.asked_method_id !== undefined && earlier.asked_method_id !== method.id) {
-          throw new ConsoleHttpError(409, 'idempotency_key_reused', `this Idempotency-Key made a refund by another payout method (${earlier.method.name}); use a new key for another refund`);
-        }
-        return { refund: earlier, replayed: true };
-      }
+      if (earlier) return { refund: replayOf(earlier, { amount, named: body.amount !== undefined, destination: destination.value, method }), replayed: true, method };
       if (compareAmounts(left, '0') <= 0) throw invalid('amount', `nothing is left to refund: ${paid} ${order.currency} paid, all of it refunded or on its way`);
       if (compareAmounts(amount, left) > 0) throw invalid('amount', `is more than is left to refund: ${left} ${order.currency} (paid ${paid}, refunded ${subtractAmounts(paid, left, digits)})`);
       const quoted = quotePayout(method, amount);
@@ -325,7 +334,7 @@ export function registerRefunds(app: Hono, ctx: RefundContext): RefundBook {
         asked_method_id: method.id,
       };
       await book.put(fresh);
-      return { refund: fresh, replayed: false };
+      return { refund: fresh, replayed: false, method };
     });
     if (refund.payout_id !== null) return c.json({ refund: refundView(refund), replayed: true } satisfies RefundResponse, 200);
 

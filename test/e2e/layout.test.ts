@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newShopper, sandboxCall, screenshot, startTestDemo, storeUrl, waitForWidgetState, type TestDemo } from './helpers.js';
-import { listSettled, logIn } from './console-page.js';
+import { assertSectionsOnAPhone, listSettled, logIn, sectionsOnScreen } from './console-page.js';
 import { axeViolations, documentWidths, overflowing } from './page-checks.js';
 
 interface Setting {
@@ -149,19 +149,7 @@ describe('the demo pages on phones and a desktop', () => {
           await listSettled(page, list);
           await page.locator('#list-table tbody tr').first().waitFor();
           await check(`console ${list}`);
-          if (s.mobile) {
-            // A phone sees the list, not the header: the sections are one row that scrolls sideways,
-            // with the current one in view, and the list's title starts in the screen's upper half.
-            const at = await page.evaluate(() => {
-              const nav = document.querySelector('#console-nav')!.getBoundingClientRect();
-              const current = document.querySelector('#console-nav [aria-current="page"]')!.getBoundingClientRect();
-              const title = document.querySelector('#view-title')!.getBoundingClientRect();
-              return { nav, current, title: title.top + window.scrollY, tab: document.querySelector('#console-nav a')!.getBoundingClientRect().height };
-            });
-            assert.ok(at.nav.height < at.tab * 1.6, `the sections in one row (${Math.round(at.nav.height)} px high for ${Math.round(at.tab)} px tabs)`);
-            assert.ok(at.current.left >= at.nav.left - 0.5 && at.current.right <= at.nav.right + 0.5, `"${list}" is in the row's view`);
-            assert.ok(at.title < s.height / 2, `the list's title at ${Math.round(at.title)} px of a ${s.height} px screen`);
-          }
+          if (s.mobile) assertSectionsOnAPhone(await page.evaluate(sectionsOnScreen), `${name}, ${list}`);
           if (list === 'orders' || list === 'payouts') await screenshot(page, shot(`console-${list}`));
         }
         // On a phone the filters fold under "Filters"; open, they fit too.

@@ -9,8 +9,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { applyFee, formatMoney, numberToDecimal } from '../../src/money/index.js';
+import { assertSectionsOnAPhone, sectionsOnScreen } from '../e2e/console-page.js';
 import { CONSOLE_PASSWORD, sandboxCall } from '../e2e/helpers.js';
-import { enginesToRun, type EnginePage } from './driver.js';
+import { enginesToRun, IPHONE_UA, type EnginePage, type PageOptions } from './driver.js';
 import { buy, startShop, waitFor, waitForRequisites, type Shop } from './shop.js';
 import { engineSpec } from './spec.js';
 
@@ -51,9 +52,20 @@ const shownText = (page: EnginePage, selector: string) =>
     return el && !el.closest('[hidden]') && el.getClientRects().length > 0 ? (el.textContent ?? '').replace(/\s+/g, ' ').trim() : null;
   }, selector);
 
+/** Sell orders the console asked the provider for, by client order id (a refund's is `refund-<order id>-…`). */
+const sellsAsked: string[] = [];
+const countingFetch: typeof fetch = async (input, init) => {
+  const req = new Request(input, init);
+  if (req.method === 'POST' && new URL(req.url).pathname === '/api/v1/order/') {
+    const body = JSON.parse(await req.clone().text()) as { order_side?: string; client_order_id?: string };
+    if (body.order_side === 'Sell') sellsAsked.push(String(body.client_order_id));
+  }
+  return fetch(req);
+};
+
 let shop: Shop;
 before(async () => {
-  shop = await startShop();
+  shop = await startShop({ consoleProvider: { fetch: countingFetch } });
 });
 after(async () => {
   await shop?.close();
@@ -177,7 +189,156 @@ for (const name of enginesToRun()) {
       assert.ok(row.includes(rub('2500.00')) || row.includes(rub(quote.total)), `the amount: ${row}`);
       assert.match(row, /In progress/);
     });
+
+    test(`${name}: the console on a phone (390 and 320 px): the sections one row with the current one in view, the list's title in the upper half; the Refund form of a phone refund asks for the shopper's bank, sends nothing without it, and with VTB chosen makes one Sell order by VTB's SBP method`, async () => {
+      // A paid SBP order made at the provider (its requisites a phone), so the order's page has a Refund form.
+      const made = await sandboxCall<{ id: string }>(shop.demo, '/api/v1/order/', {
+        body: { client_order_id: `engines-refund-${name}-${Date.now()}`, order_side: 'Buy', amount: 2500, method_type: 'SBP' },
+      });
+      await sandboxCall(shop.demo, `/sandbox/orders/${made.id}/complete`, { method: 'POST' });
+      const refundsAsked = () => sellsAsked.filter((id) => id.startsWith(`refund-${made.id}-`));
+      const query = 'lang=en&theme=light';
+
+      for (const [width, height, sends] of [[390, 844, false], [320, 640, true]] as const) {
+        const at = `${width} px`;
+        const { page, run, go } = await phoneConsole(open, name, width, height, `/console/orders?${query}`);
+        const settled = (list: string) =>
+          waitFor(
+            () =>
+              run((l: string) => {
+                const table = document.querySelector(`#list-table[data-list="${l}"]`);
+                return !!table && !document.querySelector('#list-panel')?.classList.contains('loading') && !!table.querySelector('tbody tr');
+              }, list),
+            `${at}: the ${list} list`,
+          );
+        await settled('orders');
+        assertSectionsOnAPhone(await run(sectionsOnScreen), `${name}, ${at}, orders`);
+        // The last list's tab, out of the row's view at first on a phone: brought into it when it is the current one.
+        await run(() => document.querySelector<HTMLElement>('#console-nav a[data-list="payment-methods"]')!.click());
+        await settled('payment-methods');
+        const methods = await run(sectionsOnScreen);
+        assert.equal(methods.current, 'Payment methods');
+        assertSectionsOnAPhone(methods, `${name}, ${at}, payment methods`);
+
+        // The order's page: a phone without the shopper's bank is refused on the page, nothing sent.
+        await go(`/console/orders/${made.id}?${query}`);
+        await waitFor(
+          () =>
+            run(() => {
+              const account = document.querySelector<HTMLInputElement>('#refund-account');
+              if (!account) return false;
+              account.focus();
+              account.value = '+7 999 123-45-67';
+              account.dispatchEvent(new Event('input', { bubbles: true }));
+              // The bank's choices come with the payout methods.
+              return (document.querySelector('#refund-bank')?.querySelectorAll('option').length ?? 0) > 1;
+            }),
+          `${at}: the Refund form with the shopper's banks`,
+        );
+        await run(() => document.querySelector<HTMLButtonElement>('#refund-continue')!.click());
+        const refused = await waitFor(
+          () =>
+            run(() => {
+              const error = document.querySelector<HTMLElement>('#refund-bank-error');
+              if (!error || error.hidden) return null;
+              const bank = document.querySelector<HTMLSelectElement>('#refund-bank')!;
+              const box = bank.getBoundingClientRect();
+              return {
+                error: (error.textContent ?? '').trim(),
+                invalid: bank.getAttribute('aria-invalid'),
+                focused: document.activeElement === bank,
+                confirmHidden: document.querySelector<HTMLElement>('#refund-confirm')!.hidden,
+                choices: [...bank.options].map((o) => o.textContent ?? ''),
+                onScreen: box.left >= 0 && box.right <= document.documentElement.clientWidth,
+                fits: document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+                // What sticks out on the right, for the failure's message.
+                widths: `select ${Math.round(box.left)}–${Math.round(box.right)} px, page ${document.documentElement.scrollWidth} px on a ${document.documentElement.clientWidth} px screen; ${[
+                  ...document.querySelectorAll('body *'),
+                ]
+                  .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5 && e.getClientRects().length > 0)
+                  .slice(0, 6)
+                  .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}.${[...e.classList].join('.')} ${Math.round(e.getBoundingClientRect().right)}`)
+                  .join(', ')}`,
+              };
+            }),
+          `${at}: the bank refused`,
+        );
+        assert.match(refused.error, /Choose the shopper’s bank/, `${at}: ${refused.error}`);
+        assert.deepEqual(refused.choices, ['Choose the bank…', 'Sber', 'T-Bank', 'VTB', 'Alfa-Bank'], 'the banks that pay out by SBP');
+        assert.deepEqual([refused.invalid, refused.focused, refused.confirmHidden], ['true', true, true], `${at}: the select marked and focused, no confirm step`);
+        assert.ok(refused.onScreen && refused.fits, `${at}: the form fits the screen (${refused.widths})`);
+        assert.deepEqual(refundsAsked(), [], `${at}: nothing sent`);
+        if (!sends) {
+          await page.close();
+          continue;
+        }
+
+        // VTB chosen: the confirm step names it, and the refund goes by VTB's SBP method.
+        await run(() => {
+          const bank = document.querySelector<HTMLSelectElement>('#refund-bank')!;
+          bank.value = [...bank.options].find((o) => o.textContent === 'VTB')!.value;
+          bank.dispatchEvent(new Event('change', { bubbles: true }));
+          document.querySelector<HTMLButtonElement>('#refund-continue')!.click();
+        });
+        const chosen = await waitFor(
+          () => run(() => (document.querySelector<HTMLElement>('#refund-confirm')?.hidden === false ? (document.querySelector('#refund-bank-chosen')?.textContent ?? '') : null)),
+          `${at}: the confirm step`,
+        );
+        assert.equal(chosen, 'VTB');
+        await run(() => document.querySelector<HTMLButtonElement>('#refund-submit')!.click());
+        await waitFor(() => run(() => !!document.querySelector('#refunds-table tbody tr')), `${at}: the refund listed on the order`);
+        assert.equal(refundsAsked().length, 1, 'one payout asked for');
+        const { payment_methods } = await sandboxCall<{ payment_methods: Array<{ method_id: string; method_type: string; nspk_code: string | null }> }>(shop.demo, '/api/v1/finance/payment_methods');
+        const vtb = payment_methods.find((m) => m.method_type === 'SBP' && m.nspk_code === 'bank100000000005');
+        assert.ok(vtb, "VTB's SBP method at the sandbox");
+        const sells = (await sandboxCall<{ orders: { items: Array<{ client_order_id: string; method_id: string; customer_account: string | null }> } }>(shop.demo, '/api/v1/order/?order_side=Sell&size=100')).orders.items.filter((o) =>
+          o.client_order_id.startsWith(`refund-${made.id}-`),
+        );
+        assert.deepEqual(
+          sells.map((o) => [o.method_id, o.customer_account]),
+          [[vtb.method_id, '+79991234567']],
+          "one Sell order at the sandbox, by VTB's SBP method",
+        );
+        await page.close();
+      }
+    });
   });
+}
+
+/**
+ * The console logged in at `path` on a phone's screen, `width` × `height`, with an iPhone's user agent:
+ * the engine's window that size, or (WebKit, whose MiniBrowser window is never narrower than 447 px)
+ * an iframe that size in a console page of the merchant's own origin (`frame-ancestors 'self'`).
+ * `run` runs a function in the console's document; `go` opens another path of the console there.
+ */
+async function phoneConsole(open: (o?: PageOptions) => Promise<EnginePage>, name: string, width: number, height: number, path: string) {
+  const framed = name === 'webkit';
+  const page = await open(framed ? { width: 480, height: 900, userAgent: IPHONE_UA } : { width, height, userAgent: IPHONE_UA });
+  await logIn(page, path.split('?')[0]);
+  const frame = () => document.querySelector('iframe#phone');
+  if (framed) {
+    await page.evaluate(
+      (src: string, w: number, h: number) => {
+        const f = document.createElement('iframe');
+        f.id = 'phone';
+        f.width = String(w);
+        f.height = String(h);
+        f.style.border = '0';
+        f.style.display = 'block';
+        f.src = src;
+        document.body.replaceChildren(f);
+      },
+      path,
+      width,
+      height,
+    );
+  }
+  const run = <A extends unknown[], T>(fn: (...args: A) => T, ...args: A): Promise<T> => (framed ? page.evaluateInFrame(frame, fn, ...args) : page.evaluate(fn, ...args));
+  const go = async (to: string) => {
+    if (framed) await page.evaluate((src: string) => void (document.querySelector<HTMLIFrameElement>('iframe#phone')!.src = src), to);
+    else await page.goto(`${shop.demo.merchantUrl}${to}`);
+  };
+  return { page, run, go };
 }
 
 /** `prefix` (15 digits) with its Luhn check digit. */

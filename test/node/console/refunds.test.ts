@@ -14,7 +14,7 @@ import { createConsole } from '../../../src/console/index.js';
 import { shopStateLabel } from '../../../src/console/ui/labels.js';
 import { createProviderClient, type ProviderClient } from '../../../src/provider/index.js';
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { createCheckoutHandler, type CheckoutHandler } from '../../../src/server/index.js';
+import { createCheckoutHandler, createMemoryStore, type CheckoutHandler, type CheckoutStore } from '../../../src/server/index.js';
 
 const KEY = 'refunds_test_key_0123456789abcdef';
 const PROVIDER = 'http://sandbox.test';
@@ -64,6 +64,26 @@ describe('refunds: "To refund" and one payout per refund', () => {
     for (const go of due) await go();
   };
 
+  /**
+   * The console's store, counting its reads of refunds (the per-order index `console:refunds-of:…`
+   * and the records `console:refund:…`) by key.
+   */
+  const reads = new Map<string, number>();
+  const memory = createMemoryStore();
+  const count = (key: string) => {
+    if (key.startsWith('console:refunds-of:') || key.startsWith('console:refund:')) reads.set(key, (reads.get(key) ?? 0) + 1);
+  };
+  const store: CheckoutStore = Object.assign(Object.create(memory) as CheckoutStore, {
+    get: (key: string) => {
+      count(key);
+      return memory.get(key);
+    },
+    indexRange: (index: string, options: Parameters<CheckoutStore['indexRange']>[1]) => {
+      count(index);
+      return memory.indexRange(index, options);
+    },
+  });
+
   const alive = setInterval(() => undefined, 60_000);
 
   before(async () => {
@@ -79,7 +99,7 @@ describe('refunds: "To refund" and one payout per refund', () => {
       reconcileIntervalSeconds: 0,
       logger: { warn: () => undefined, error: () => undefined },
     });
-    const paydeskConsole = createConsole({ client, handler, password: PASSWORD, payoutWaitMs: 1_000, logError: () => undefined, audit: () => undefined });
+    const paydeskConsole = createConsole({ client, handler, store, password: PASSWORD, payoutWaitMs: 1_000, logError: () => undefined, audit: () => undefined });
     api = (path, init) => paydeskConsole.fetch(new Request(`http://merchant.test/console/api${path}`, init));
     const login = await api('/login', { method: 'POST', headers: { 'content-type': 'application/json', 'x-paydesk': '1' }, body: JSON.stringify({ password: PASSWORD }) });
     assert.equal(login.status, 204);
@@ -314,6 +334,22 @@ describe('refunds: "To refund" and one payout per refund', () => {
     assert.equal(retry.status, 200, JSON.stringify(retry.body));
     assert.equal(retry.body.replayed, true);
     assert.equal(retry.body.refund.payout_id, a.body.refund.payout_id);
+    assert.equal((await sellsOf(paid.id)).length, 1);
+  });
+
+  test('a keyed refund reads the order’s stored refunds once: its first request and its retry (naming no bank) each read them once', async () => {
+    const paid = await paidOrder();
+    const vtb = await payoutMethod('SBP', VTB);
+    const readsOf = () => ({ index: reads.get(`console:refunds-of:${paid.id}`) ?? 0, records: [...reads].filter(([k]) => k.startsWith(`console:refund:${paid.id}:`)).reduce((n, [, v]) => n + v, 0) });
+    reads.clear();
+    const made = await refund({ order_id: paid.id, account: '+7 999 321-00-11', payment_method_id: vtb.id }, 'reads-once-1');
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    assert.deepEqual(readsOf(), { index: 1, records: 0 }, 'the first request: the index read once, no refund in it yet');
+    reads.clear();
+    const retry = await refund({ order_id: paid.id, account: '+7 999 321-00-11' }, 'reads-once-1');
+    assert.equal(retry.status, 200, JSON.stringify(retry.body));
+    assert.deepEqual([retry.body.replayed, retry.body.refund.method.id], [true, vtb.id], 'replayed with its recorded bank');
+    assert.deepEqual(readsOf(), { index: 1, records: 1 }, 'the retry: the index and its one refund read once');
     assert.equal((await sellsOf(paid.id)).length, 1);
   });
 
