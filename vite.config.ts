@@ -32,8 +32,8 @@
  * chunk is asked for together with the chunks it imports statically (the entry's digests list them;
  * what Vite's modulepreload does in an app), so a chunk never reveals another one round trip later
  * (a chunk runs only after those it imports: src/element/integrity.ts).
- * The classic script loads the chunks that need nothing of it (most language tables, the QR
- * encoder) from chunks/ like the ES module, and the others from their copies in classic/chunks/.
+ * The classic script loads the chunks that need nothing of it (most language tables) from chunks/
+ * like the ES module, and the others from their copies in classic/chunks/.
  *
  * The language tables: the element loads them with `import('./kk.js')` (src/element/i18n/load.ts), each a
  * chunk (English too, as in the npm build) whose digest the element's chunk carries; the first paint

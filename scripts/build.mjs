@@ -78,7 +78,9 @@ const esEntry = readFileSync(join(cdn, 'paydesk.js'), 'utf8');
 const esImports = staticImports(esEntry);
 if (esImports.length > 0) fail(`dist/cdn/paydesk.js imports ${esImports.join(', ')} statically; it must stand alone`);
 // The first paint is the entry's own (src/cdn.ts imports src/element/paint.ts): the requisites' templates are in it.
-if (!esEntry.includes('part="requisites"')) fail('dist/cdn/paydesk.js does not carry the first paint (the requisites\' templates)');
+for (const f of ['paydesk.js', 'paydesk.iife.js']) {
+  if (!readFileSync(join(cdn, f), 'utf8').includes('part="requisites"')) fail(`dist/cdn/${f} does not carry the first paint (the requisites' templates)`);
+}
 const languageLoader = readFileSync(join(root, 'src', 'element', 'i18n', 'load.ts'), 'utf8');
 // Every language table is a chunk (src/cdn.ts bundles none).
 const languages = new Set([...languageLoader.matchAll(/\bimport\(\s*['"]\.\/([a-z0-9-]+)\.js['"]\s*\)/g)].map((m) => `${m[1]}.js`));

@@ -31,7 +31,7 @@ export { safeHttpUrl } from './protocol/url.js';
  * before: a live binding (`customElements.whenDefined(TAG)` resolves with the same class).
  */
 export let PaydeskCheckout: typeof import('./element/paydesk-checkout.js').PaydeskCheckout | undefined;
-/** How long after the paint's code the element comes anyway while an answer is still awaited (a long search). */
+/** How long after the entry ran the element comes anyway while an answer is still awaited (a long search). */
 const ELEMENT_WAIT_MS = 1000;
 /** The first wait before the element's code is asked for again when it could not be loaded. */
 const RETRY_MS = 5000;

@@ -15,7 +15,7 @@ export const CLASSIC_ENTRY = '\0paydesk-classic-entry';
  *   - its exports (the public ones and those its chunks import) go to
  *     `globalThis[Symbol.for('paydesk.classic.<hash of paydesk.js>')]`; its public ones also to the
  *     global `Paydesk`;
- *   - the chunks that need nothing of it (Lit's chunk, most language tables, the QR encoder) it loads
+ *   - the chunks that need nothing of it (most language tables) it loads
  *     from chunks/, as the ES module does; the others from copies in classic/chunks/ that take the
  *     script's modules from the global above, where the chunk imports `../paydesk.js`
  *     (scripts/vite/classic-copies.ts);

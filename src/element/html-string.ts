@@ -27,13 +27,23 @@ interface Written {
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escape = (v: unknown) => String(v).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-/** A start tag (its attributes hold the attribute bindings) or a binding's marker (a child position). */
-const TAG_OR_CHILD = /<[a-zA-Z][^<>]*>|\uE000(\d+)\uE001/g;
-/** An attribute whose value holds a binding: its prefix (`.`, `?`, `@` or none), name and value. */
-const ATTRIBUTE = /\s([.?@]?)([^\s"'<>/=\uE000]+)=(?:"([^"]*)"|'([^']*)'|(\uE000\d+\uE001))/g;
+/**
+ * A start tag, its quoted attribute values read whole (a `>` in one does not end it), or a binding's
+ * marker (a child position).
+ */
+const TAG_OR_CHILD = /<[a-zA-Z](?:[^<>"']|"[^"]*"|'[^']*')*>|\uE000(\d+)\uE001/g;
+/** A tag's name, then its attributes one after the other. */
+const TAG_NAME = /^<[^\s/>]+/;
+/**
+ * The next attribute of a tag, read from where the last one ended (never from inside a value): its
+ * prefix (`.`, `?`, `@` or none), name and value (quoted, a lone binding, or plain text); or the tag's end.
+ */
+const ATTRIBUTE = /\s+([.?@]?)([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|(\uE000\d+\uE001)|[^\s"'<>=`]+))?|\s*\/?>/y;
 const MARKER = /\uE000(\d+)\uE001/g;
 /** Whether a text holds a marker. */
 const MARKED = /\uE000/;
+/** Where a child binding would be text Lit does not write either: inside a comment or a raw-text element. */
+const RAW_TEXT = /<!--(?![\s\S]*-->)|<(style|script|textarea|title)\b[^>]*>(?![\s\S]*<\/\1)/i;
 
 /** `value`, refused when it is a directive (Lit's renderer would be needed to draw it). */
 function plain<T>(value: T): T {
@@ -54,13 +64,25 @@ function templateHtml({ strings, values }: Written): string {
   // The template's own text, each binding a marker its text cannot hold: the values are written in one
   // pass, never read again as markers or tags.
   const text = strings.reduce((all, s, i) => `${all}\uE000${i - 1}\uE001${s}`);
-  const inTag = (whole: string, prefix: string, name: string, ...quoted: (string | undefined)[]) => attribute(values, whole, prefix, name, quoted[0] ?? quoted[1] ?? quoted[2] ?? '');
-  return text.replace(TAG_OR_CHILD, (tag: string, child?: string) => {
-    if (child !== undefined) return htmlOf(values[+child]);
-    // A binding on the element itself takes only a directive.
-    if (MARKED.test(tag.replace(ATTRIBUTE, ''))) throw new Error('paydesk: an element binding cannot be written out without Lit');
-    return tag.replace(ATTRIBUTE, inTag);
+  return text.replace(TAG_OR_CHILD, (tag: string, child: string | undefined, at: number) => {
+    if (child === undefined) return tagHtml(values, tag);
+    if (RAW_TEXT.test(text.slice(0, at))) throw new Error('paydesk: a binding in a comment or raw text cannot be written out without Lit');
+    return htmlOf(values[+child]);
   });
+}
+
+/** A start tag with its bound attributes written in. */
+function tagHtml(values: readonly unknown[], tag: string): string {
+  let out = TAG_NAME.exec(tag)![0];
+  ATTRIBUTE.lastIndex = out.length;
+  for (let m; ATTRIBUTE.lastIndex < tag.length; ) {
+    if (!(m = ATTRIBUTE.exec(tag))) throw new Error(`paydesk: cannot read the tag ${tag.slice(0, 60)}`);
+    const [whole, prefix, name, double, single, bare] = m;
+    // A binding on the element itself takes only a directive.
+    if (name && MARKED.test(name)) throw new Error('paydesk: an element binding cannot be written out without Lit');
+    out += name === undefined ? whole : attribute(values, whole, prefix!, name, double ?? single ?? bare ?? '');
+  }
+  return out;
 }
 
 /** One attribute of a start tag (`whole`, its value `raw`), as Lit would set it: ` name="value"`, or nothing. */
@@ -72,6 +94,16 @@ function attribute(values: readonly unknown[], whole: string, prefix: string, na
   const parts: unknown[] = raw.split(MARKER).map((p, i) => (i % 2 ? plain(values[+p]) : p.replace(/"/g, '&quot;')));
   if (prefix === '?') return parts[1] && parts[1] !== NOTHING ? ` ${name}` : '';
   return parts.includes(NOTHING) ? '' : ` ${name}="${parts.map((p, i) => (i % 2 ? escape(p ?? '') : p)).join('')}"`;
+}
+
+/** Whether the page takes the paint's HTML (a page whose Trusted Types do not allow the `paydesk` policy does not). */
+export function writesHtml(): boolean {
+  try {
+    document.createElement('template').innerHTML = trustedHtml('');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

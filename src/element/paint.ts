@@ -14,7 +14,7 @@
  * order, form mode, an error) is left to the element.
  */
 import { adoptStyles, html, nothing, type CSSResultOrNative } from 'lit';
-import { htmlWriter } from './html-string.js';
+import { htmlWriter, writesHtml } from './html-string.js';
 import { firstMessages } from './i18n/first.js';
 import { errorText, messagesFor, resolveLanguage } from './i18n/index.js';
 import { answered, isOpen, type MachineEvent } from './machine.js';
@@ -28,7 +28,8 @@ import type { Started } from './first.js';
 
 /** Each painted checkout: its way to draw, its messages, and whether the element's code was refused (nothing else is drawn then). */
 interface Painted {
-  render: (view: unknown) => unknown;
+  /** Draws `view`; false when the page refused it (nothing drawn). */
+  render: (view: unknown) => boolean;
   m: ReturnType<typeof messagesFor>;
   refused: boolean;
 }
@@ -37,15 +38,14 @@ const painted = new WeakMap<Element, Painted>();
 /**
  * The element's own code was refused (its digest did not match): a painted checkout shows the error
  * step instead of its requisites (nothing would follow the order or answer its buttons). False when
- * `el` was not painted here.
+ * `el` was not painted here, or the error could not be drawn (the entry then says it without Lit).
  */
 export function paintFailure(el: Element): boolean {
   const p = painted.get(el);
   if (!p) return false;
   // The countdown's tick and an answer still on its way draw nothing more.
   p.refused = true;
-  p.render(card(p.m.region, false, false, stepTitle(p.m, 'error', null), nothing, failed(errorText(p.m, 'integrity')), nothing, ''));
-  return true;
+  return p.render(card(p.m.region, false, false, stepTitle(p.m, 'error', null), nothing, failed(errorText(p.m, 'integrity')), nothing, ''));
 }
 
 /** How often the painted countdown is drawn again, until the element takes over. */
@@ -59,7 +59,9 @@ const TICK_MS = 1000;
 export async function paintFirst(first: Started): Promise<void> {
   const { el, env, attrs, tag } = first;
   // A shadow root already there (paydesk/ssr, or the element's own): painted already.
-  if (el.shadowRoot || attrs.mode === 'form') return;
+  // A page whose Trusted Types refuse the paint's HTML (integrity.ts `trusted`): no shadow root is
+  // made, and the element draws the checkout when its code arrives.
+  if (el.shadowRoot || attrs.mode === 'form' || !writesHtml()) return;
   const root = el.attachShadow({ mode: 'open' });
   adoptStyles(root, [elementStyles, ...payStyles].flat() as CSSResultOrNative[]);
   // What is painted goes before `at`: the element's own render removes both (it takes them as a
@@ -69,9 +71,11 @@ export async function paintFirst(first: Started): Promise<void> {
   const render = (view: unknown) => {
     try {
       write(view);
+      return true;
     } catch {
-      // A page whose Trusted Types refuse the HTML (integrity.ts `trusted`): the element paints.
+      // Refused after all: nothing more is drawn, the element paints.
       shown.refused = true;
+      return false;
     }
   };
   const shown: Painted = { render, m: messagesFor(tag, firstMessages(tag)), refused: false };

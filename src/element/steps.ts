@@ -76,7 +76,7 @@ export class Steps implements ViewHost, ReactiveController {
     this.env$.clock.clearTimeout(this.copyTimer);
   }
 
-  /** After each render: a QR the pay view shows is drawn (pay-view.ts `painted`). */
+  /** After each render: a QR the pay view shows is drawn (pay-step.ts `painted`). */
   hostUpdated(): void {
     this.code.get('pay')?.painted(this);
   }

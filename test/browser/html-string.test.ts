@@ -75,6 +75,26 @@ describe('the first paint\'s HTML (html-string.ts) is what Lit draws', () => {
     expect(compared).to.equal(9 * 4 * 2);
   });
 
+  it('an order whose every text is markup: written as text, the same tree as Lit\'s, no element of it', () => {
+    const evil = `"><img src=x onerror="window.__written=1">'&<!--`;
+    const [card, sbp] = firstPaintOrders(NOW);
+    const orders = [
+      { ...card!, client_order_id: evil, method: { id: 'm1', name: evil, type: 'BankCard' }, requisites: { kind: 'card' as const, holder_name: evil, holder_account: '2200700012345678', bank_name: evil } },
+      { ...sbp!, client_order_id: evil, support_url: `https://shop.example/s?q="><b>`, requisites: { kind: 'phone' as const, holder_name: evil, holder_account: '+79001234567', bank_name: evil } },
+    ];
+    for (const o of orders) {
+      for (const platform of ['desktop', 'ios'] as const) {
+        const view = openView(o, platform, false, platform === 'desktop');
+        const { lit, written } = both(view);
+        expect(written).to.equal(lit);
+        const b = document.createElement('div');
+        b.innerHTML = htmlOf(view);
+        expect(b.querySelector('img, b')).to.equal(null);
+        expect(b.textContent).to.include(`"><img src=x`);
+      }
+    }
+  });
+
   it('the cards before the answer and after a refused chunk', () => {
     const m = messagesFor('ru');
     const views = [

@@ -224,7 +224,7 @@ export interface WidgetView {
   state: string | null;
   order: OrderView | null;
   text: string;
-  /** The requisites are on screen (the pay view's chunk ran). */
+  /** The requisites are on screen (painted by the entry, or by the element). */
   requisites: boolean;
   errors: { code: string; retryable: boolean; message: string }[];
   tampered: number | null;

@@ -11,7 +11,7 @@
  *   - code integrity (the CDN build, src/element/integrity.ts): a changed chunk served to the ES
  *     module (the storefront) and to the classic script (/cdn-demo) never runs — `paydesk-error`
  *     `code: "integrity"`, not retryable, the error step; an untouched page raises no alarm. Both
- *     ends of the digest chain: the first paint's chunk (its digest in the entry) and the pay step
+ *     ends of the digest chain: the element's chunk (its digest in the entry) and the pay step
  *     (its digest in the element's chunk, loaded after the paint);
  *   - paint first with a slow provider: the element's own code arrives while POST /sessions is still
  *     out; it keeps the spinner and takes the late answer (one request, one order);

@@ -73,3 +73,19 @@ test('the light css tag: other styles and numbers go in, anything else is refuse
   assert.throws(() => lightCss`a { color: ${'red' as unknown as number}; }`, /only a css style or a number/);
   assert.equal(litCss`${inner as unknown as ReturnType<typeof litCss>} i {}`.cssText, 'b { color: red; } i {}');
 });
+
+test('a tag is read attribute by attribute: a ">" or attribute-like text inside a quoted value is the value\'s', () => {
+  const v = 'x onmouseover=alert(1)';
+  // A ">" in a static value does not end the tag: the binding after it is still an attribute, quoted.
+  assert.equal(htmlOf(html`<a title="a>b" href=${v}>t</a>`), '<a title="a>b" href="x onmouseover=alert(1)">t</a>');
+  // Attribute-like text inside another attribute's value is not an attribute.
+  assert.equal(htmlOf(html`<a data-x = "q r='${v}'">t</a>`), `<a data-x="q r='x onmouseover=alert(1)'">t</a>`);
+  assert.equal(htmlOf(html`<svg><path d=${'M0 0'}/></svg>`), '<svg><path d="M0 0"/></svg>');
+});
+
+test('a binding inside a comment or a raw-text element is refused, as Lit refuses it', () => {
+  assert.throws(() => htmlOf(html`<!-- ${'x'} -->`), /comment or raw text/);
+  assert.throws(() => htmlOf(html`<style>a { color: ${'red'} }</style>`), /comment or raw text/);
+  assert.throws(() => htmlOf(html`<textarea>${'x'}</textarea>`), /comment or raw text/);
+  assert.equal(htmlOf(html`<!-- a note --><p>${'x'}</p><style>p{}</style>${'y'}`), '<!-- a note --><p>x</p><style>p{}</style>y');
+});

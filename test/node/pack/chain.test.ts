@@ -8,7 +8,7 @@ import { planChain, type ChainChunk } from '../../../scripts/vite/chain.js';
 
 const c = (imports: string[] = [], loads: string[] = []): ChainChunk => ({ imports, loads });
 
-/** The CDN build's shape today: the paint's chunks and the element's, which loads the views and tables. */
+/** A CDN build's shape (an earlier release's, with the paint in chunks of its own): the paint's chunks and the element's, which loads the views and tables. */
 const BUILD: Record<string, ChainChunk> = {
   lit: c(),
   runtime: c(),

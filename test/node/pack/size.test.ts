@@ -50,6 +50,13 @@ test(`the element's own module without Lit is at most ${kb(BUDGETS.elementWithou
   );
 });
 
+test(`a CDN page downloads at most ${kb(BUDGETS.firstPaintGzip)} gzip before its requisites are painted (ES and classic)`, (t) => {
+  for (const f of [sizes.firstPaint.es, sizes.firstPaint.classic]) {
+    t.diagnostic(`${f.name}: ${kb(f.gzip)} gzip, ${kb(f.brotli)} brotli (${f.what})`);
+    assert.ok(f.gzip <= BUDGETS.firstPaintGzip, `${f.name} is ${kb(f.gzip)} gzip, over the ${kb(BUDGETS.firstPaintGzip)} budget by ${kb(f.gzip - BUDGETS.firstPaintGzip)}`);
+  }
+});
+
 /** The file of a chunk in a folder of dist/cdn: `cdn-element` → `cdn-element-<hash>.js` (names carry a hash of their content). */
 async function chunkFile(dir: string, name: string): Promise<string> {
   const found = (await readdir(join(root, 'dist', 'cdn', dir))).find((f) => new RegExp(`^${name}-[0-9a-f]{8}\\.js$`).test(f));
