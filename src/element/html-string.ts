@@ -96,16 +96,6 @@ function attribute(values: readonly unknown[], whole: string, prefix: string, na
   return parts.includes(NOTHING) ? '' : ` ${name}="${parts.map((p, i) => (i % 2 ? escape(p ?? '') : p)).join('')}"`;
 }
 
-/** Whether the page takes the paint's HTML (a page whose Trusted Types do not allow the `paydesk` policy does not). */
-export function writesHtml(): boolean {
-  try {
-    document.createElement('template').innerHTML = trustedHtml('');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Draws templates into `parent`, before `at`, as HTML (`htmlOf`): nothing when a view writes out as the
  * last one did, and what did not change kept in place — the countdown's tick changes one text node,

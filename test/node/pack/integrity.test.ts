@@ -81,9 +81,12 @@ const PAGES: Record<string, string> = {
   'es.html': page('<script type="module" src="/cdn/paydesk.js"></script>'),
   'classic.html': page('<script src="/cdn/paydesk.iife.js" defer></script>'),
   'trusted-types.html': page('<script type="module" src="/cdn/paydesk.js"></script>'),
+  'trusted-types-refused.html': page('<script type="module" src="/cdn/paydesk.js"></script>'),
 };
 /** The Trusted Types page: a script's URL only from a policy (the loader's `paydesk`; Lit's own `lit-html`). */
 const TT_CSP = `${CSP}; require-trusted-types-for 'script'; trusted-types paydesk lit-html`;
+/** A Trusted Types page that allows Lit's policy but not paydesk's. */
+const TT_REFUSED_CSP = `${CSP}; require-trusted-types-for 'script'; trusted-types lit-html`;
 
 describe('code integrity of the CDN files (Chromium, strict CSP)', () => {
   let server: Server;
@@ -106,7 +109,11 @@ describe('code integrity of the CDN files (Chromium, strict CSP)', () => {
       const headers = { 'cache-control': 'no-store', 'content-security-policy': CSP };
       if (path === '/pages/listen.js') return void res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(LISTEN);
       const html = PAGES[path.slice('/pages/'.length)];
-      const csp = path.endsWith('/trusted-types.html') ? { 'content-security-policy': TT_CSP } : {};
+      const csp = path.endsWith('/trusted-types.html')
+        ? { 'content-security-policy': TT_CSP }
+        : path.endsWith('/trusted-types-refused.html')
+          ? { 'content-security-policy': TT_REFUSED_CSP }
+          : {};
       if (path.startsWith('/pages/') && html) return void res.writeHead(200, { ...headers, ...csp, 'content-type': 'text/html; charset=utf-8' }).end(html);
       const file = path.startsWith('/cdn/') && !path.includes('..') ? path.slice('/cdn/'.length) : null;
       if (!file) return void res.writeHead(404).end();
@@ -159,6 +166,20 @@ describe('code integrity of the CDN files (Chromium, strict CSP)', () => {
     assert.deepEqual(await p.evaluate(() => (window as unknown as { __errors: unknown[] }).__errors), []);
     assert.deepEqual(await p.evaluate(() => (window as unknown as { __csp: string[] }).__csp), []);
     assert.deepEqual(pageErrors, []);
+    await p.close();
+  });
+
+  // The first-paint messages load through the same policy as every chunk: refused, nothing is painted
+  // (and the paint's HTML, which needs it too, is never written).
+  test('es, on a page whose Trusted Types do not allow paydesk\'s policy: nothing is painted first, no empty shadow root is left', async () => {
+    tampered.clear();
+    const p = await browser.newPage();
+    await p.goto(`${base}/pages/trusted-types-refused.html`);
+    // The entry ran (its first request went out), and its paint did not take the element.
+    await p.waitForFunction(() => (window as unknown as { __csp: string[] }).__csp.length > 0 || performance.getEntriesByType('resource').some((e) => e.name.includes('/sessions')), null, { timeout: 20_000 });
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(await p.evaluate(() => document.querySelector('paydesk-checkout')!.shadowRoot), null, 'no shadow root: the page\'s own content stays');
+    assert.equal(await p.locator('paydesk-checkout [part~="requisites"]').count(), 0);
     await p.close();
   });
 
