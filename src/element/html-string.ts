@@ -45,9 +45,14 @@ const MARKED = /\uE000/;
 /** Where a child binding would be text Lit does not write either: inside a comment or a raw-text element. */
 const RAW_TEXT = /<!--(?![\s\S]*-->)|<(style|script|textarea|title)\b[^>]*>(?![\s\S]*<\/\1)/i;
 
+/** What Lit's renderer would be needed for: the paint leaves such a checkout to the element. */
+const refuse = (what: string): never => {
+  throw new Error(`paydesk: ${what} cannot be written out without Lit`);
+};
+
 /** `value`, refused when it is a directive (Lit's renderer would be needed to draw it). */
 function plain<T>(value: T): T {
-  if (value && typeof value === 'object' && '_$litDirective$' in value) throw new Error('paydesk: a directive cannot be written out without Lit');
+  if (value && typeof value === 'object' && '_$litDirective$' in value) refuse('a directive');
   return value;
 }
 
@@ -66,7 +71,7 @@ function templateHtml({ strings, values }: Written): string {
   const text = strings.reduce((all, s, i) => `${all}\uE000${i - 1}\uE001${s}`);
   return text.replace(TAG_OR_CHILD, (tag: string, child: string | undefined, at: number) => {
     if (child === undefined) return tagHtml(values, tag);
-    if (RAW_TEXT.test(text.slice(0, at))) throw new Error('paydesk: a binding in a comment or raw text cannot be written out without Lit');
+    if (RAW_TEXT.test(text.slice(0, at))) refuse('a binding in a comment or raw text');
     return htmlOf(values[+child]);
   });
 }
@@ -75,11 +80,10 @@ function templateHtml({ strings, values }: Written): string {
 function tagHtml(values: readonly unknown[], tag: string): string {
   let out = TAG_NAME.exec(tag)![0];
   ATTRIBUTE.lastIndex = out.length;
-  for (let m; ATTRIBUTE.lastIndex < tag.length; ) {
-    if (!(m = ATTRIBUTE.exec(tag))) throw new Error(`paydesk: cannot read the tag ${tag.slice(0, 60)}`);
-    const [whole, prefix, name, double, single, bare] = m;
+  while (ATTRIBUTE.lastIndex < tag.length) {
+    const [whole, prefix, name, double, single, bare] = ATTRIBUTE.exec(tag) ?? refuse(`the tag ${tag.slice(0, 60)}`);
     // A binding on the element itself takes only a directive.
-    if (name && MARKED.test(name)) throw new Error('paydesk: an element binding cannot be written out without Lit');
+    if (name && MARKED.test(name)) refuse('an element binding');
     out += name === undefined ? whole : attribute(values, whole, prefix!, name, double ?? single ?? bare ?? '');
   }
   return out;
