@@ -13,9 +13,7 @@
  * compares the two renderings of every painted view.
  */
 import { trustedHtml } from './integrity.js';
-
-const NOTHING = Symbol.for('lit-nothing');
-const NO_CHANGE = Symbol.for('lit-noChange');
+import { noChange as NO_CHANGE, nothing as NOTHING } from './template-tags.js';
 
 /** A template as `html`/`svg` make it (Lit's `TemplateResult`). */
 interface Written {

@@ -73,7 +73,7 @@ export async function paintFirst(first: Started): Promise<void> {
       write(view);
       return true;
     } catch {
-      // Refused after all: nothing more is drawn, the element paints.
+      // A template only Lit's renderer can draw (html-string.ts `refuse`): nothing more is drawn, the element paints.
       shown.refused = true;
       return false;
     }
